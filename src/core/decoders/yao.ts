@@ -1,0 +1,310 @@
+/**
+ * Yao's hierarchical stream: chunk, message, block and thread ids, delta
+ * merging at a path, and lifecycle events sent as `type: "event"` messages.
+ */
+import { quote, weftError, type WeftError } from '../errors'
+import { getAt, isRecord, parsePath, PathError } from '../fold/paths'
+import type { Op, DeltaAction } from '../ops'
+import type { DecodeContext, Decoder, DetectInput, FrameMeta, ProtocolDefinition } from './types'
+
+const DELTA_ACTIONS: ReadonlySet<string> = new Set<DeltaAction>(['append', 'replace', 'merge', 'set'])
+
+const LIFECYCLE = new Set([
+  'stream_start', 'stream_end', 'block_start', 'block_end', 'message_start', 'message_end', 'thread_start', 'thread_end',
+])
+
+/** Yao's message types that have a name of their own in weft's model. */
+const TYPE_NAMES: Record<string, string> = { thinking: 'reasoning', tool_call: 'tool' }
+
+/** One Yao chunk, as far as the decoder reads it. */
+interface YaoChunk {
+  type?: unknown
+  props?: unknown
+  chunk_id?: unknown
+  message_id?: unknown
+  block_id?: unknown
+  thread_id?: unknown
+  delta?: unknown
+  delta_path?: unknown
+  delta_action?: unknown
+  type_change?: unknown
+  metadata?: { sequence?: unknown }
+}
+
+/** What the decoder remembers about a tool call while its arguments stream. */
+interface ToolCallTrack {
+  toolCallId: string
+  name: string
+  inputText: string
+  traceId: string
+}
+
+/**
+ * A decoder for one Yao stream.
+ *
+ * @example
+ * const d = createYaoDecoder({ turnId: 't1', scope: 't1' })
+ * d.decode({ chunk_id: 'C1', message_id: 'M1', type: 'text', props: { content: 'Hel' }, delta: true }, {})
+ */
+export function createYaoDecoder(context: DecodeContext): Decoder {
+  const { turnId, scope } = context
+  const seenChunks = new Set<string>()
+  const messageTypes = new Map<string, string>()
+  const tools = new Map<string, ToolCallTrack>()
+  let anonymous = 0
+  let ended = false
+
+  const scoped = (id: string) => `${scope}/${id}`
+  const problem = (message: string, raw?: unknown, code?: string): Op => ({
+    op: 'problem', turnId, error: weftError('protocol', message, { code, detail: raw === undefined ? undefined : quote(JSON.stringify(raw) ?? '') }),
+  })
+
+  function decode(event: unknown, meta: FrameMeta): Op[] {
+    if (meta.event === 'read_complete') {
+      const lastSeq = isRecord(event) ? event.last_seq : undefined
+      return typeof lastSeq === 'number' ? [{ op: 'cursor', cursor: { sequence: lastSeq } }] : []
+    }
+    if (!isRecord(event)) return [problem('a Yao chunk must be an object', event)]
+    const chunk = event as YaoChunk
+    const ops: Op[] = []
+    const chunkId = str(chunk.chunk_id)
+    if (chunkId !== undefined) {
+      if (seenChunks.has(chunkId)) return [] // a repeated chunk applies once
+      seenChunks.add(chunkId)
+    }
+    const sequence = chunk.metadata?.sequence
+    if (typeof sequence === 'number') ops.push({ op: 'cursor', cursor: { sequence } })
+
+    const type = str(chunk.type)
+    if (type === undefined) return [...ops, problem('a Yao chunk has no type', event, 'missing_type')]
+    const props = isRecord(chunk.props) ? chunk.props : {}
+    if (type === 'event' && LIFECYCLE.has(String(props.event))) {
+      // Yao puts an event's fields under `props.data`; older servers put them in props itself.
+      const data = isRecord(props.data) ? { ...props, ...props.data } : props
+      return [...ops, ...lifecycle(String(props.event), data, chunk)]
+    }
+    return [...ops, ...content(type, props, chunk)]
+  }
+
+  function lifecycle(name: string, props: Record<string, unknown>, chunk: YaoChunk): Op[] {
+    const blockId = str(props.block_id) ?? str(chunk.block_id)
+    const threadId = str(props.thread_id) ?? str(chunk.thread_id)
+    const messageId = str(props.message_id) ?? str(chunk.message_id)
+    switch (name) {
+      case 'stream_start':
+        return [{
+          op: 'turn.update', turnId,
+          metadata: pick(props, { request_id: 'requestId', chat_id: 'chatId', trace_id: 'traceId', assistant: 'assistant' }),
+        }]
+      case 'stream_end':
+        return streamEnd(props)
+      case 'block_start': {
+        if (!blockId) return [problem('block_start without a block_id', props)]
+        const kind = str(props.type) ?? 'block'
+        const label = str(props.label)
+        return [
+          { op: 'block.open', turnId, blockId: scoped(blockId), kind, label },
+          { op: 'trace.node', turnId, node: { id: scoped(blockId), kind, label: label ?? kind, status: 'start' } },
+        ]
+      }
+      case 'block_end':
+        if (!blockId) return [problem('block_end without a block_id', props)]
+        return [
+          { op: 'block.close', blockId: scoped(blockId), status: props.status === 'error' ? 'error' : 'done' },
+          { op: 'trace.node', turnId, node: { id: scoped(blockId), status: props.status === 'error' ? 'error' : 'done' } },
+        ]
+      case 'thread_start':
+        if (!threadId) return [problem('thread_start without a thread_id', props)]
+        return [{ op: 'thread.open', turnId, threadId: scoped(threadId), blockId: blockId && scoped(blockId), label: str(props.label) }]
+      case 'thread_end':
+        if (!threadId) return [problem('thread_end without a thread_id', props)]
+        return [{ op: 'thread.close', threadId: scoped(threadId), status: props.status === 'error' ? 'error' : 'done' }]
+      case 'message_start': {
+        if (!messageId) return [problem('message_start without a message_id', props)]
+        const wireType = str(props.type) ?? 'text'
+        messageTypes.set(messageId, wireType)
+        const ops: Op[] = [{
+          op: 'message.delta', action: 'merge', path: '', value: {}, ...place(messageId, wireType, chunk, props),
+        }]
+        if (wireType === 'tool_call' && isRecord(props.tool_call)) ops.push(...toolCall(messageId, props.tool_call, false))
+        return ops
+      }
+      case 'message_end': {
+        if (!messageId) return [problem('message_end without a message_id', props)]
+        const ops: Op[] = []
+        const wireType = messageTypes.get(messageId)
+        const extra = isRecord(props.extra) ? props.extra : {}
+        // The server's final text wins over what the deltas built, in case some were dropped.
+        if (typeof extra.content === 'string' && (wireType === 'text' || wireType === 'thinking')) {
+          ops.push({ op: 'message.delta', turnId, messageId: scoped(messageId), action: 'set', path: 'content', value: extra.content })
+        }
+        const failed = props.status === 'error'
+        ops.push({ op: 'message.finish', messageId: scoped(messageId), status: failed ? 'error' : 'done' })
+        const tool = tools.get(messageId)
+        if (tool) ops.push(...toolFinished(messageId, tool, failed))
+        return ops
+      }
+      default:
+        return []
+    }
+  }
+
+  function streamEnd(props: Record<string, unknown>): Op[] {
+    ended = true
+    const ops: Op[] = []
+    if (isRecord(props.usage)) ops.push({ op: 'turn.update', turnId, usage: props.usage })
+    if (typeof props.duration_ms === 'number') ops.push({ op: 'turn.update', turnId, metadata: { durationMs: props.duration_ms } })
+    const status = props.status
+    if (status === 'error') ops.push({ op: 'turn.finish', turnId, status: 'error', error: endError(props.error) })
+    else if (status === 'cancelled') ops.push({ op: 'turn.finish', turnId, status: 'aborted' })
+    else ops.push({ op: 'turn.finish', turnId, status: 'done' })
+    return ops
+  }
+
+  function content(wireType: string, props: Record<string, unknown>, chunk: YaoChunk): Op[] {
+    const wireId = str(chunk.message_id) ?? `${str(chunk.chunk_id) ?? 'chunk'}#${++anonymous}`
+    const known = messageTypes.get(wireId)
+    const typeChange = chunk.type_change === true
+    messageTypes.set(wireId, known && !typeChange && chunk.delta === true ? known : wireType)
+    const where = place(wireId, wireType, chunk, props)
+
+    // `delta: false` replaces; an absent flag on a message already streaming of the
+    // same type merges, as Yao's concurrent example shows (C1 + C3 → one message).
+    const isDelta = chunk.delta === true || (chunk.delta === undefined && known === wireType && str(chunk.message_id) !== undefined)
+    const ops: Op[] = []
+    if (!isDelta) {
+      ops.push({ op: 'message.put', ...where, type: where.type as string, props })
+    } else {
+      const action = chunk.delta_action === undefined ? 'append' : str(chunk.delta_action)
+      if (!action || !DELTA_ACTIONS.has(action)) {
+        return [problem(`unknown delta_action "${String(chunk.delta_action)}"; the chunk was ignored`, chunk, 'delta_action')]
+      }
+      const path = str(chunk.delta_path) ?? ''
+      let value: unknown
+      try {
+        value = getAt(props, parsePath(path))
+        if (path === '') value = props
+      } catch (thrown) {
+        return [problem(thrown instanceof PathError ? thrown.message : 'bad delta_path', chunk, 'delta_path')]
+      }
+      ops.push({ op: 'message.delta', ...where, action: action as DeltaAction, path, value, retype: typeChange })
+    }
+    const appends = isDelta && (chunk.delta_action ?? 'append') === 'append'
+    if (wireType === 'tool_call') ops.push(...toolCall(wireId, props, appends))
+    if (wireType === 'execute') ops.push(executeNode(wireId, props))
+    return ops
+  }
+
+  function place(wireId: string, wireType: string, chunk: YaoChunk, props: Record<string, unknown>) {
+    const blockId = str(chunk.block_id) ?? (wireType === 'event' ? undefined : str(props.block_id))
+    const threadId = str(chunk.thread_id)
+    return {
+      turnId,
+      messageId: scoped(wireId),
+      type: TYPE_NAMES[wireType] ?? wireType,
+      role: 'assistant' as const,
+      blockId: blockId && scoped(blockId),
+      threadId: threadId && scoped(threadId),
+    }
+  }
+
+  /** Keep a tool call's arguments text and expose it the way every protocol does. */
+  function toolCall(wireId: string, props: Record<string, unknown>, appends: boolean): Op[] {
+    let track = tools.get(wireId)
+    if (!track) {
+      track = { toolCallId: str(props.id) ?? wireId, name: str(props.name) ?? 'tool', inputText: '', traceId: scoped(`tool:${wireId}`) }
+      tools.set(wireId, track)
+    }
+    if (str(props.id)) track.toolCallId = str(props.id) as string
+    if (str(props.name)) track.name = str(props.name) as string
+    const args = props.arguments
+    if (typeof args === 'string') track.inputText = appends ? track.inputText + args : args
+    else if (isRecord(args)) track.inputText = JSON.stringify(args)
+    const input = tryParse(track.inputText)
+    return [
+      {
+        op: 'message.delta', turnId, messageId: scoped(wireId), action: 'set', path: '',
+        value: {
+          toolCallId: track.toolCallId, name: track.name, inputText: track.inputText,
+          ...(input.ok ? { input: input.value } : {}),
+          state: input.ok ? 'input-available' : 'input-streaming',
+        },
+      },
+      { op: 'trace.node', turnId, node: { id: track.traceId, kind: 'tool', tool: track.name, label: track.name, status: 'progress', ...(input.ok ? { args: input.value } : {}) } },
+    ]
+  }
+
+  function toolFinished(wireId: string, track: ToolCallTrack, failed: boolean): Op[] {
+    const input = tryParse(track.inputText)
+    return [
+      {
+        op: 'message.delta', turnId, messageId: scoped(wireId), action: 'set', path: '',
+        value: { state: failed ? 'output-error' : 'input-available', ...(input.ok ? { input: input.value } : {}) },
+      },
+      { op: 'trace.node', turnId, node: { id: track.traceId, status: failed ? 'error' : 'done' } },
+    ]
+  }
+
+  function executeNode(wireId: string, props: Record<string, unknown>): Op {
+    const status = props.status === 'completed' ? 'done' : props.status === 'error' ? 'error' : 'progress'
+    const tool = str(props.tool)
+    return {
+      op: 'trace.node', turnId,
+      node: { id: scoped(`execute:${wireId}`), kind: 'tool', label: tool ?? 'execute', tool, args: props.input, result: props.output, status },
+    }
+  }
+
+  return {
+    protocol: 'yao',
+    decode,
+    end(reason) {
+      if (ended) return []
+      ended = true
+      return reason === 'done' || reason === 'eof' ? [{ op: 'turn.finish', turnId, status: 'done' }] : []
+    },
+    get ended() {
+      return ended
+    },
+  }
+}
+
+function endError(raw: unknown): WeftError {
+  if (isRecord(raw)) {
+    return weftError('internal', str(raw.message) ?? 'the agent stream ended with an error', { code: str(raw.code), retryable: false })
+  }
+  return weftError('internal', str(raw) ?? 'the agent stream ended with an error', { retryable: false })
+}
+
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (!text) return { ok: false }
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+function pick(source: Record<string, unknown>, names: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [from, to] of Object.entries(names)) if (source[from] !== undefined) out[to] = source[from]
+  return out
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined
+}
+
+function sniffYao({ first }: DetectInput): number {
+  if (!isRecord(first)) return 0
+  if (typeof first.chunk_id === 'string') return 1
+  if (typeof first.type === 'string' && isRecord(first.props)) return 0.8
+  return 0
+}
+
+/**
+ * Yao's hierarchical stream, as registered with the kit.
+ *
+ * @example
+ * foldStream(text, { protocol: 'yao' })
+ */
+export const yaoProtocol: ProtocolDefinition = { name: 'yao', create: createYaoDecoder, sniff: sniffYao }

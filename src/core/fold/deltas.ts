@@ -1,0 +1,92 @@
+/**
+ * The four delta actions, applied to a message's props (an immer draft).
+ */
+import type { DeltaAction } from '../ops'
+import { getAt, isRecord, parsePath, PathError, setAt } from './paths'
+
+/**
+ * Apply one delta to `props` in place.
+ *
+ * - `append`: strings concatenate, arrays extend, objects append key by key, anything else is set.
+ * - `replace`: the value at the path (or all of props) is replaced.
+ * - `merge`: deep merge of objects; arrays and scalars are replaced.
+ * - `set`: the field at the path is set; with no path, a shallow assign into props.
+ *
+ * Throws `PathError` for a path it refuses; the fold turns that into a problem.
+ *
+ * @example
+ * const props = { content: 'Hel' }
+ * applyDelta(props, 'append', 'content', 'lo') // props.content === 'Hello'
+ */
+export function applyDelta(props: Record<string, unknown>, action: DeltaAction, path: string, value: unknown): void {
+  const segments = parsePath(path)
+  if (segments.length === 0) {
+    applyAtRoot(props, action, value)
+    return
+  }
+  const current = getAt(props, segments)
+  switch (action) {
+    case 'append':
+      setAt(props, segments, appended(current, value))
+      return
+    case 'merge':
+      if (isRecord(current) && isRecord(value)) mergeInto(current, value)
+      else setAt(props, segments, value)
+      return
+    case 'replace':
+    case 'set':
+      setAt(props, segments, value)
+      return
+  }
+}
+
+function applyAtRoot(props: Record<string, unknown>, action: DeltaAction, value: unknown): void {
+  if (!isRecord(value)) throw new PathError(`a ${action} at the root needs an object, got ${typeName(value)}`)
+  switch (action) {
+    case 'append':
+      appendInto(props, value)
+      return
+    case 'merge':
+      mergeInto(props, value)
+      return
+    case 'replace':
+      for (const key of Object.keys(props)) delete props[key]
+      Object.assign(props, value)
+      return
+    case 'set':
+      Object.assign(props, value)
+      return
+  }
+}
+
+/** The result of appending `value` to `current`, reusing `current` when it can grow in place. */
+function appended(current: unknown, value: unknown): unknown {
+  if (typeof current === 'string' && typeof value === 'string') return current + value
+  if (Array.isArray(current)) {
+    if (Array.isArray(value)) current.push(...value)
+    else current.push(value)
+    return current
+  }
+  if (isRecord(current) && isRecord(value)) {
+    appendInto(current, value)
+    return current
+  }
+  return value
+}
+
+function appendInto(target: Record<string, unknown>, value: Record<string, unknown>): void {
+  for (const key of Object.keys(value)) target[key] = appended(target[key], value[key])
+}
+
+function mergeInto(target: Record<string, unknown>, value: Record<string, unknown>): void {
+  for (const key of Object.keys(value)) {
+    const incoming = value[key]
+    const existing = target[key]
+    if (isRecord(existing) && isRecord(incoming)) mergeInto(existing, incoming)
+    else target[key] = incoming
+  }
+}
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
+}

@@ -1,0 +1,319 @@
+/**
+ * The fold: one pure function from (state, ops) to the next state, run inside
+ * one immer `produce` per batch. No I/O, no timers, no React.
+ */
+import { applyPatch, deepClone } from 'fast-json-patch'
+import { produce } from 'immer'
+import { weftError, type WeftError } from '../errors'
+import type { AgentState, Block, Message, Thread, Turn } from '../model'
+import type { MessagePlace, Op, OpOf } from '../ops'
+import { applyDelta } from './deltas'
+import { cleanCopy, isRecord, PathError } from './paths'
+import { failToolNode, finalizeTrace, upsertTraceNode } from './trace'
+
+/**
+ * Apply ops to a state and return the next one (the input is untouched).
+ *
+ * @example
+ * const next = fold(emptyState(), [{ op: 'turn.open', turnId: 't1', role: 'assistant' }])
+ */
+export function fold(state: AgentState, ops: readonly Op[]): AgentState {
+  if (ops.length === 0) return state
+  return produce(state, (draft) => {
+    applyOps(draft as AgentState, ops)
+  })
+}
+
+/**
+ * Apply ops to a mutable state (an immer draft, or a fresh object you own).
+ * An op that cannot be applied becomes a problem on its turn; it never throws.
+ *
+ * @example
+ * produce(state, (draft) => applyOps(draft, ops))
+ */
+export function applyOps(state: AgentState, ops: readonly Op[]): void {
+  for (const op of ops) {
+    try {
+      applyOp(state, op)
+    } catch (thrown) {
+      const turnId = 'turnId' in op && typeof op.turnId === 'string' ? op.turnId : state.activeTurnId
+      const message = thrown instanceof PathError
+        ? thrown.message
+        : `could not apply ${op.op}: ${thrown instanceof Error ? thrown.message : String(thrown)}`
+      recordProblem(state, turnId, weftError('protocol', message, { code: op.op }))
+    }
+  }
+}
+
+function applyOp(state: AgentState, op: Op): void {
+  switch (op.op) {
+    case 'turn.open': {
+      const turn = ensureTurn(state, op.turnId, op.role)
+      turn.role = op.role
+      updateTurn(turn, op)
+      state.activeTurnId = op.turnId
+      return
+    }
+    case 'turn.update':
+      updateTurn(ensureTurn(state, op.turnId), op)
+      return
+    case 'turn.finish':
+      finishTurn(state, op)
+      return
+    case 'block.open': {
+      const block = ensureBlock(state, op.turnId, op.blockId)
+      block.kind = op.kind
+      if (op.label !== undefined) block.label = op.label
+      return
+    }
+    case 'block.close': {
+      const block = state.blocks[op.blockId]
+      if (block) block.status = op.status ?? 'done'
+      return
+    }
+    case 'block.reset':
+      resetBlock(state, op.blockId)
+      return
+    case 'thread.open': {
+      const thread = ensureThread(state, op.turnId, op.threadId, op.blockId)
+      if (op.label !== undefined) thread.label = op.label
+      return
+    }
+    case 'thread.close': {
+      const thread = state.threads[op.threadId]
+      if (thread) thread.status = op.status ?? 'done'
+      return
+    }
+    case 'message.put': {
+      const message = ensureMessage(state, op)
+      message.type = op.type
+      message.props = safe(state, op.turnId, op.props)
+      if (op.status) message.status = op.status
+      return
+    }
+    case 'message.delta': {
+      const message = ensureMessage(state, op)
+      if (op.retype && op.type) message.type = op.type
+      if (message.status !== 'streaming') message.status = 'streaming'
+      applyDelta(message.props, op.action, op.path, safe(state, op.turnId, op.value))
+      return
+    }
+    case 'message.finish': {
+      const message = state.messages[op.messageId]
+      if (message) message.status = op.status
+      return
+    }
+    case 'message.remove':
+      removeMessage(state, op.messageId)
+      return
+    case 'trace.node': {
+      const turn = ensureTurn(state, op.turnId)
+      upsertTraceNode(state, turn, { ...op, node: safe(state, op.turnId, op.node) })
+      return
+    }
+    case 'trace.fail':
+      failToolNode(state, ensureTurn(state, op.turnId), op)
+      return
+    case 'gate.open': {
+      const gate = safe(state, op.gate.turnId, op.gate)
+      const turn = ensureTurn(state, gate.turnId)
+      const existing = state.gates[gate.id]
+      state.gates[gate.id] = { ...existing, ...gate, status: gate.status ?? existing?.status ?? 'pending' }
+      if (!turn.gateIds.includes(gate.id)) turn.gateIds.push(gate.id)
+      return
+    }
+    case 'gate.resolve': {
+      const gate = state.gates[op.gateId]
+      if (!gate) throw new Error(`no gate "${op.gateId}"`)
+      gate.status = op.status
+      if (op.response !== undefined) gate.response = safe(state, gate.turnId, op.response)
+      return
+    }
+    case 'source.add': {
+      const turn = ensureTurn(state, op.turnId)
+      const source = safe(state, op.turnId, op.source)
+      const at = turn.sources.findIndex((s) => s.id === source.id)
+      if (at >= 0) turn.sources[at] = { ...turn.sources[at], ...source }
+      else turn.sources.push(source)
+      return
+    }
+    case 'problem':
+      recordProblem(state, op.turnId ?? state.activeTurnId, op.error)
+      return
+    case 'stream.status':
+      state.status = op.status
+      if (op.error) state.error = op.error
+      else if (op.status === 'connecting' || op.status === 'streaming') delete state.error
+      return
+    case 'cursor':
+      Object.assign(state.cursor, op.cursor)
+      return
+    case 'agentState.set':
+      state.agentState = safe(state, state.activeTurnId, op.value)
+      return
+    case 'agentState.patch':
+      patchAgentState(state, op)
+      return
+    case 'hydrate':
+      hydrate(state, op)
+      return
+    default: {
+      const unknownOp: { op?: unknown } = op
+      throw new Error(`unknown op ${String(unknownOp.op)}`)
+    }
+  }
+}
+
+function ensureTurn(state: AgentState, turnId: string, role: Turn['role'] = 'assistant'): Turn {
+  let turn = state.turns[turnId]
+  if (!turn) {
+    turn = {
+      id: turnId, role, status: 'streaming', blockIds: [], messageIds: [], traceRootIds: [], gateIds: [],
+      sources: [], metadata: {}, problems: [],
+    }
+    state.turns[turnId] = turn
+    state.turnIds.push(turnId)
+  }
+  return turn
+}
+
+function updateTurn(turn: Turn, op: OpOf<'turn.update'> | OpOf<'turn.open'>): void {
+  if (op.runId !== undefined) turn.runId = op.runId
+  if (op.threadId !== undefined) turn.threadId = op.threadId
+  if (op.protocol !== undefined) turn.protocol = op.protocol
+  if (op.usage !== undefined) turn.usage = cleanCopy(op.usage)
+  if (op.finishReason !== undefined) turn.finishReason = op.finishReason
+  if (op.suggestions !== undefined) turn.suggestions = op.suggestions.filter((s) => typeof s === 'string')
+  if (op.metadata !== undefined && isRecord(op.metadata)) Object.assign(turn.metadata, cleanCopy(op.metadata))
+}
+
+function finishTurn(state: AgentState, op: OpOf<'turn.finish'>): void {
+  const turn = ensureTurn(state, op.turnId)
+  turn.status = op.status
+  if (op.error) turn.error = op.error
+  if (op.finishReason !== undefined) turn.finishReason = op.finishReason
+  for (const id of turn.messageIds) {
+    const message = state.messages[id]
+    if (message && message.status === 'streaming') message.status = 'done'
+  }
+  for (const id of turn.blockIds) {
+    const block = state.blocks[id]
+    if (!block) continue
+    if (block.status === 'open') block.status = 'done'
+    for (const threadId of block.threadIds) {
+      const thread = state.threads[threadId]
+      if (thread && thread.status === 'open') thread.status = 'done'
+    }
+  }
+  finalizeTrace(state, turn)
+  if (state.activeTurnId === turn.id) delete state.activeTurnId
+}
+
+function ensureBlock(state: AgentState, turnId: string, blockId: string): Block {
+  let block = state.blocks[blockId]
+  if (!block) {
+    block = { id: blockId, turnId, kind: 'block', status: 'open', messageIds: [], threadIds: [] }
+    state.blocks[blockId] = block
+    ensureTurn(state, turnId).blockIds.push(blockId)
+  }
+  return block
+}
+
+function ensureThread(state: AgentState, turnId: string, threadId: string, blockId?: string): Thread {
+  let thread = state.threads[threadId]
+  if (!thread) {
+    thread = { id: threadId, turnId, status: 'open', messageIds: [] }
+    state.threads[threadId] = thread
+    ensureTurn(state, turnId)
+  }
+  if (blockId && !thread.blockId) {
+    thread.blockId = blockId
+    const block = ensureBlock(state, turnId, blockId)
+    if (!block.threadIds.includes(threadId)) block.threadIds.push(threadId)
+  }
+  return thread
+}
+
+function ensureMessage(state: AgentState, place: MessagePlace): Message {
+  let message = state.messages[place.messageId]
+  if (!message) {
+    message = {
+      id: place.messageId, turnId: place.turnId, role: place.role ?? 'assistant', type: place.type ?? 'text',
+      props: {}, status: 'streaming',
+    }
+    state.messages[place.messageId] = message
+    ensureTurn(state, place.turnId).messageIds.push(place.messageId)
+  }
+  // A chunk may name its block or thread before (or without) announcing them.
+  if (place.blockId && message.blockId !== place.blockId && !message.blockId) {
+    message.blockId = place.blockId
+    ensureBlock(state, message.turnId, place.blockId).messageIds.push(message.id)
+  }
+  if (place.threadId && !message.threadId) {
+    message.threadId = place.threadId
+    ensureThread(state, message.turnId, place.threadId, place.blockId).messageIds.push(message.id)
+  }
+  return message
+}
+
+function removeMessage(state: AgentState, messageId: string): void {
+  const message = state.messages[messageId]
+  if (!message) return
+  const without = (ids: string[]) => {
+    const at = ids.indexOf(messageId)
+    if (at >= 0) ids.splice(at, 1)
+  }
+  const turn = state.turns[message.turnId]
+  if (turn) without(turn.messageIds)
+  if (message.blockId && state.blocks[message.blockId]) without(state.blocks[message.blockId]!.messageIds)
+  if (message.threadId && state.threads[message.threadId]) without(state.threads[message.threadId]!.messageIds)
+  delete state.messages[messageId]
+}
+
+function resetBlock(state: AgentState, blockId: string): void {
+  const block = state.blocks[blockId]
+  if (!block) return
+  for (const id of [...block.messageIds]) removeMessage(state, id)
+  block.status = 'open'
+}
+
+function patchAgentState(state: AgentState, op: OpOf<'agentState.patch'>): void {
+  // Applied to a copy so that a patch failing half-way leaves the state as it was.
+  const copy = deepClone(state.agentState) as Record<string, unknown>
+  const patched = applyPatch(copy, op.patch as never, true, true).newDocument
+  state.agentState = safe(state, op.turnId, isRecord(patched) ? patched : { value: patched })
+}
+
+function hydrate(state: AgentState, op: OpOf<'hydrate'>): void {
+  const fresh: string[] = []
+  for (const { turn: incoming, messages } of op.turns) {
+    const known = Boolean(state.turns[incoming.id])
+    const turn = ensureTurn(state, incoming.id, incoming.role)
+    if (!known) {
+      state.turnIds.pop() // ensureTurn appended it; it is placed below
+      fresh.push(turn.id)
+      turn.status = incoming.status ?? 'done'
+    }
+    const { id: _id, messageIds: _m, blockIds: _b, traceRootIds: _t, gateIds: _g, ...fields } = safe(state, incoming.id, incoming)
+    Object.assign(turn, fields)
+    for (const m of messages) {
+      const message = ensureMessage(state, { turnId: turn.id, messageId: m.id, role: m.role, type: m.type, blockId: m.blockId, threadId: m.threadId })
+      message.type = m.type
+      if (m.props) message.props = safe(state, turn.id, m.props)
+      message.status = m.status ?? 'done'
+    }
+  }
+  if (op.at === 'start') state.turnIds.unshift(...fresh)
+  else state.turnIds.push(...fresh)
+}
+
+function recordProblem(state: AgentState, turnId: string | undefined, error: WeftError): void {
+  if (turnId) ensureTurn(state, turnId).problems.push(error)
+  else if (!state.error) state.error = error
+}
+
+/** A copy of wire data with forbidden keys removed; a removal is itself recorded. */
+function safe<T>(state: AgentState, turnId: string | undefined, value: T): T {
+  return cleanCopy(value, (key) =>
+    recordProblem(state, turnId, weftError('protocol', `refused the key "${key}" sent by the server`)))
+}

@@ -1,0 +1,139 @@
+/**
+ * The work timeline's folding rules: `delta` appends to `text`; every other
+ * field is latest-wins and an absent field keeps its value; a child that
+ * arrives before its parent nests once the parent comes; a finished turn
+ * closes every open row; a tool error fails its row.
+ */
+import type { AgentState, TraceNode, Turn } from '../model'
+import type { OpOf } from '../ops'
+
+/** Fields a `trace.node` op may not overwrite from the wire. */
+const STRUCTURAL = new Set(['id', 'turnId', 'childIds'])
+
+/**
+ * Upsert one node.
+ *
+ * @example
+ * upsertTraceNode(draft, turn, { op: 'trace.node', turnId: 't1', node: { id: 'n1', label: 'Searching…', status: 'start' } })
+ */
+export function upsertTraceNode(state: AgentState, turn: Turn, op: OpOf<'trace.node'>): void {
+  const { node: patch, delta } = op
+  let node = state.trace[patch.id]
+  const created = !node
+  if (!node) {
+    node = {
+      id: patch.id, turnId: turn.id, kind: 'step', status: 'start', label: '', text: '', citations: [], childIds: [],
+    }
+    state.trace[patch.id] = node
+  }
+  const previousParent = node.parentId
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined || STRUCTURAL.has(key)) continue
+    ;(node as unknown as Record<string, unknown>)[key] = value
+  }
+  if (delta) node.text += delta
+  if (created) {
+    placeNode(state, turn, node)
+    adoptWaitingChildren(state, turn, node)
+  } else if (node.parentId !== previousParent) {
+    unplaceNode(state, turn, node.id, previousParent)
+    placeNode(state, turn, node)
+  }
+}
+
+/**
+ * Close a tool's row as failed, with the message visible in its text. Names a
+ * node, or else takes the latest open node of that tool; creates one if none.
+ *
+ * @example
+ * failToolNode(draft, turn, { op: 'trace.fail', turnId: 't1', tool: 'search', message: 'timed out' })
+ */
+export function failToolNode(state: AgentState, turn: Turn, op: OpOf<'trace.fail'>): void {
+  let node = op.nodeId ? state.trace[op.nodeId] : undefined
+  if (!node && op.tool) {
+    const ids = allNodeIds(state, turn)
+    for (let i = ids.length - 1; i >= 0; i--) {
+      const candidate = state.trace[ids[i] as string]
+      if (candidate && candidate.tool === op.tool && isOpen(candidate)) {
+        node = candidate
+        break
+      }
+    }
+  }
+  if (!node) {
+    const id = op.nodeId ?? `${turn.id}:tool-error:${turn.traceRootIds.length}`
+    upsertTraceNode(state, turn, {
+      op: 'trace.node', turnId: turn.id, node: { id, kind: 'tool', label: op.tool ?? 'Tool', tool: op.tool },
+    })
+    node = state.trace[id] as TraceNode
+  }
+  node.status = 'error'
+  node.resultDetail = op.message
+  if (!node.text.includes(op.message)) node.text = node.text ? `${node.text}\n${op.message}` : op.message
+}
+
+/**
+ * Close every row of a turn that is still running.
+ *
+ * @example
+ * finalizeTrace(draft, turn) // no spinner stays after the turn lands
+ */
+export function finalizeTrace(state: AgentState, turn: Turn): void {
+  for (const id of allNodeIds(state, turn)) {
+    const node = state.trace[id]
+    if (node && isOpen(node)) node.status = 'done'
+  }
+}
+
+/**
+ * True while a row still runs.
+ *
+ * @example
+ * isOpen({ status: 'progress' } as TraceNode) // true
+ */
+export function isOpen(node: Pick<TraceNode, 'status'>): boolean {
+  return node.status === 'start' || node.status === 'progress'
+}
+
+/** Every node of a turn, depth first, in timeline order. */
+export function allNodeIds(state: Pick<AgentState, 'trace'>, turn: Pick<Turn, 'traceRootIds'>): string[] {
+  const out: string[] = []
+  const seen = new Set<string>()
+  const visit = (id: string) => {
+    if (seen.has(id)) return // a cycle from bad parent ids must not hang the fold
+    seen.add(id)
+    out.push(id)
+    for (const child of state.trace[id]?.childIds ?? []) visit(child)
+  }
+  for (const id of turn.traceRootIds) visit(id)
+  return out
+}
+
+function placeNode(state: AgentState, turn: Turn, node: TraceNode): void {
+  const parent = node.parentId && node.parentId !== node.id ? state.trace[node.parentId] : undefined
+  if (parent && !createsCycle(state, node.id, parent.id)) parent.childIds.push(node.id)
+  else turn.traceRootIds.push(node.id) // shown at the top until its parent arrives
+}
+
+function unplaceNode(state: AgentState, turn: Turn, id: string, parentId: string | undefined): void {
+  const parent = parentId ? state.trace[parentId] : undefined
+  const list = parent && parent.childIds.includes(id) ? parent.childIds : turn.traceRootIds
+  const at = list.indexOf(id)
+  if (at >= 0) list.splice(at, 1)
+}
+
+function adoptWaitingChildren(state: AgentState, turn: Turn, parent: TraceNode): void {
+  const waiting = turn.traceRootIds.filter((id) => id !== parent.id && state.trace[id]?.parentId === parent.id)
+  if (waiting.length === 0) return
+  turn.traceRootIds = turn.traceRootIds.filter((id) => !waiting.includes(id))
+  parent.childIds.push(...waiting)
+}
+
+function createsCycle(state: AgentState, childId: string, parentId: string): boolean {
+  let cursor: string | undefined = parentId
+  for (let hops = 0; cursor && hops < 10_000; hops++) {
+    if (cursor === childId) return true
+    cursor = state.trace[cursor]?.parentId
+  }
+  return false
+}

@@ -1,0 +1,244 @@
+/**
+ * The model the store holds. These names are the public contract: tests, docs
+ * and host code read them.
+ */
+import type { WeftError } from './errors'
+
+/** Where the stream as a whole is. */
+export type StreamStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'done' | 'error' | 'aborted'
+
+/** Where one turn (a request and its answer) is. */
+export type TurnStatus = 'streaming' | 'done' | 'error' | 'aborted'
+
+/** Where one message is. */
+export type MessageStatus = 'streaming' | 'done' | 'error'
+
+/** Open or finished, for blocks and threads. */
+export type SpanStatus = 'open' | 'done' | 'error'
+
+/** The wire protocols weft reads. */
+export type ProtocolName = 'yao' | 'ui-message' | 'ag-ui' | 'vocion'
+
+/** A source the answer cites: a URL, a document, a search hit. */
+export interface Source {
+  id: string
+  url?: string
+  title?: string
+  mediaType?: string
+  filename?: string
+  snippet?: string
+  /** The `[n]` marker in the answer text that points here. */
+  citationIndex?: number
+  kind: 'url' | 'document'
+}
+
+/**
+ * One request and its answer (a run). The conversation is the ordered list of turns.
+ *
+ * @example
+ * const turn = useTurn(id); turn?.status === 'streaming'
+ */
+export interface Turn {
+  id: string
+  role: 'user' | 'assistant' | 'system'
+  status: TurnStatus
+  protocol?: ProtocolName
+  runId?: string
+  threadId?: string
+  /** Blocks in order of appearance. */
+  blockIds: string[]
+  /** Every message of the turn, in order of first appearance. */
+  messageIds: string[]
+  /** Top-level trace nodes in order of appearance. */
+  traceRootIds: string[]
+  gateIds: string[]
+  sources: Source[]
+  metadata: Record<string, unknown>
+  usage?: Record<string, unknown>
+  finishReason?: string
+  /** Follow-up questions the agent suggests. */
+  suggestions?: string[]
+  /** The error that ended the turn. */
+  error?: WeftError
+  /** Problems met while folding that did not end the turn (a malformed frame, an unknown event). */
+  problems: WeftError[]
+}
+
+/**
+ * One UI section of a turn: an LLM call, a tool or MCP call, a step.
+ *
+ * @example
+ * const blocks = useBlocks(turnId); blocks.map(b => b.label)
+ */
+export interface Block {
+  id: string
+  turnId: string
+  kind: string
+  label?: string
+  status: SpanStatus
+  messageIds: string[]
+  threadIds: string[]
+}
+
+/**
+ * A concurrent lane inside a block (a Yao `thread_id`, an AG-UI sub-agent run).
+ *
+ * @example
+ * const thread = useThread('T1'); thread?.messageIds.length
+ */
+export interface Thread {
+  id: string
+  turnId: string
+  blockId?: string
+  label?: string
+  status: SpanStatus
+  messageIds: string[]
+}
+
+/** Where a tool call is in its life. */
+export type ToolState =
+  | 'input-streaming'
+  | 'input-available'
+  | 'approval-requested'
+  | 'approval-responded'
+  | 'output-available'
+  | 'output-error'
+  | 'output-denied'
+
+/**
+ * One logical message: the target of delta merging. `type` is open; text lives
+ * in `props.content`, a tool call in `props.toolCallId`, `props.name`,
+ * `props.input`, `props.inputText`, `props.output`, `props.errorText`, `props.state`.
+ *
+ * @example
+ * const m = useMessage(id); m?.type === 'text' && m.props.content
+ */
+export interface Message {
+  id: string
+  turnId: string
+  blockId?: string
+  threadId?: string
+  role: 'user' | 'assistant' | 'system' | 'tool'
+  type: string
+  props: Record<string, unknown>
+  status: MessageStatus
+}
+
+/** Who did a piece of work. */
+export interface TraceActor {
+  id: string
+  kind?: string
+  name?: string
+}
+
+/** Status of one timeline row. */
+export type TraceStatus = 'start' | 'progress' | 'done' | 'error'
+
+/**
+ * One row of the work timeline. `text` grows by `delta`; every other field is
+ * latest-wins, and an absent field keeps its value.
+ *
+ * @example
+ * const nodes = useTrace(turnId); nodes.filter(n => n.status === 'error')
+ */
+export interface TraceNode {
+  id: string
+  turnId: string
+  parentId?: string
+  actor?: TraceActor
+  kind: string
+  status: TraceStatus
+  label: string
+  text: string
+  detail?: unknown
+  tool?: string
+  args?: unknown
+  result?: unknown
+  resultDetail?: unknown
+  confidence?: number
+  citations: unknown[]
+  childIds: string[]
+}
+
+/** Where a human-in-the-loop request is. */
+export type GateStatus = 'pending' | 'approved' | 'rejected' | 'answered'
+
+/**
+ * A human-in-the-loop request. Answering it calls the host's callback; the kit
+ * never calls a server by itself.
+ *
+ * @example
+ * const gates = useGates(turnId); gates.filter(g => g.status === 'pending')
+ */
+export interface Gate {
+  id: string
+  turnId: string
+  kind: string
+  question: string
+  payload: unknown
+  status: GateStatus
+  /** The tool call this gate holds back, if any. */
+  toolCallId?: string
+  response?: unknown
+}
+
+/**
+ * What resume needs to pick a stream up again.
+ *
+ * @example
+ * store.getState().cursor.lastEventId
+ */
+export interface StreamCursor {
+  protocol?: ProtocolName
+  streamId?: string
+  /** Events folded since the stream began (Vocion counts these, `stream_meta` excluded). */
+  eventCount: number
+  lastEventId?: string
+  /** Yao task sequence. */
+  sequence?: number
+  turnId?: string
+}
+
+/**
+ * Everything one store holds.
+ *
+ * @example
+ * const { turnIds, turns } = store.getState()
+ */
+export interface AgentState {
+  turnIds: string[]
+  turns: Record<string, Turn>
+  blocks: Record<string, Block>
+  threads: Record<string, Thread>
+  messages: Record<string, Message>
+  trace: Record<string, TraceNode>
+  gates: Record<string, Gate>
+  status: StreamStatus
+  /** The error that stopped the stream, if any. */
+  error?: WeftError
+  cursor: StreamCursor
+  /** Shared agent state (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`). */
+  agentState: Record<string, unknown>
+  activeTurnId?: string
+}
+
+/**
+ * A new, empty state.
+ *
+ * @example
+ * const s = emptyState(); s.turnIds.length === 0
+ */
+export function emptyState(): AgentState {
+  return {
+    turnIds: [],
+    turns: {},
+    blocks: {},
+    threads: {},
+    messages: {},
+    trace: {},
+    gates: {},
+    status: 'idle',
+    cursor: { eventCount: 0 },
+    agentState: {},
+  }
+}

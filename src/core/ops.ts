@@ -1,0 +1,84 @@
+/**
+ * The op vocabulary: the only way anything changes the store. Decoders turn
+ * wire frames into ops; the fold applies them. Ops are plain data, so they can
+ * be logged, recorded into fixtures, replayed and folded on a server.
+ */
+import type { WeftError } from './errors'
+import type {
+  Gate, GateStatus, Message, MessageStatus, ProtocolName, Source, SpanStatus, StreamCursor, StreamStatus,
+  TraceNode, Turn, TurnStatus,
+} from './model'
+
+/** How a delta lands on the value at its path. */
+export type DeltaAction = 'append' | 'replace' | 'merge' | 'set'
+
+/** Fields a turn can be opened or updated with. */
+export type TurnFields = Partial<Pick<Turn, 'runId' | 'threadId' | 'usage' | 'finishReason' | 'suggestions' | 'protocol'>> & {
+  /** Merged into the turn's metadata. */
+  metadata?: Record<string, unknown>
+}
+
+/** Where a message sits; used when an op creates it. */
+export interface MessagePlace {
+  turnId: string
+  messageId: string
+  blockId?: string
+  threadId?: string
+  role?: Message['role']
+  type?: string
+}
+
+/** A turn as history hands it over. */
+export interface HydratedTurn {
+  turn: Partial<Turn> & { id: string; role: Turn['role'] }
+  messages: Array<Partial<Message> & { id: string; type: string }>
+}
+
+/**
+ * One change to the store.
+ *
+ * @example
+ * const ops: Op[] = [
+ *   { op: 'turn.open', turnId: 't1', role: 'assistant' },
+ *   { op: 'message.delta', turnId: 't1', messageId: 'm1', type: 'text', action: 'append', path: 'content', value: 'Hi' },
+ *   { op: 'turn.finish', turnId: 't1', status: 'done' },
+ * ]
+ */
+export type Op =
+  | ({ op: 'turn.open'; turnId: string; role: Turn['role'] } & TurnFields)
+  | ({ op: 'turn.update'; turnId: string } & TurnFields)
+  | { op: 'turn.finish'; turnId: string; status: Exclude<TurnStatus, 'streaming'>; error?: WeftError; finishReason?: string }
+  | { op: 'block.open'; turnId: string; blockId: string; kind: string; label?: string }
+  | { op: 'block.close'; blockId: string; status?: SpanStatus }
+  /** Drop what a block added (the UI stream's `reset-step`). */
+  | { op: 'block.reset'; blockId: string }
+  | { op: 'thread.open'; turnId: string; threadId: string; blockId?: string; label?: string }
+  | { op: 'thread.close'; threadId: string; status?: SpanStatus }
+  /** Replace a message's type and props (creating it if needed). */
+  | ({ op: 'message.put'; props: Record<string, unknown>; status?: MessageStatus } & MessagePlace & { type: string })
+  /** Apply one delta at a path inside a message's props (creating it if needed). */
+  | ({ op: 'message.delta'; action: DeltaAction; path: string; value: unknown; retype?: boolean } & MessagePlace)
+  | { op: 'message.finish'; messageId: string; status: MessageStatus }
+  | { op: 'message.remove'; messageId: string }
+  /** Upsert a timeline row: `delta` appends to its text, other fields are latest-wins. */
+  | { op: 'trace.node'; turnId: string; node: Partial<Omit<TraceNode, 'turnId' | 'childIds'>> & { id: string }; delta?: string }
+  /** Close a tool's row as failed: the node named, or the latest open node of that tool. */
+  | { op: 'trace.fail'; turnId: string; nodeId?: string; tool?: string; message: string }
+  | { op: 'gate.open'; gate: Omit<Gate, 'status'> & { status?: GateStatus } }
+  | { op: 'gate.resolve'; gateId: string; status: GateStatus; response?: unknown }
+  | { op: 'source.add'; turnId: string; source: Source }
+  /** A problem that did not end the turn. */
+  | { op: 'problem'; turnId?: string; error: WeftError }
+  | { op: 'stream.status'; status: StreamStatus; error?: WeftError }
+  | { op: 'cursor'; cursor: Partial<StreamCursor> }
+  | { op: 'agentState.set'; value: Record<string, unknown> }
+  /** RFC 6902 operations against the shared agent state. */
+  | { op: 'agentState.patch'; patch: unknown[]; turnId?: string }
+  /** Merge turns from history: known ids update in place, new ones go at `at`. */
+  | { op: 'hydrate'; turns: HydratedTurn[]; at: 'start' | 'end' }
+
+/** The name of an op. */
+export type OpName = Op['op']
+
+/** The op of one name. */
+export type OpOf<N extends OpName> = Extract<Op, { op: N }>

@@ -1,0 +1,144 @@
+/**
+ * Frames in, ops out: JSON parsing, protocol detection and the decoder, shared
+ * by the live client and by `foldStream`.
+ */
+import { quote, weftError } from './errors'
+import type { ProtocolName } from './model'
+import type { Op } from './ops'
+import { detectProtocol } from './decoders/detect'
+import { getProtocol, protocols } from './decoders/registry'
+import type { DataPart, Decoder, FrameMeta } from './decoders/types'
+import type { SSEFrame } from './transport/frames'
+
+/** How many events to hold back while the protocol is still unknown. */
+const DETECT_WINDOW = 8
+
+/** Options for a `FrameDecoder`. */
+export interface FrameDecoderOptions {
+  turnId: string
+  /** Defaults to `turnId`. */
+  scope?: string
+  /** Skip detection. */
+  protocol?: ProtocolName
+  /** Response headers, for detection. */
+  headers?: Headers
+  onData?: (part: DataPart) => void
+}
+
+/**
+ * Turns SSE frames (or already parsed events) into ops for one stream.
+ *
+ * @example
+ * const reader = new FrameDecoder({ turnId: 't1' })
+ * const ops = reader.frame({ data: '{"chunk_id":"C1","type":"text","props":{"content":"Hi"}}' })
+ */
+export class FrameDecoder {
+  private decoder: Decoder | undefined
+  private held: Array<{ event: unknown; meta: FrameMeta }> = []
+  private readonly options: FrameDecoderOptions
+
+  constructor(options: FrameDecoderOptions) {
+    this.options = options
+    if (options.protocol) this.decoder = this.create(options.protocol)
+  }
+
+  /** The protocol in use, once known. */
+  get protocol(): ProtocolName | undefined {
+    return this.decoder?.protocol
+  }
+
+  /** True once the protocol's own terminal event arrived. */
+  get ended(): boolean {
+    return this.decoder?.ended ?? false
+  }
+
+  /** One SSE frame. Malformed JSON becomes a `problem` op; the stream goes on. */
+  frame(frame: SSEFrame): Op[] {
+    let event: unknown
+    try {
+      event = JSON.parse(frame.data)
+    } catch {
+      return [{
+        op: 'problem',
+        turnId: this.options.turnId,
+        error: weftError('protocol', 'a frame was not valid JSON', { detail: quote(frame.data) }),
+      }]
+    }
+    return this.event(event, frame)
+  }
+
+  /** One event that is already parsed. */
+  event(event: unknown, meta: FrameMeta = {}): Op[] {
+    if (this.decoder) return this.safeDecode(this.decoder, event, meta)
+    this.held.push({ event, meta })
+    const name = detectProtocol(protocols, { headers: this.options.headers, first: event, meta })
+    if (name) {
+      const decoder = (this.decoder = this.create(name))
+      const held = this.held
+      this.held = []
+      return held.flatMap((h) => this.safeDecode(decoder, h.event, h.meta))
+    }
+    if (this.held.length < DETECT_WINDOW) return []
+    const dropped = this.held.length
+    this.held = []
+    return [{
+      op: 'problem',
+      turnId: this.options.turnId,
+      error: weftError('protocol', `could not tell which protocol this stream speaks; ${dropped} events set aside`, {
+        detail: quote(JSON.stringify(event) ?? ''),
+      }),
+    }]
+  }
+
+  /** The stream closed. */
+  end(reason: 'done' | 'eof'): Op[] {
+    if (!this.decoder) {
+      const ops: Op[] = [{ op: 'turn.finish', turnId: this.options.turnId, status: 'done' }]
+      if (this.held.length > 0) {
+        ops.unshift({
+          op: 'problem', turnId: this.options.turnId,
+          error: weftError('protocol', `the stream ended before its protocol could be told; ${this.held.length} events set aside`),
+        })
+      }
+      return ops
+    }
+    try {
+      return this.decoder.end(reason)
+    } catch (thrown) {
+      return [{ op: 'turn.finish', turnId: this.options.turnId, status: 'done' }, this.crash(thrown)]
+    }
+  }
+
+  private create(name: ProtocolName): Decoder {
+    const { turnId, scope = turnId, onData } = this.options
+    return getProtocol(name).create({ turnId, scope, onData })
+  }
+
+  private safeDecode(decoder: Decoder, event: unknown, meta: FrameMeta): Op[] {
+    try {
+      return decoder.decode(event, meta)
+    } catch (thrown) {
+      return [this.crash(thrown, event)]
+    }
+  }
+
+  private crash(thrown: unknown, event?: unknown): Op {
+    // Decoders should not throw; if one does, the event is reported and the stream goes on.
+    const message = thrown instanceof Error ? thrown.message : String(thrown)
+    return {
+      op: 'problem',
+      turnId: this.options.turnId,
+      error: weftError('protocol', `could not decode an event: ${message}`, {
+        detail: event === undefined ? undefined : quote(safeStringify(event)),
+      }),
+    }
+  }
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}

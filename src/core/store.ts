@@ -1,0 +1,63 @@
+/**
+ * One zustand store per agent instance, never a module singleton, so several
+ * agents on a page never collide. Every change goes through `dispatch`, which
+ * runs the fold inside one immer `produce`.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { immer } from 'zustand/middleware/immer'
+import { applyOps } from './fold/fold'
+import { emptyState, type AgentState } from './model'
+import type { Op } from './ops'
+
+/** The store's state: the model plus the two ways to change it. */
+export interface AgentStoreState extends AgentState {
+  /** Apply a batch of ops in one update. */
+  dispatch(ops: readonly Op[]): void
+  /** Replace the model (empty by default), e.g. when a host switches conversations. */
+  reset(state?: AgentState): void
+}
+
+/** A store made by `createAgentStore`. */
+export type AgentStore = StoreApi<AgentStoreState>
+
+/** Options for `createAgentStore`. */
+export interface AgentStoreOptions {
+  /** Start from this model, e.g. a snapshot from `foldStream` rendered on a server. */
+  initialState?: AgentState
+}
+
+/**
+ * A new store. Each call makes an independent store.
+ *
+ * @example
+ * const store = createAgentStore()
+ * store.getState().dispatch([{ op: 'turn.open', turnId: 't1', role: 'assistant' }])
+ * store.getState().turnIds // ['t1']
+ */
+export function createAgentStore(options: AgentStoreOptions = {}): AgentStore {
+  return createStore<AgentStoreState>()(
+    immer((set) => ({
+      ...(options.initialState ?? emptyState()),
+      dispatch(ops) {
+        if (ops.length === 0) return
+        set((draft) => {
+          applyOps(draft, ops)
+        })
+      },
+      reset(state) {
+        set(() => ({ ...emptyState(), ...state }))
+      },
+    })),
+  )
+}
+
+/**
+ * The model alone, without the store's functions (for snapshots and tests).
+ *
+ * @example
+ * JSON.stringify(snapshot(store.getState()))
+ */
+export function snapshot(state: AgentStoreState): AgentState {
+  const { dispatch: _d, reset: _r, ...model } = state
+  return model
+}

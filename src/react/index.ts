@@ -1,0 +1,9 @@
+/**
+ * weft's React binding: the provider, the headless hooks and the selector hooks.
+ */
+export { AgentProvider, useAgentStore, type AgentProviderProps } from './provider'
+export { useAgentStream, type UseAgentStreamOptions, type AgentStreamHandle } from './use-agent-stream'
+export {
+  useAgentSelector, useAgentSelectorShallow, useTurnIds, useTurns, useTurn, useMessage, useBlocks, useThread,
+  useTrace, useGates, useStatus, useStreamError,
+} from './selectors'

@@ -1,0 +1,140 @@
+/**
+ * Selector hooks. Each subscribes to the smallest slice it returns, so a
+ * streaming token re-renders only the message it lands in.
+ */
+import { useStore } from 'zustand'
+import { useShallow } from 'zustand/react/shallow'
+import type { WeftError } from '../core/errors'
+import type { AgentState, Block, Gate, Message, StreamStatus, Thread, TraceNode, Turn } from '../core/model'
+import { allNodeIds } from '../core/fold/trace'
+import type { AgentStoreState } from '../core/store'
+import { useAgentStore } from './provider'
+
+/**
+ * Read any slice of the model. Return a stable value (an object already in the
+ * store, or a primitive); for a new array of store objects use `useAgentSelectorShallow`.
+ *
+ * @example
+ * const count = useAgentSelector((s) => s.turnIds.length)
+ */
+export function useAgentSelector<T>(selector: (state: AgentState) => T): T {
+  return useStore(useAgentStore(), selector as (state: AgentStoreState) => T)
+}
+
+/**
+ * Like `useAgentSelector`, for selectors that build a new array or object whose
+ * items come from the store; re-renders only when an item changes.
+ *
+ * @example
+ * const texts = useAgentSelectorShallow((s) => s.turnIds.map((id) => s.turns[id]))
+ */
+export function useAgentSelectorShallow<T>(selector: (state: AgentState) => T): T {
+  return useStore(useAgentStore(), useShallow(selector as (state: AgentStoreState) => T))
+}
+
+/**
+ * The conversation's turn ids, in order. A transcript list subscribes to this.
+ *
+ * @example
+ * useTurnIds().map((id) => <TurnView key={id} id={id} />)
+ */
+export function useTurnIds(): string[] {
+  return useAgentSelector((s) => s.turnIds)
+}
+
+/**
+ * Every turn, in order.
+ *
+ * @example
+ * const turns = useTurns(); turns.at(-1)?.status
+ */
+export function useTurns(): Turn[] {
+  return useAgentSelectorShallow((s) => s.turnIds.map((id) => s.turns[id]).filter(isDefined))
+}
+
+/**
+ * One turn.
+ *
+ * @example
+ * const turn = useTurn(id); turn?.messageIds
+ */
+export function useTurn(id: string | undefined): Turn | undefined {
+  return useAgentSelector((s) => (id ? s.turns[id] : undefined))
+}
+
+/**
+ * One message; re-renders only when that message changes.
+ *
+ * @example
+ * const m = useMessage(id); <p>{String(m?.props.content ?? '')}</p>
+ */
+export function useMessage(id: string | undefined): Message | undefined {
+  return useAgentSelector((s) => (id ? s.messages[id] : undefined))
+}
+
+/**
+ * The blocks of a turn, in order.
+ *
+ * @example
+ * useBlocks(turnId).map((b) => <section key={b.id}>{b.label}</section>)
+ */
+export function useBlocks(turnId: string | undefined): Block[] {
+  return useAgentSelectorShallow((s) => (turnId ? (s.turns[turnId]?.blockIds ?? []).map((id) => s.blocks[id]).filter(isDefined) : []))
+}
+
+/**
+ * One thread (a concurrent lane of a block).
+ *
+ * @example
+ * const t = useThread(id); t?.messageIds.length
+ */
+export function useThread(id: string | undefined): Thread | undefined {
+  return useAgentSelector((s) => (id ? s.threads[id] : undefined))
+}
+
+/**
+ * A turn's timeline rows, depth first (each row's `childIds` give the nesting).
+ *
+ * @example
+ * useTrace(turnId).map((n) => <li key={n.id} data-state={n.status}>{n.label}</li>)
+ */
+export function useTrace(turnId: string | undefined): TraceNode[] {
+  return useAgentSelectorShallow((s) => {
+    const turn = turnId ? s.turns[turnId] : undefined
+    return turn ? allNodeIds(s, turn).map((id) => s.trace[id]).filter(isDefined) : []
+  })
+}
+
+/**
+ * A turn's human-in-the-loop requests.
+ *
+ * @example
+ * useGates(turnId).filter((g) => g.status === 'pending')
+ */
+export function useGates(turnId: string | undefined): Gate[] {
+  return useAgentSelectorShallow((s) => (turnId ? (s.turns[turnId]?.gateIds ?? []).map((id) => s.gates[id]).filter(isDefined) : []))
+}
+
+/**
+ * Where the stream is: `idle`, `connecting`, `streaming`, `reconnecting`, `done`, `error` or `aborted`.
+ *
+ * @example
+ * const status = useStatus(); status === 'streaming' && <Spinner />
+ */
+export function useStatus(): StreamStatus {
+  return useAgentSelector((s) => s.status)
+}
+
+/**
+ * The error that stopped the stream, if any.
+ *
+ * @example
+ * const error = useStreamError(); error && <p role="alert">{error.message}</p>
+ */
+export function useStreamError(): WeftError | undefined {
+  return useAgentSelector((s) => s.error)
+}
+
+function isDefined<T>(value: T | undefined): value is T {
+  return value !== undefined
+}

@@ -1,0 +1,48 @@
+/**
+ * The headless hook: open an agent stream, fold it into the provider's store.
+ * A thin binding over the framework-free `AgentClient`.
+ */
+import { useCallback, useEffect, useState } from 'react'
+import { AgentClient, type AgentClientOptions, type SendInput } from '../core/client'
+import type { WeftError } from '../core/errors'
+import type { StreamStatus } from '../core/model'
+import { useAgentStore } from './provider'
+import { useAgentSelector } from './selectors'
+
+/** Options of `useAgentStream`: where the agent is and how to talk to it. */
+export type UseAgentStreamOptions = AgentClientOptions
+
+/** What `useAgentStream` returns. */
+export interface AgentStreamHandle {
+  /** Send the user's input; the answer streams into the store. Aborts a run still in flight. */
+  send(input?: SendInput): Promise<void>
+  /** Abort the run in flight and mark its turn `aborted`. */
+  stop(): void
+  status: StreamStatus
+  error: WeftError | undefined
+}
+
+/**
+ * Stream an agent's answers into the nearest `AgentProvider`'s store.
+ *
+ * @example
+ * function Chat() {
+ *   const { send, stop, status } = useAgentStream({ url: '/api/agent', protocol: 'yao' })
+ *   return <button onClick={() => (status === 'streaming' ? stop() : send('Hello'))}>{status}</button>
+ * }
+ */
+export function useAgentStream(options: UseAgentStreamOptions): AgentStreamHandle {
+  const store = useAgentStore()
+  const [client] = useState(() => new AgentClient(store, options))
+  // The latest options serve the next send; a run in flight keeps its own.
+  client.setOptions(options)
+
+  // Unmount aborts the request. Under StrictMode's simulated unmount nothing is in flight yet.
+  useEffect(() => () => client.dispose(), [client])
+
+  const send = useCallback((input?: SendInput) => client.send(input), [client])
+  const stop = useCallback(() => client.stop(), [client])
+  const status = useAgentSelector((s) => s.status)
+  const error = useAgentSelector((s) => s.error)
+  return { send, stop, status, error }
+}
