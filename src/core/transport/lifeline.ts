@@ -1,0 +1,103 @@
+/**
+ * One request's abort controller, tied to the caller's signal and to an idle
+ * watchdog, so every wait can tell "the caller stopped" from "the server went
+ * silent" from "the network failed".
+ */
+
+/**
+ * Raised inside {@link Lifeline.within} when the request was aborted, by the
+ * caller or by the watchdog; check `callerAborted` / `timedOut` to tell which.
+ *
+ * @example
+ * try { await line.within(reader.read()) } catch (e) { if (e instanceof LifelineAbort) ... }
+ */
+export class LifelineAbort extends Error {
+  constructor() {
+    super('request aborted')
+    this.name = 'LifelineAbort'
+  }
+}
+
+/**
+ * Abort controller plus idle watchdog for one request.
+ *
+ * @example
+ * const line = new Lifeline(callerSignal, 45_000)
+ * try {
+ *   const res = await line.within(fetch(url, { signal: line.signal }))
+ * } finally {
+ *   line.dispose()
+ * }
+ */
+export class Lifeline {
+  private readonly controller = new AbortController()
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private fired = false
+  private disposed = false
+  private readonly aborted: Promise<never>
+  private readonly onCallerAbort = (): void => this.controller.abort(this.callerSignal?.reason)
+
+  constructor(
+    private readonly callerSignal: AbortSignal | undefined,
+    private readonly idleMs: number,
+  ) {
+    this.aborted = new Promise<never>((_, reject) => {
+      this.controller.signal.addEventListener('abort', () => reject(new LifelineAbort()), { once: true })
+    })
+    // Nobody may be waiting when the abort happens; that must not surface as unhandled.
+    this.aborted.catch(() => {})
+    if (callerSignal?.aborted) this.onCallerAbort()
+    else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true })
+  }
+
+  /** The signal to hand to `fetch`. */
+  get signal(): AbortSignal {
+    return this.controller.signal
+  }
+
+  /** The caller's own signal aborted. */
+  get callerAborted(): boolean {
+    return this.callerSignal?.aborted === true
+  }
+
+  /** The watchdog fired (and the caller had not aborted first). */
+  get timedOut(): boolean {
+    return this.fired && !this.callerAborted
+  }
+
+  /**
+   * Await `work` with the watchdog armed. Rejects with `LifelineAbort` as soon as
+   * the request is aborted, even if `work` ignores the signal (an injected fetch,
+   * a hand-made body stream).
+   */
+  async within<T>(work: Promise<T>): Promise<T> {
+    this.arm()
+    try {
+      return await Promise.race([work, this.aborted])
+    } finally {
+      this.disarm()
+    }
+  }
+
+  /** Stop the watchdog and let go of the caller's signal. Safe to call twice. */
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    this.disarm()
+    this.callerSignal?.removeEventListener('abort', this.onCallerAbort)
+  }
+
+  private arm(): void {
+    if (this.idleMs <= 0 || this.disposed) return
+    this.disarm()
+    this.timer = setTimeout(() => {
+      this.fired = true
+      this.controller.abort(new DOMException(`no data for ${this.idleMs} ms`, 'TimeoutError'))
+    }, this.idleMs)
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+  }
+}
