@@ -1,0 +1,20 @@
+import type { StorybookConfig } from '@storybook/react-vite'
+import { mergeConfig } from 'vite'
+import { mockAgentServer } from '../mock/vite-plugin.js'
+
+const config: StorybookConfig = {
+  stories: ['../stories/**/*.stories.@(ts|tsx)'],
+  addons: ['@storybook/addon-vitest'],
+  framework: {
+    name: '@storybook/react-vite',
+    options: {},
+  },
+  core: {
+    disableTelemetry: true,
+    disableWhatsNewNotifications: true,
+  },
+  // Stories talk to the embedded mock agent server at `/mock/...` on Storybook's own origin.
+  viteFinal: (viteConfig) => mergeConfig(viteConfig, { plugins: [mockAgentServer()] }),
+}
+
+export default config

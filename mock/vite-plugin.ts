@@ -1,0 +1,28 @@
+/**
+ * Vite plugin that mounts the mock agent server on the dev server (Storybook,
+ * Vitest browser mode) and on `vite preview`, so stories can fetch `/mock/...`
+ * from their own origin.
+ */
+import type { Plugin } from 'vite'
+import { createMockAgentHandler, type MockAgentHandler, type MockAgentHandlerOptions } from './server.js'
+
+export interface MockAgentPluginOptions extends MockAgentHandlerOptions {
+  /** Called with the handler once, e.g. to register extra routes. */
+  setup?: (handler: MockAgentHandler) => void
+}
+
+export function mockAgentServer(options: MockAgentPluginOptions = {}): Plugin {
+  const { setup, ...handlerOptions } = options
+  const handler = createMockAgentHandler(handlerOptions)
+  setup?.(handler)
+  return {
+    name: 'weft:mock-agent-server',
+    configureServer(server) {
+      // Mounted before Vite's own middlewares so `/mock/*` never falls through to the SPA fallback.
+      server.middlewares.use(handler)
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use(handler)
+    },
+  }
+}

@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
+import react from '@vitejs/plugin-react'
+import { playwright } from '@vitest/browser-playwright'
+import { defineConfig } from 'vitest/config'
+import { mockAgentServer } from './mock/vite-plugin.js'
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+/** Runtime dependencies and peers stay imports in the published build, subpaths included. */
+const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch)(\/|$)/
+
+/** The system Chromium that `scripts/ensure-chromium.mjs` finds or installs. */
+const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? '/usr/bin/chromium'
+
+/**
+ * Browser-mode settings for Chromium. Tests never download a browser: they drive
+ * the system Chromium (`CHROMIUM_PATH`, else the distribution package's path).
+ * A function, because Vitest rejects one browser config object shared by two projects.
+ */
+const chromium = () => ({
+  enabled: true,
+  headless: true,
+  screenshotFailures: false,
+  instances: [{ browser: 'chromium' as const }],
+  provider: playwright({
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? systemChromium,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  }),
+})
+
+export default defineConfig({
+  plugins: [react()],
+  // Pre-bundled up front for Storybook and the browser projects: a dependency discovered
+  // mid-run makes Vite re-optimize and reload the page, which fails the running test.
+  optimizeDeps: {
+    include: [
+      'react',
+      'react/jsx-runtime',
+      'react/jsx-dev-runtime',
+      'react-dom',
+      'react-dom/client',
+      'zustand',
+      'zustand/vanilla',
+      'zustand/middleware/immer',
+      'zustand/react/shallow',
+      'immer',
+      'eventsource-parser',
+      'fast-json-patch',
+    ],
+  },
+  build: {
+    target: 'es2022',
+    minify: false,
+    sourcemap: true,
+    // The stylesheet is its own entry, so it is emitted once as `styles.css`
+    // whether or not a component module imports it; code splitting must stay on for a CSS entry.
+    cssCodeSplit: true,
+    lib: {
+      entry: {
+        index: here('src/index.ts'),
+        core: here('src/core/index.ts'),
+        react: here('src/react/index.ts'),
+        components: here('src/components/index.ts'),
+        styles: here('src/components/styles.css'),
+      },
+      formats: ['es'],
+      cssFileName: 'styles',
+    },
+    rolldownOptions: {
+      external: (id) => external.test(id),
+      output: {
+        entryFileNames: '[name].js',
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        assetFileNames: '[name][extname]',
+      },
+    },
+  },
+  test: {
+    globals: false,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'core',
+          environment: 'node',
+          include: ['test/core/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'react',
+          environment: 'jsdom',
+          include: ['test/react/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.tsx'],
+          browser: chromium(),
+        },
+      },
+      {
+        extends: true,
+        // The mock agent server is mounted on the browser's dev server so stories fetch `/mock/...` same-origin.
+        plugins: [storybookTest({ configDir: here('.storybook') }), mockAgentServer()],
+        test: {
+          name: 'storybook',
+          browser: chromium(),
+        },
+      },
+    ],
+  },
+})
