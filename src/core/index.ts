@@ -16,6 +16,8 @@ export { AgentClient, textOf, type AgentClientOptions, type SendInput, type Stre
 export { protocols, getProtocol } from './decoders/registry'
 export { detectProtocol } from './decoders/detect'
 export { createYaoDecoder, yaoProtocol } from './decoders/yao'
+export { createVocionDecoder, vocionProtocol, classifyVocionError } from './decoders/vocion'
+export * from './selectors'
 export type * from './decoders/types'
 export * from './transport/index'
 export { newId } from './ids'

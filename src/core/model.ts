@@ -179,6 +179,8 @@ export interface Gate {
   status: GateStatus
   /** The tool call this gate holds back, if any. */
   toolCallId?: string
+  /** Where the server said the answer can be sent (Vocion's `resumeUrl`); the host decides whether to. */
+  url?: string
   response?: unknown
 }
 

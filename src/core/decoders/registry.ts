@@ -4,6 +4,7 @@
  */
 import type { ProtocolName } from '../model'
 import type { ProtocolDefinition } from './types'
+import { uiMessageProtocol } from './ui-message'
 import { vocionProtocol } from './vocion'
 import { yaoProtocol } from './yao'
 
@@ -15,6 +16,7 @@ import { yaoProtocol } from './yao'
  */
 export const protocols: readonly ProtocolDefinition[] = [
   yaoProtocol,
+  uiMessageProtocol,
   vocionProtocol,
 ]
 
