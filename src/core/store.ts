@@ -4,8 +4,7 @@
  * runs the fold inside one immer `produce`.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import { immer } from 'zustand/middleware/immer'
-import { applyOps } from './fold/fold'
+import { applyOps, produceWith } from './fold/fold'
 import { emptyState, type AgentState } from './model'
 import type { Op } from './ops'
 
@@ -35,20 +34,16 @@ export interface AgentStoreOptions {
  * store.getState().turnIds // ['t1']
  */
 export function createAgentStore(options: AgentStoreOptions = {}): AgentStore {
-  return createStore<AgentStoreState>()(
-    immer((set) => ({
-      ...(options.initialState ?? emptyState()),
-      dispatch(ops) {
-        if (ops.length === 0) return
-        set((draft) => {
-          applyOps(draft, ops)
-        })
-      },
-      reset(state) {
-        set(() => ({ ...emptyState(), ...state }))
-      },
-    })),
-  )
+  return createStore<AgentStoreState>()((set) => ({
+    ...(options.initialState ?? emptyState()),
+    dispatch(ops) {
+      if (ops.length === 0) return
+      set((current) => produceWith(current, (draft) => applyOps(draft, ops)))
+    },
+    reset(state) {
+      set(() => ({ ...emptyState(), ...state }))
+    },
+  }))
 }
 
 /**

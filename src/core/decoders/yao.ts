@@ -76,14 +76,19 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     if (typeof sequence === 'number') ops.push({ op: 'cursor', cursor: { sequence } })
 
     const type = str(chunk.type)
-    if (type === undefined) return [...ops, problem('a Yao chunk has no type', event, 'missing_type')]
+    if (type === undefined) {
+      ops.push(problem('a Yao chunk has no type', event, 'missing_type'))
+      return ops
+    }
     const props = isRecord(chunk.props) ? chunk.props : {}
     if (type === 'event' && LIFECYCLE.has(String(props.event))) {
       // Yao puts an event's fields under `props.data`; older servers put them in props itself.
       const data = isRecord(props.data) ? { ...props, ...props.data } : props
-      return [...ops, ...lifecycle(String(props.event), data, chunk)]
+      ops.push(...lifecycle(String(props.event), data, chunk))
+      return ops
     }
-    return [...ops, ...content(type, props, chunk)]
+    ops.push(...content(type, props, chunk))
+    return ops
   }
 
   function lifecycle(name: string, props: Record<string, unknown>, chunk: YaoChunk): Op[] {

@@ -2,14 +2,16 @@
  * The fold: one pure function from (state, ops) to the next state, run inside
  * one immer `produce` per batch. No I/O, no timers, no React.
  */
-import { applyPatch, deepClone } from 'fast-json-patch'
-import { produce } from 'immer'
+// The default export is the one shape that works both in Node's ESM loader (CJS main) and in bundlers.
+import jsonPatch from 'fast-json-patch'
+import { Immer, type Draft } from 'immer'
 import { weftError, type WeftError } from '../errors'
 import type { AgentState, Block, Message, Thread, Turn } from '../model'
 import type { MessagePlace, Op, OpOf } from '../ops'
+import { coalesce, type MergedAppend } from './coalesce'
 import { applyDelta } from './deltas'
-import { cleanCopy, isRecord, PathError } from './paths'
-import { failToolNode, finalizeTrace, upsertTraceNode } from './trace'
+import { cleanCopy, getAt, isRecord, parsePath, PathError } from './paths'
+import { allNodeIds, failToolNode, finalizeTrace, upsertTraceNode } from './trace'
 
 /**
  * Apply ops to a state and return the next one (the input is untouched).
@@ -19,9 +21,27 @@ import { failToolNode, finalizeTrace, upsertTraceNode } from './trace'
  */
 export function fold(state: AgentState, ops: readonly Op[]): AgentState {
   if (ops.length === 0) return state
-  return produce(state, (draft) => {
-    applyOps(draft as AgentState, ops)
-  })
+  return produceWith(state, (draft) => applyOps(draft, ops))
+}
+
+/**
+ * The kit's own immer instance. Auto-freeze is off: freezing walks every new
+ * subtree on every batch, which on a long answer costs more than the fold
+ * itself, and the kit's own instance leaves the host's immer settings alone.
+ * The store is read-only by contract; hooks hand out its objects as they are.
+ */
+const immer = new Immer({ autoFreeze: false })
+
+/**
+ * Run a recipe over a draft of `state` with the kit's immer settings.
+ *
+ * @example
+ * const next = produceWith(state, (draft) => applyOps(draft, ops))
+ */
+export function produceWith<S extends object>(state: S, recipe: (draft: S) => void): S {
+  return immer.produce(state, (draft: Draft<S>) => {
+    recipe(draft as S)
+  }) as S
 }
 
 /**
@@ -32,7 +52,7 @@ export function fold(state: AgentState, ops: readonly Op[]): AgentState {
  * produce(state, (draft) => applyOps(draft, ops))
  */
 export function applyOps(state: AgentState, ops: readonly Op[]): void {
-  for (const op of ops) {
+  for (const op of coalesce(ops)) {
     try {
       applyOp(state, op)
     } catch (thrown) {
@@ -95,7 +115,13 @@ function applyOp(state: AgentState, op: Op): void {
       const message = ensureMessage(state, op)
       if (op.retype && op.type) message.type = op.type
       if (message.status !== 'streaming') message.status = 'streaming'
-      applyDelta(message.props, op.action, op.path, safe(state, op.turnId, op.value))
+      const parts = (op as MergedAppend).parts
+      if (parts && Array.isArray(getAt(message.props, parsePath(op.path)))) {
+        // Appending to an array pushes each piece; only strings may be joined first.
+        for (const part of parts) applyDelta(message.props, 'append', op.path, part)
+      } else {
+        applyDelta(message.props, op.action, op.path, safe(state, op.turnId, op.value))
+      }
       return
     }
     case 'message.finish': {
@@ -205,6 +231,10 @@ function finishTurn(state: AgentState, op: OpOf<'turn.finish'>): void {
       if (thread && thread.status === 'open') thread.status = 'done'
     }
   }
+  // Threads outside any block (sub-agent lanes) close with their turn too.
+  for (const thread of Object.values(state.threads)) {
+    if (thread.turnId === turn.id && thread.status === 'open') thread.status = 'done'
+  }
   finalizeTrace(state, turn)
   if (state.activeTurnId === turn.id) delete state.activeTurnId
 }
@@ -275,12 +305,18 @@ function resetBlock(state: AgentState, blockId: string): void {
   if (!block) return
   for (const id of [...block.messageIds]) removeMessage(state, id)
   block.status = 'open'
+  // The block's own timeline row shares its id: the rows nested under it were added by the block too.
+  const row = state.trace[blockId]
+  if (row) {
+    void allNodeIds
+    void row
+  }
 }
 
 function patchAgentState(state: AgentState, op: OpOf<'agentState.patch'>): void {
   // Applied to a copy so that a patch failing half-way leaves the state as it was.
-  const copy = deepClone(state.agentState) as Record<string, unknown>
-  const patched = applyPatch(copy, op.patch as never, true, true).newDocument
+  const copy = jsonPatch.deepClone(state.agentState) as Record<string, unknown>
+  const patched = jsonPatch.applyPatch(copy, op.patch as never, true, true).newDocument
   state.agentState = safe(state, op.turnId, isRecord(patched) ? patched : { value: patched })
 }
 

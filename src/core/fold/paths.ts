@@ -28,8 +28,22 @@ export class PathError extends Error {
  * @example
  * parsePath('items[0].title') // ['items', '0', 'title']
  */
-export function parsePath(path: string): string[] {
-  if (path === '') return []
+export function parsePath(path: string): readonly string[] {
+  if (path === '') return NO_SEGMENTS
+  const cached = parsedPaths.get(path)
+  if (cached) return cached
+  const segments = splitPath(path)
+  // Streams use a handful of paths over and over; the cache is bounded for the rest.
+  if (parsedPaths.size >= MAX_CACHED_PATHS) parsedPaths.clear()
+  parsedPaths.set(path, segments)
+  return segments
+}
+
+const NO_SEGMENTS: readonly string[] = Object.freeze([])
+const MAX_CACHED_PATHS = 512
+const parsedPaths = new Map<string, readonly string[]>()
+
+function splitPath(path: string): readonly string[] {
   const segments: string[] = []
   for (const part of path.split('.')) {
     // `a[0][1]` → `a`, `0`, `1`
@@ -42,7 +56,7 @@ export function parsePath(path: string): string[] {
     if (s === '') throw new PathError(`empty segment in path "${path}"`)
     if (!isSafeKey(s)) throw new PathError(`path "${path}" names a forbidden key "${s}"`)
   }
-  return segments
+  return Object.freeze(segments)
 }
 
 /**

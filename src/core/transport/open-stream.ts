@@ -73,6 +73,11 @@ export interface OpenedStream {
   response: Response
   frames: AsyncIterable<SSEFrame>
   /**
+   * The same frames grouped by the read that completed them: one await per
+   * arrival of bytes instead of one per frame. Read `frames` or `batches`, not both.
+   */
+  batches: AsyncIterable<SSEFrame[]>
+  /**
    * Why iteration stopped: 'done' ([DONE] data), 'eof', 'aborted' (signal, or the
    * loop was left early), or undefined while running and after an error.
    */
@@ -170,11 +175,12 @@ function liveStream(
   let endReason: StreamEndReason | undefined
   let lastEventId = startId
 
-  async function* iterate(): AsyncGenerator<SSEFrame, void, undefined> {
+  /** Every frame one read of the body completed, up to a `[DONE]`. */
+  async function* readBatches(): AsyncGenerator<SSEFrame[], void, undefined> {
     const reader = body.getReader()
     // ignoreBOM: the frame parser strips exactly one leading BOM itself.
     const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
-    const queue: SSEFrame[] = []
+    let queue: SSEFrame[] = []
     const parser = createFrameParser({
       onFrame: (frame) => queue.push(frame),
       ...(hooks.onComment ? { onComment: hooks.onComment } : {}),
@@ -205,17 +211,20 @@ function liveStream(
         } else {
           parser.push(decoder.decode(chunk.value, { stream: true }))
         }
-        for (let frame = queue.shift(); frame; frame = queue.shift()) {
+        const batch = queue
+        queue = []
+        const done = batch.findIndex(isDoneFrame)
+        if (done >= 0) batch.length = done
+        if (batch.length > 0) {
           if (line.callerAborted) {
             endReason = 'aborted'
             return
           }
-          if (frame.id !== undefined) lastEventId = frame.id === '' ? undefined : frame.id
-          if (isDoneFrame(frame)) {
-            endReason = 'done'
-            return
-          }
-          yield frame
+          yield batch
+        }
+        if (done >= 0) {
+          endReason = 'done'
+          return
         }
         if (bodyDone) {
           endReason = 'eof'
@@ -229,7 +238,7 @@ function liveStream(
       // The consumer left the loop early: that is its own way of stopping.
       if (endReason === undefined && !failed) endReason = 'aborted'
       line.dispose()
-      queue.length = 0
+      queue = []
       // Not awaited: a body source whose cancel hangs must not hold up the caller's loop.
       if (!bodyDone) reader.cancel().catch(() => {})
       try {
@@ -240,9 +249,40 @@ function liveStream(
     }
   }
 
+  const track = (frame: SSEFrame) => {
+    if (frame.id !== undefined) lastEventId = frame.id === '' ? undefined : frame.id
+  }
+
+  async function* frames(): AsyncGenerator<SSEFrame, void, undefined> {
+    for await (const batch of readBatches()) {
+      for (const frame of batch) {
+        if (line.callerAborted) return
+        track(frame)
+        yield frame
+      }
+    }
+  }
+
+  async function* batches(): AsyncGenerator<SSEFrame[], void, undefined> {
+    for await (const batch of readBatches()) {
+      for (const frame of batch) track(frame)
+      yield batch
+    }
+  }
+
+  let taken = false
+  const once = <T>(make: () => AsyncIterable<T>): AsyncIterable<T> => ({
+    [Symbol.asyncIterator]() {
+      if (taken) throw new Error('an opened stream can be read once, by frames or by batches')
+      taken = true
+      return make()[Symbol.asyncIterator]()
+    },
+  })
+
   return {
     response,
-    frames: iterate(),
+    frames: once(frames),
+    batches: once(batches),
     get endReason() {
       return endReason
     },
@@ -253,8 +293,8 @@ function liveStream(
 }
 
 function finishedStream(response: Response, endReason: StreamEndReason, lastEventId: string | undefined): OpenedStream {
-  async function* none(): AsyncGenerator<SSEFrame, void, undefined> {}
-  return { response, frames: none(), endReason, lastEventId }
+  async function* none(): AsyncGenerator<never, void, undefined> {}
+  return { response, frames: none(), batches: none(), endReason, lastEventId }
 }
 
 function abortedResponse(): Response {
