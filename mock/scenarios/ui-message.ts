@@ -121,6 +121,12 @@ const fullChunks: Chunk[] = [
  */
 export const uiMessageChunks = { plain: plainChunks, tools: toolChunks, reasoning: reasoningChunks, full: fullChunks }
 
+/**
+ * The UI message stream scenarios the mock server streams (`/mock/stream/ui-message/<name>`).
+ *
+ * @example
+ * uiMessageScenarios.map((s) => s.name) // ['plain', 'tools', 'reasoning', 'full']
+ */
 export const uiMessageScenarios: Scenario[] = [
   { protocol: 'ui-message', name: 'plain', title: 'Plain answer (the document’s first example)', headers: HEADERS, frames: stream(plainChunks) },
   { protocol: 'ui-message', name: 'tools', title: 'Knowledge base tool call (the document’s second example)', headers: HEADERS, frames: stream(toolChunks) },

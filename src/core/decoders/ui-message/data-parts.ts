@@ -1,0 +1,183 @@
+/**
+ * `data-<name>` parts, sources, files and `interrupt`. Three data parts of the
+ * protocol document have a place of their own in the model: `data-thinking-step`
+ * is a timeline row, `data-further-questions` the turn's suggestions and
+ * `data-terminal-info` a notice. Any other data part is a `data-<name>` message.
+ */
+import type { Op } from '../../ops'
+import type { TraceStatus } from '../../model'
+import { defined, idOf, recordOf, textOf, type StreamContext } from './stream-context'
+
+type Chunk = Record<string, unknown>
+
+const STEP_STATUS: ReadonlyMap<string, TraceStatus> = new Map([
+  ['pending', 'start'], ['in_progress', 'progress'], ['completed', 'done'], ['error', 'error'], ['failed', 'error'],
+])
+
+const NOTICE_LEVELS: ReadonlySet<string> = new Set(['info', 'error', 'success', 'warning'])
+
+/**
+ * Data parts, sources, files and interrupts of one stream.
+ *
+ * @example
+ * const parts = createDataParts(stream)
+ * parts.data('data-weather', { type: 'data-weather', id: 'w1', data: { temp: 21 } })
+ */
+export interface DataParts {
+  data(type: string, chunk: Chunk): Op[]
+  sourceUrl(chunk: Chunk): Op[]
+  sourceDocument(chunk: Chunk): Op[]
+  file(chunk: Chunk): Op[]
+  interrupt(chunk: Chunk): Op[]
+  /** Forget which thinking steps a reset step introduced. */
+  forgetStep(blockId: string): void
+}
+
+/**
+ * Make the data part handling for one stream.
+ *
+ * @example
+ * const parts = createDataParts(createStreamContext({ turnId: 't1', scope: 't1' }))
+ */
+export function createDataParts(stream: StreamContext): DataParts {
+  const { turnId } = stream
+  /** Thinking steps seen so far, and the step each first appeared in (its parent row). */
+  const thinkingSteps = new Map<string, string | undefined>()
+
+  function data(type: string, chunk: Chunk): Op[] {
+    if (!('data' in chunk)) return [stream.problem(`${type} without data`, chunk, 'invalid')]
+    const id = idOf(chunk.id)
+    if (chunk.transient === true) return deliver(type, id, chunk)
+    switch (type) {
+      case 'data-thinking-step':
+        return thinkingStep(chunk)
+      case 'data-further-questions':
+        return furtherQuestions(chunk)
+      case 'data-terminal-info':
+        return terminalInfo(chunk, id)
+    }
+    // With an id, a later part of the same type and id replaces this one in place.
+    const messageId = id ? stream.scoped(type, id) : stream.fresh(type)
+    return [{ op: 'message.put', ...stream.place(messageId, type), props: { data: chunk.data }, status: 'done' }]
+  }
+
+  function deliver(type: string, id: string | undefined, chunk: Chunk): Op[] {
+    try {
+      stream.onData?.(defined({ type, id, data: chunk.data }) as { type: string; data: unknown })
+      return []
+    } catch (thrown) {
+      return [stream.problem(`the host's onData failed on ${type}: ${thrown instanceof Error ? thrown.message : String(thrown)}`, undefined, 'invalid')]
+    }
+  }
+
+  function thinkingStep(chunk: Chunk): Op[] {
+    const step = recordOf(chunk.data)
+    if (!step) return [stream.problem('data-thinking-step whose data is not an object', chunk, 'invalid')]
+    const ops: Op[] = []
+    const wireId = idOf(step.id)
+    if (!wireId) ops.push(stream.problem('data-thinking-step without data.id; it cannot be updated later', chunk, 'missing_id'))
+    const id = wireId ? stream.scoped('thinking', wireId) : stream.fresh('thinking')
+    const rawStatus = textOf(step.status)
+    const status = rawStatus === undefined ? undefined : STEP_STATUS.get(rawStatus)
+    if (rawStatus !== undefined && !status) ops.push(stream.problem(`data-thinking-step with an unknown status "${rawStatus}"`, chunk, 'invalid'))
+    const seen = thinkingSteps.has(id)
+    if (!seen) thinkingSteps.set(id, stream.step?.blockId)
+    ops.push({
+      op: 'trace.node', turnId,
+      node: {
+        id,
+        ...defined({ label: textOf(step.title), status, detail: step.items, parentId: seen ? undefined : stream.step?.blockId }),
+        ...(seen ? {} : { kind: 'thinking' }),
+      },
+    })
+    return ops
+  }
+
+  function furtherQuestions(chunk: Chunk): Op[] {
+    const questions = Array.isArray(chunk.data) ? chunk.data : recordOf(chunk.data)?.questions
+    if (!Array.isArray(questions)) return [stream.problem('data-further-questions without a questions list', chunk, 'invalid')]
+    return [{ op: 'turn.update', turnId, suggestions: questions.filter((q): q is string => typeof q === 'string') }]
+  }
+
+  function terminalInfo(chunk: Chunk, id: string | undefined): Op[] {
+    const info = recordOf(chunk.data)
+    const text = textOf(info?.text)
+    if (text === undefined) return [stream.problem('data-terminal-info without data.text', chunk, 'invalid')]
+    const ops: Op[] = []
+    const rawLevel = textOf(info?.type)
+    const level = rawLevel !== undefined && NOTICE_LEVELS.has(rawLevel) ? rawLevel : 'info'
+    if (rawLevel !== undefined && level !== rawLevel) ops.push(stream.problem(`data-terminal-info with an unknown type "${rawLevel}"; shown as info`, chunk, 'invalid'))
+    const messageId = id ? stream.scoped('data-terminal-info', id) : stream.fresh('notice')
+    ops.push({ op: 'message.put', ...stream.place(messageId, 'notice'), props: { text, level }, status: 'done' })
+    return ops
+  }
+
+  function sourceUrl(chunk: Chunk): Op[] {
+    const url = textOf(chunk.url)
+    if (!url) return [stream.problem('source-url without a url', chunk, 'invalid')]
+    const ops: Op[] = []
+    const sourceId = idOf(chunk.sourceId)
+    if (!sourceId) ops.push(stream.problem('source-url without a sourceId; its url stands in', chunk, 'missing_id'))
+    ops.push({ op: 'source.add', turnId, source: { id: sourceId ?? url, kind: 'url', url, ...defined({ title: textOf(chunk.title) }) } })
+    return ops
+  }
+
+  function sourceDocument(chunk: Chunk): Op[] {
+    const title = textOf(chunk.title)
+    const filename = textOf(chunk.filename)
+    const ops: Op[] = []
+    let sourceId = idOf(chunk.sourceId)
+    if (!sourceId) {
+      const standIn = filename ?? title
+      if (!standIn) return [stream.problem('source-document without a sourceId, title or filename', chunk, 'missing_id')]
+      ops.push(stream.problem('source-document without a sourceId; its name stands in', chunk, 'missing_id'))
+      sourceId = standIn
+    }
+    ops.push({
+      op: 'source.add', turnId,
+      source: {
+        id: sourceId, kind: 'document',
+        ...defined({ title, filename, mediaType: textOf(chunk.mediaType), snippet: textOf(chunk.description) }),
+      },
+    })
+    return ops
+  }
+
+  function file(chunk: Chunk): Op[] {
+    const url = textOf(chunk.url)
+    if (!url) return [stream.problem('file without a url', chunk, 'invalid')]
+    const ops: Op[] = []
+    const mediaType = textOf(chunk.mediaType)
+    if (!mediaType) ops.push(stream.problem('file without a mediaType', chunk, 'invalid'))
+    ops.push({ op: 'message.put', ...stream.place(stream.fresh('file'), 'file'), props: defined({ url, mediaType }), status: 'done' })
+    return ops
+  }
+
+  function interrupt(chunk: Chunk): Op[] {
+    const request = recordOf(chunk.interrupt)
+    if (!request) return [stream.problem('interrupt without an interrupt object', chunk, 'invalid')]
+    return [{
+      op: 'gate.open',
+      gate: {
+        id: stream.fresh('interrupt'), turnId, kind: 'interrupt', question: questionOf(request),
+        payload: defined({ interrupt: request, payload: chunk.payload }),
+      },
+    }]
+  }
+
+  return {
+    data, sourceUrl, sourceDocument, file, interrupt,
+    forgetStep(blockId) {
+      for (const [id, parent] of thinkingSteps) if (parent === blockId) thinkingSteps.delete(id)
+    },
+  }
+}
+
+/** The question an interrupt asks: its first action request's description, or a plain default. */
+function questionOf(request: Record<string, unknown>): string {
+  const first = Array.isArray(request.action_requests) ? recordOf(request.action_requests[0]) : undefined
+  const description = textOf(first?.description)
+  if (description) return description
+  const name = textOf(first?.name) ?? textOf(first?.action)
+  return name ? `Review ${name}` : 'The agent is waiting for your review'
+}

@@ -1,0 +1,309 @@
+/**
+ * Tool calls: streamed input (parsed incrementally and mirrored into the message
+ * edit by edit, so a long input never costs more per delta), output, errors,
+ * denial and approval gates. Every call is also a timeline row.
+ */
+import { isSafeKey } from '../../fold/paths'
+import type { DeltaAction, Op } from '../../ops'
+import { IncrementalJsonParser, type JsonEdit, type JsonPathSegment } from '../../partial-json'
+import { defined, idOf, textOf, type StreamContext } from './stream-context'
+
+interface ToolTrack {
+  toolCallId: string
+  messageId: string
+  name: string
+  title: string | undefined
+  blockId: string | undefined
+  /** `text` inputs (the AI SDK's `inputEncoding`) are plain strings, not JSON. */
+  encoding: 'json' | 'text'
+  parser: IncrementalJsonParser | undefined
+  edits: JsonEdit[]
+  streamed: boolean
+  reportedParse: boolean
+  reportedKey: boolean
+  preliminary: boolean
+  gateId: string | undefined
+  gatePending: boolean
+}
+
+type Chunk = Record<string, unknown>
+
+/**
+ * The tool calls of one stream, keyed by `toolCallId`.
+ *
+ * @example
+ * const tools = createToolCalls(stream)
+ * tools.inputStart({ type: 'tool-input-start', toolCallId: 'c1', toolName: 'search' })
+ */
+export interface ToolCalls {
+  inputStart(chunk: Chunk): Op[]
+  inputDelta(chunk: Chunk): Op[]
+  inputAvailable(chunk: Chunk): Op[]
+  inputError(chunk: Chunk): Op[]
+  outputAvailable(chunk: Chunk): Op[]
+  outputError(chunk: Chunk): Op[]
+  outputDenied(chunk: Chunk): Op[]
+  approvalRequest(chunk: Chunk): Op[]
+  approvalResponse(chunk: Chunk): Op[]
+  /** Forget the calls a reset step made; their messages leave with the step's block. */
+  forgetStep(blockId: string): void
+}
+
+/**
+ * Make the tool call handling for one stream.
+ *
+ * @example
+ * const tools = createToolCalls(createStreamContext({ turnId: 't1', scope: 't1' }))
+ */
+export function createToolCalls(stream: StreamContext): ToolCalls {
+  const { turnId } = stream
+  const tracks = new Map<string, ToolTrack>()
+  const approvals = new Map<string, ToolTrack>()
+
+  function newTrack(toolCallId: string, name: string, chunk: Chunk): ToolTrack {
+    const track: ToolTrack = {
+      toolCallId, messageId: stream.scoped('tool', toolCallId), name, title: textOf(chunk.title),
+      blockId: stream.step?.blockId, encoding: chunk.inputEncoding === 'text' ? 'text' : 'json', parser: undefined,
+      edits: [], streamed: false, reportedParse: false, reportedKey: false, preliminary: false, gateId: undefined, gatePending: false,
+    }
+    tracks.set(toolCallId, track)
+    return track
+  }
+
+  /** A delta on the tool message's props (creating the message if needed). */
+  const delta = (track: ToolTrack, action: DeltaAction, path: string, value: unknown): Op => ({
+    op: 'message.delta', turnId, messageId: track.messageId, type: 'tool', role: 'assistant', blockId: track.blockId,
+    action, path, value,
+  })
+
+  /** A shallow set of the tool message's props; `undefined` fields are left alone. */
+  const props = (track: ToolTrack, value: Record<string, unknown>): Op => delta(track, 'set', '', defined(value))
+
+  const row = (track: ToolTrack, fields: Record<string, unknown>): Op => ({
+    op: 'trace.node', turnId,
+    node: { id: track.messageId, kind: 'tool', tool: track.name, label: track.title ?? track.name, ...defined(fields) },
+  })
+
+  /** A call the stream never announced: start it so nothing the chunk carries is lost. */
+  function known(chunk: Chunk, what: string): { track: ToolTrack; ops: Op[] } | { ops: Op[] } {
+    const toolCallId = idOf(chunk.toolCallId)
+    if (!toolCallId) return { ops: [stream.problem(`${what} without a toolCallId`, chunk, 'missing_id')] }
+    const found = tracks.get(toolCallId)
+    if (found) return { track: found, ops: [] }
+    const track = newTrack(toolCallId, idOf(chunk.toolName) ?? 'tool', chunk)
+    return {
+      track,
+      ops: [
+        stream.problem(`${what} for "${toolCallId}" came before the call; the call was started`, chunk, 'repaired'),
+        props(track, { toolCallId, name: track.name }),
+        row(track, { status: 'start', parentId: track.blockId }),
+      ],
+    }
+  }
+
+  function inputStart(chunk: Chunk): Op[] {
+    const toolCallId = idOf(chunk.toolCallId)
+    if (!toolCallId) return [stream.problem('tool-input-start without a toolCallId', chunk, 'missing_id')]
+    const ops: Op[] = []
+    let name = idOf(chunk.toolName)
+    if (!name) {
+      ops.push(stream.problem('tool-input-start without a toolName', chunk, 'invalid'))
+      name = 'tool'
+    }
+    const track = newTrack(toolCallId, name, chunk)
+    ops.push(
+      props(track, {
+        toolCallId, name, state: 'input-streaming', inputText: '', title: track.title,
+        dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: bool(chunk.providerExecuted),
+      }),
+      row(track, { status: 'start', parentId: track.blockId }),
+    )
+    return ops
+  }
+
+  function inputDelta(chunk: Chunk): Op[] {
+    const text = textOf(chunk.inputTextDelta)
+    if (text === undefined) return [stream.problem('tool-input-delta without an inputTextDelta string', chunk, 'invalid')]
+    const found = known(chunk, 'tool-input-delta')
+    if (!('track' in found)) return found.ops
+    const { track, ops } = found
+    track.streamed = true
+    ops.push(delta(track, 'append', 'inputText', text))
+    if (track.encoding === 'text') {
+      ops.push(delta(track, 'append', 'input', text))
+      return ops
+    }
+    const parser = (track.parser ??= new IncrementalJsonParser({ onEdit: (edit) => track.edits.push(edit) }))
+    parser.push(text)
+    for (const edit of track.edits) {
+      const op = mirror(track, parser, edit, ops)
+      if (op) ops.push(op)
+    }
+    track.edits.length = 0
+    if (parser.error && !track.reportedParse) {
+      track.reportedParse = true
+      ops.push(stream.problem(`the input of tool call "${track.toolCallId}" is not valid JSON: ${parser.error.message} (at ${parser.error.offset})`, chunk, 'tool_input_json'))
+    }
+    return ops
+  }
+
+  /** One parser edit as a delta on `props.input`. */
+  function mirror(track: ToolTrack, parser: IncrementalJsonParser, edit: JsonEdit, ops: Op[]): Op | undefined {
+    const segments = edit.path.map(String)
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i] as string
+      if (!isSafeKey(segment)) {
+        if (!track.reportedKey) {
+          track.reportedKey = true
+          ops.push(stream.problem(`the input of tool call "${track.toolCallId}" has the key "${segment}", which is dropped`, undefined, 'invalid'))
+        }
+        return undefined
+      }
+      if (segment === '' || /[.[\]]/.test(segment)) {
+        // A key a path cannot spell: copy the object that holds it instead.
+        const holder = edit.path.slice(0, i) as JsonPathSegment[]
+        return delta(track, 'set', ['input', ...holder].join('.'), structuredClone(parser.valueAt(holder)))
+      }
+    }
+    const path = ['input', ...segments].join('.')
+    return edit.kind === 'append' ? delta(track, 'append', path, edit.text) : delta(track, 'set', path, edit.value)
+  }
+
+  function inputAvailable(chunk: Chunk): Op[] {
+    const toolCallId = idOf(chunk.toolCallId)
+    if (!toolCallId) return [stream.problem('tool-input-available without a toolCallId', chunk, 'missing_id')]
+    const ops: Op[] = []
+    const existing = tracks.get(toolCallId)
+    const name = idOf(chunk.toolName) ?? existing?.name ?? 'tool'
+    const track = existing ?? newTrack(toolCallId, name, chunk)
+    track.name = name
+    track.title = textOf(chunk.title) ?? track.title
+    track.parser = undefined
+    const hasInput = 'input' in chunk
+    if (!hasInput) ops.push(stream.problem(`tool-input-available for "${toolCallId}" without an input`, chunk, 'invalid'))
+    ops.push(
+      props(track, {
+        toolCallId, name, state: 'input-available', title: track.title,
+        input: hasInput ? chunk.input : undefined,
+        inputText: hasInput && !track.streamed ? jsonText(chunk.input) : undefined,
+        dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: bool(chunk.providerExecuted),
+      }),
+      row(track, { status: 'progress', args: hasInput ? chunk.input : undefined, parentId: existing ? undefined : track.blockId }),
+    )
+    return ops
+  }
+
+  function inputError(chunk: Chunk): Op[] {
+    const toolCallId = idOf(chunk.toolCallId)
+    if (!toolCallId) return [stream.problem('tool-input-error without a toolCallId', chunk, 'missing_id')]
+    const existing = tracks.get(toolCallId)
+    const track = existing ?? newTrack(toolCallId, idOf(chunk.toolName) ?? 'tool', chunk)
+    track.parser = undefined
+    const errorText = textOf(chunk.errorText) ?? 'the tool input was not valid'
+    return [
+      props(track, { toolCallId, name: track.name, state: 'output-error', input: chunk.input, errorText }),
+      row(track, { args: chunk.input, parentId: existing ? undefined : track.blockId }),
+      { op: 'trace.fail', turnId, nodeId: track.messageId, tool: track.name, message: errorText },
+    ]
+  }
+
+  function outputAvailable(chunk: Chunk): Op[] {
+    const found = known(chunk, 'tool-output-available')
+    if (!('track' in found)) return found.ops
+    const { track, ops } = found
+    if (!('output' in chunk)) ops.push(stream.problem(`tool-output-available for "${track.toolCallId}" without an output`, chunk, 'invalid'))
+    const preliminary = chunk.preliminary === true
+    ops.push(
+      props(track, { state: 'output-available', output: chunk.output, preliminary: preliminary ? true : track.preliminary ? false : undefined }),
+      row(track, { status: preliminary ? 'progress' : 'done', result: chunk.output }),
+    )
+    track.preliminary = preliminary
+    // The tool ran, so whatever approval it waited for was given.
+    if (track.gatePending && track.gateId) ops.push(resolveGate(track, 'approved'))
+    return ops
+  }
+
+  function outputError(chunk: Chunk): Op[] {
+    const found = known(chunk, 'tool-output-error')
+    if (!('track' in found)) return found.ops
+    const { track, ops } = found
+    const errorText = textOf(chunk.errorText) ?? 'the tool failed'
+    ops.push(
+      props(track, { state: 'output-error', errorText }),
+      { op: 'trace.fail', turnId, nodeId: track.messageId, tool: track.name, message: errorText },
+    )
+    return ops
+  }
+
+  function outputDenied(chunk: Chunk): Op[] {
+    const found = known(chunk, 'tool-output-denied')
+    if (!('track' in found)) return found.ops
+    const { track, ops } = found
+    ops.push(props(track, { state: 'output-denied' }), row(track, { status: 'done', resultDetail: 'denied' }))
+    if (track.gatePending && track.gateId) ops.push(resolveGate(track, 'rejected'))
+    return ops
+  }
+
+  function resolveGate(track: ToolTrack, status: 'approved' | 'rejected', response?: unknown): Op {
+    track.gatePending = false
+    return { op: 'gate.resolve', gateId: track.gateId as string, status, response }
+  }
+
+  function approvalRequest(chunk: Chunk): Op[] {
+    const approvalId = idOf(chunk.approvalId)
+    if (!approvalId) return [stream.problem('tool-approval-request without an approvalId', chunk, 'missing_id')]
+    const found = known(chunk, 'tool-approval-request')
+    if (!('track' in found)) return found.ops
+    const { track, ops } = found
+    const reason = textOf(chunk.reason)
+    track.gateId = stream.scoped('approval', approvalId)
+    track.gatePending = true
+    approvals.set(approvalId, track)
+    ops.push(
+      {
+        op: 'gate.open',
+        gate: {
+          id: track.gateId, turnId, kind: 'tool-approval', question: reason ?? `Allow ${track.title ?? track.name}?`,
+          payload: defined({ approvalId, toolCallId: track.toolCallId, toolName: track.name, reason }), toolCallId: track.toolCallId,
+        },
+      },
+      props(track, { state: 'approval-requested', approval: defined({ id: approvalId, reason }) }),
+      row(track, { status: 'progress' }),
+    )
+    return ops
+  }
+
+  function approvalResponse(chunk: Chunk): Op[] {
+    const approvalId = idOf(chunk.approvalId)
+    if (!approvalId) return [stream.problem('tool-approval-response without an approvalId', chunk, 'missing_id')]
+    if (typeof chunk.approved !== 'boolean') return [stream.problem('tool-approval-response without a boolean "approved"', chunk, 'invalid')]
+    const track = approvals.get(approvalId)
+    if (!track) return [stream.problem(`tool-approval-response for "${approvalId}", which was never requested`, chunk, 'invalid')]
+    const reason = textOf(chunk.reason)
+    const approval = defined({ id: approvalId, approved: chunk.approved, reason })
+    return [
+      resolveGate(track, chunk.approved ? 'approved' : 'rejected', defined({ approved: chunk.approved, reason })),
+      props(track, { state: 'approval-responded', approval }),
+    ]
+  }
+
+  return {
+    inputStart, inputDelta, inputAvailable, inputError, outputAvailable, outputError, outputDenied, approvalRequest, approvalResponse,
+    forgetStep(blockId) {
+      for (const [id, track] of tracks) if (track.blockId === blockId) tracks.delete(id)
+      for (const [id, track] of approvals) if (track.blockId === blockId) approvals.delete(id)
+    },
+  }
+}
+
+function bool(value: unknown): boolean | undefined {
+  return typeof value === 'boolean' ? value : undefined
+}
+
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,436 @@
+/**
+ * An incremental JSON parser for tool input that streams in pieces. It keeps a
+ * parse stack and the token in progress between pieces, so each `push` costs
+ * the length of the new text only, never the length of what came before.
+ */
+
+/**
+ * One step of a path into a JSON value: an object key or an array index.
+ *
+ * @example
+ * const path: JsonPathSegment[] = ['filters', 'year', 0]
+ */
+export type JsonPathSegment = string | number
+
+/**
+ * One change to the value the parser builds, in the order it happened. Values in
+ * edits are fresh (primitives, `''`, `{}` or `[]`), never shared with the parser's
+ * own tree, so a consumer may keep or freeze them.
+ *
+ * @example
+ * const edits: JsonEdit[] = []
+ * new IncrementalJsonParser({ onEdit: (e) => edits.push(e) }).push('{"q":"ma')
+ * // edits: set [] {}, set ['q'] '', append ['q'] 'ma'
+ */
+export type JsonEdit =
+  | { kind: 'set'; path: readonly JsonPathSegment[]; value: unknown }
+  | { kind: 'append'; path: readonly JsonPathSegment[]; text: string }
+
+/**
+ * Options for an `IncrementalJsonParser`.
+ *
+ * @example
+ * const options: IncrementalJsonParserOptions = { onEdit: (edit) => console.log(edit.kind, edit.path) }
+ */
+export interface IncrementalJsonParserOptions {
+  /** Receives every change to the value, so a consumer can mirror it without copying the whole value. */
+  onEdit?: (edit: JsonEdit) => void
+}
+
+/**
+ * Why the parser stopped, with the offset (in characters pushed so far) of the offending character.
+ *
+ * @example
+ * const p = new IncrementalJsonParser(); p.push('{"a" 1}')
+ * p.error // { message: 'expected ":", got "1"', offset: 5 }
+ */
+export interface JsonParseFailure {
+  message: string
+  offset: number
+}
+
+type Container = Record<string, unknown> | unknown[]
+
+interface Frame {
+  container: Container
+  isArray: boolean
+  path: JsonPathSegment[]
+  /** The key whose value comes next (objects only). */
+  key?: string
+}
+
+type Expect = 'value' | 'value-or-close' | 'key-or-close' | 'key' | 'colon' | 'comma-or-close' | 'end'
+
+type Token =
+  | { kind: 'key'; text: string; escape: Escape }
+  | { kind: 'string'; holder: Holder; pending: string; escape: Escape }
+  | { kind: 'number'; text: string; holder?: Holder; shown?: number }
+  | { kind: 'literal'; text: string; target: 'true' | 'false' | 'null' }
+
+/** Inside a string: no escape, just after a backslash, or inside `\uXXXX` with the hex digits so far. */
+type Escape = { at: 'none' } | { at: 'backslash' } | { at: 'unicode'; hex: string }
+
+/** Where a value lives: its container (none for the root) and its key or index. */
+interface Holder {
+  container?: Container
+  key: string | number
+  path: JsonPathSegment[]
+}
+
+const NUMBER_FINAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
+const NUMBER_PREFIX = /^-?(?:0|[1-9]\d*)?(?:\.\d*)?(?:[eE][+-]?\d*)?$/
+const LITERALS = { t: 'true', f: 'false', n: 'null' } as const
+const LITERAL_VALUES = { true: true, false: false, null: null } as const
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }
+
+/**
+ * Parses JSON text that arrives in pieces and always knows the best value so far:
+ * strings show as far as they came, objects hold the keys whose values have begun,
+ * numbers show their digits so far, `true`/`false`/`null` show once complete.
+ * Raw control characters inside strings are accepted (stricter than `JSON.parse`,
+ * which rejects them) because models emit them and the intent is clear.
+ *
+ * The value `push` returns is the parser's own, live tree: it changes on the next
+ * `push`. Copy it to keep it, or mirror the changes with `onEdit`.
+ *
+ * @example
+ * const parser = new IncrementalJsonParser()
+ * parser.push('{"city":"San Fra') // { city: 'San Fra' }
+ * parser.push('ncisco","days":3}') // { city: 'San Francisco', days: 3 }
+ * parser.complete // true
+ */
+export class IncrementalJsonParser {
+  private root: unknown = undefined
+  private readonly stack: Frame[] = []
+  private expect: Expect = 'value'
+  private token: Token | undefined
+  private consumed = 0
+  private failure: JsonParseFailure | undefined
+  private readonly onEdit: ((edit: JsonEdit) => void) | undefined
+
+  constructor(options: IncrementalJsonParserOptions = {}) {
+    this.onEdit = options.onEdit
+  }
+
+  /** The best value so far (`undefined` before any value began). Live: see the class notes. */
+  get value(): unknown {
+    return this.root
+  }
+
+  /** True once a whole JSON value has been read. */
+  get complete(): boolean {
+    return this.expect === 'end' && this.token === undefined
+  }
+
+  /** Set once the text stopped being JSON; later pushes are ignored. */
+  get error(): JsonParseFailure | undefined {
+    return this.failure
+  }
+
+  /**
+   * Feed the next piece of text and get the best value so far.
+   *
+   * @example
+   * const p = new IncrementalJsonParser()
+   * p.push('[1, 2') // [1, 2]
+   */
+  push(text: string): unknown {
+    if (this.failure || text.length === 0) return this.root
+    let i = 0
+    while (i < text.length && !this.failure) {
+      if (this.token) {
+        i = this.continueToken(text, i)
+        continue
+      }
+      const code = text.charCodeAt(i)
+      if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
+        i++
+        continue
+      }
+      this.structural(text, i)
+      i++
+    }
+    this.consumed += text.length
+    this.flushToken()
+    return this.root
+  }
+
+  /**
+   * The value at a path inside the tree (live, like `value`).
+   *
+   * @example
+   * const p = new IncrementalJsonParser(); p.push('{"a":[{"b":1}]}')
+   * p.valueAt(['a', 0, 'b']) // 1
+   */
+  valueAt(path: readonly JsonPathSegment[]): unknown {
+    let node = this.root
+    for (const segment of path) {
+      if (node === null || typeof node !== 'object') return undefined
+      if (!Object.prototype.hasOwnProperty.call(node, segment)) return undefined
+      node = (node as Record<string, unknown>)[segment as string]
+    }
+    return node
+  }
+
+  private structural(text: string, i: number): void {
+    const char = text[i] as string
+    switch (this.expect) {
+      case 'value':
+        this.startValue(char, i)
+        return
+      case 'value-or-close':
+        if (char === ']') this.close(char, i)
+        else this.startValue(char, i)
+        return
+      case 'key-or-close':
+        if (char === '}') this.close(char, i)
+        else if (char === '"') this.token = { kind: 'key', text: '', escape: { at: 'none' } }
+        else this.fail(`expected a key or "}", got "${char}"`, i)
+        return
+      case 'key':
+        if (char === '"') this.token = { kind: 'key', text: '', escape: { at: 'none' } }
+        else this.fail(`expected a key, got "${char}"`, i)
+        return
+      case 'colon':
+        if (char === ':') this.expect = 'value'
+        else this.fail(`expected ":", got "${char}"`, i)
+        return
+      case 'comma-or-close': {
+        const top = this.stack[this.stack.length - 1]
+        if (char === ',') this.expect = top?.isArray ? 'value' : 'key'
+        else if (char === ']' || char === '}') this.close(char, i)
+        else this.fail(`expected "," or a closing bracket, got "${char}"`, i)
+        return
+      }
+      case 'end':
+        this.fail(`unexpected "${char}" after the end of the value`, i)
+        return
+    }
+  }
+
+  private startValue(char: string, i: number): void {
+    if (char === '{' || char === '[') {
+      const isArray = char === '['
+      const container: Container = isArray ? [] : {}
+      const holder = this.place(container, isArray ? [] : {})
+      this.stack.push({ container, isArray, path: holder.path })
+      this.expect = isArray ? 'value-or-close' : 'key-or-close'
+    } else if (char === '"') {
+      this.token = { kind: 'string', holder: this.place('', ''), pending: '', escape: { at: 'none' } }
+    } else if (char === '-' || (char >= '0' && char <= '9')) {
+      this.token = { kind: 'number', text: char }
+    } else if (char === 't' || char === 'f' || char === 'n') {
+      this.token = { kind: 'literal', text: char, target: LITERALS[char] }
+    } else {
+      this.fail(`unexpected "${char}" where a value should start`, i)
+    }
+  }
+
+  private close(char: string, i: number): void {
+    const top = this.stack[this.stack.length - 1]
+    if (!top || (char === ']') !== top.isArray) {
+      this.fail(`unexpected "${char}"`, i)
+      return
+    }
+    this.stack.pop()
+    this.valueDone()
+  }
+
+  private valueDone(): void {
+    this.expect = this.stack.length === 0 ? 'end' : 'comma-or-close'
+  }
+
+  /** Put a new value where the parse stands and report it; returns where it lives. */
+  private place(value: unknown, fresh: unknown): Holder {
+    const top = this.stack[this.stack.length - 1]
+    let holder: Holder
+    if (!top) {
+      this.root = value
+      holder = { key: '', path: [] }
+    } else if (top.isArray) {
+      const array = top.container as unknown[]
+      const index = array.length
+      array.push(value)
+      holder = { container: array, key: index, path: [...top.path, index] }
+    } else {
+      const key = top.key ?? ''
+      setOwn(top.container as Record<string, unknown>, key, value)
+      holder = { container: top.container, key, path: [...top.path, key] }
+    }
+    this.onEdit?.({ kind: 'set', path: holder.path, value: fresh })
+    return holder
+  }
+
+  private write(holder: Holder, value: unknown): void {
+    if (holder.container) (holder.container as Record<string, unknown>)[holder.key as string] = value
+    else this.root = value
+  }
+
+  private continueToken(text: string, start: number): number {
+    const token = this.token as Token
+    switch (token.kind) {
+      case 'key':
+      case 'string':
+        return this.continueString(token, text, start)
+      case 'number': {
+        let i = start
+        while (i < text.length && isNumberChar(text.charCodeAt(i))) i++
+        token.text += text.slice(start, i)
+        if (i < text.length) this.finishNumber(token, start)
+        return i
+      }
+      case 'literal': {
+        let i = start
+        while (i < text.length && token.text.length < token.target.length) {
+          token.text += text[i]
+          i++
+          if (!token.target.startsWith(token.text)) {
+            this.fail(`"${token.text}" is not true, false or null`, i - 1)
+            return i
+          }
+        }
+        if (token.text === token.target) {
+          this.token = undefined
+          const value = LITERAL_VALUES[token.target]
+          this.place(value, value)
+          this.valueDone()
+        }
+        return i
+      }
+    }
+  }
+
+  private continueString(token: Extract<Token, { kind: 'key' | 'string' }>, text: string, start: number): number {
+    let i = start
+    let runStart = i
+    const take = (piece: string) => {
+      if (token.kind === 'key') token.text += piece
+      else token.pending += piece
+    }
+    while (i < text.length) {
+      if (token.escape.at !== 'none') {
+        if (runStart < i) take(text.slice(runStart, i))
+        i = this.continueEscape(token, text, i, take)
+        runStart = i
+        if (this.failure) return text.length
+        continue
+      }
+      const code = text.charCodeAt(i)
+      if (code === 0x22 /* " */) {
+        take(text.slice(runStart, i))
+        this.token = undefined
+        if (token.kind === 'key') {
+          const top = this.stack[this.stack.length - 1]
+          if (top) top.key = token.text
+          this.expect = 'colon'
+        } else {
+          this.flushString(token)
+          this.valueDone()
+        }
+        return i + 1
+      }
+      if (code === 0x5c /* \ */) {
+        take(text.slice(runStart, i))
+        token.escape = { at: 'backslash' }
+        i++
+        runStart = i
+        continue
+      }
+      i++
+    }
+    if (runStart < i) take(text.slice(runStart, i))
+    return i
+  }
+
+  private continueEscape(
+    token: Extract<Token, { kind: 'key' | 'string' }>, text: string, i: number, take: (piece: string) => void,
+  ): number {
+    const escape = token.escape
+    if (escape.at === 'backslash') {
+      const char = text[i] as string
+      if (char === 'u') {
+        token.escape = { at: 'unicode', hex: '' }
+      } else if (Object.prototype.hasOwnProperty.call(SIMPLE_ESCAPES, char)) {
+        take(SIMPLE_ESCAPES[char] as string)
+        token.escape = { at: 'none' }
+      } else {
+        this.fail(`bad escape "\\${char}"`, i)
+      }
+      return i + 1
+    }
+    if (escape.at === 'unicode') {
+      while (i < text.length && escape.hex.length < 4) {
+        const char = text[i] as string
+        if (!/[0-9a-fA-F]/.test(char)) {
+          this.fail(`bad unicode escape "\\u${escape.hex}${char}"`, i)
+          return i + 1
+        }
+        escape.hex += char
+        i++
+      }
+      if (escape.hex.length === 4) {
+        take(String.fromCharCode(parseInt(escape.hex, 16)))
+        token.escape = { at: 'none' }
+      }
+    }
+    return i
+  }
+
+  /** Called at the end of each push: show what a token in progress has so far. */
+  private flushToken(): void {
+    const token = this.token
+    if (!token || this.failure) return
+    if (token.kind === 'string') this.flushString(token)
+    else if (token.kind === 'number') this.showNumber(token, false)
+  }
+
+  private flushString(token: Extract<Token, { kind: 'string' }>): void {
+    if (token.pending === '') return
+    const { holder } = token
+    const current = holder.container ? (holder.container as Record<string, unknown>)[holder.key as string] : this.root
+    this.write(holder, (current as string) + token.pending)
+    this.onEdit?.({ kind: 'append', path: holder.path, text: token.pending })
+    token.pending = ''
+  }
+
+  private finishNumber(token: Extract<Token, { kind: 'number' }>, at: number): void {
+    if (!NUMBER_FINAL.test(token.text)) {
+      this.fail(`"${token.text}" is not a number`, at)
+      return
+    }
+    this.token = undefined
+    this.showNumber(token, true)
+    this.valueDone()
+  }
+
+  private showNumber(token: Extract<Token, { kind: 'number' }>, final: boolean): void {
+    if (!final && !NUMBER_PREFIX.test(token.text)) {
+      this.fail(`"${token.text}" is not a number`, this.consumed)
+      return
+    }
+    const value = parseFloat(token.text)
+    if (!Number.isFinite(value) || Object.is(value, token.shown)) return
+    token.shown = value
+    if (!token.holder) token.holder = this.place(value, value)
+    else {
+      this.write(token.holder, value)
+      this.onEdit?.({ kind: 'set', path: token.holder.path, value })
+    }
+  }
+
+  private fail(message: string, at: number): void {
+    this.failure = { message, offset: this.consumed + at }
+    this.token = undefined
+  }
+}
+
+function isNumberChar(code: number): boolean {
+  // 0-9 . + - e E
+  return (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x2b || code === 0x2d || code === 0x65 || code === 0x45
+}
+
+/** Set an own property, also for `__proto__`, which plain assignment would treat as the prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+  else target[key] = value
+}

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest'
+import { IncrementalJsonParser, type JsonEdit } from '../../src/core/partial-json'
+
+/** Documents that exercise every token kind, escapes, nesting and odd keys. */
+const DOCUMENTS = [
+  '{"query":"最新 AI 论文","limit":10,"exact":false,"filters":null}',
+  '{"city":"San Francisco","unit":"celsius","days":[1,2,3],"nested":{"a":{"b":[{"c":"d"}]}}}',
+  '  {\n  "text": "line 1\\nline \\"2\\"\\t\\\\ \\/ \\b\\f\\r",\n  "emoji": "\\ud83d\\ude00 and \\u00e9",\n  "n": -12.5e+3 }  ',
+  '[0, -0.5, 1e-7, 123456789, true, false, null, "", {}, [], [[]], {"": ""}]',
+  '{"a.b":{"c[0]":1},"":{"x":"y"},"__proto__":{"polluted":true},"constructor":"c"}',
+  '"just a string"',
+  '42',
+  '{"deep":[[[[[[{"k":"v"}]]]]]],"after":"end"}',
+]
+
+/** Replays edits onto a fresh holder, the way a consumer mirrors the value. */
+function replay(edits: readonly JsonEdit[]): unknown {
+  const holder: { root?: unknown } = {}
+  for (const edit of edits) {
+    if (edit.path.length === 0) {
+      holder.root = edit.kind === 'append' ? (holder.root as string) + edit.text : edit.value
+      continue
+    }
+    let node = holder.root as Record<string, unknown>
+    for (const segment of edit.path.slice(0, -1)) node = node[segment as string] as Record<string, unknown>
+    const last = edit.path[edit.path.length - 1] as string
+    const value = edit.kind === 'append' ? (node[last] as string) + edit.text : edit.value
+    Object.defineProperty(node, last, { value, writable: true, enumerable: true, configurable: true })
+  }
+  return holder.root
+}
+
+function parseInPieces(pieces: readonly string[]) {
+  const edits: JsonEdit[] = []
+  const parser = new IncrementalJsonParser({ onEdit: (e) => edits.push(e) })
+  for (const piece of pieces) parser.push(piece)
+  return { parser, edits }
+}
+
+/** A small deterministic random source, so failures can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0
+    return state / 2 ** 32
+  }
+}
+
+describe('IncrementalJsonParser: whole documents', () => {
+  it.each(DOCUMENTS)('parses %s like JSON.parse', (text) => {
+    const { parser, edits } = parseInPieces([text])
+    expect(parser.error).toBeUndefined()
+    expect(parser.value).toEqual(JSON.parse(text))
+    expect(replay(edits)).toEqual(JSON.parse(text))
+  })
+
+  it('keeps "__proto__" as an own key and never touches a prototype', () => {
+    const { parser } = parseInPieces(['{"__proto__":{"polluted":true},"a":1}'])
+    const value = parser.value as Record<string, unknown>
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype)
+    expect(Object.keys(value)).toEqual(['__proto__', 'a'])
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('is complete only once the value closes', () => {
+    const parser = new IncrementalJsonParser()
+    parser.push('{"a":[1')
+    expect(parser.complete).toBe(false)
+    parser.push(']}')
+    expect(parser.complete).toBe(true)
+  })
+})
+
+describe('IncrementalJsonParser: partial values', () => {
+  it.each([
+    ['{', {}],
+    ['{"qu', {}],
+    ['{"query"', {}],
+    ['{"query":', {}],
+    ['{"query":"', { query: '' }],
+    ['{"query":"San Fra', { query: 'San Fra' }],
+    ['{"query":"a\\', { query: 'a' }],
+    ['{"query":"a\\u00', { query: 'a' }],
+    ['{"query":"a\\u00e9', { query: 'aé' }],
+    ['{"n":12', { n: 12 }],
+    ['{"n":-', {}],
+    ['{"n":1.', { n: 1 }],
+    ['{"n":1.5e', { n: 1.5 }],
+    ['{"b":tr', {}],
+    ['{"b":true', { b: true }],
+    ['{"list":[1,2,{"x":"y', { list: [1, 2, { x: 'y' }] }],
+    ['[', []],
+    ['"abc', 'abc'],
+  ])('%s → %j', (text, expected) => {
+    const { parser, edits } = parseInPieces([text])
+    expect(parser.error).toBeUndefined()
+    expect(parser.value).toEqual(expected)
+    expect(replay(edits)).toEqual(expected)
+  })
+
+  it('shows a value growing delta by delta', () => {
+    const parser = new IncrementalJsonParser()
+    expect(parser.push('{"city":"San Fra')).toEqual({ city: 'San Fra' })
+    expect(parser.push('ncisco","days":')).toEqual({ city: 'San Francisco' })
+    expect(parser.push('3')).toEqual({ city: 'San Francisco', days: 3 })
+    expect(parser.push('0}')).toEqual({ city: 'San Francisco', days: 30 })
+  })
+})
+
+describe('IncrementalJsonParser: any cut gives the same value', () => {
+  it.each(DOCUMENTS)('split in two at every index: %s', (text) => {
+    const expected = JSON.parse(text)
+    for (let at = 0; at <= text.length; at++) {
+      const { parser, edits } = parseInPieces([text.slice(0, at), text.slice(at)])
+      expect(parser.error, `cut at ${at}`).toBeUndefined()
+      expect(parser.value, `cut at ${at}`).toEqual(expected)
+      expect(replay(edits), `edits, cut at ${at}`).toEqual(expected)
+    }
+  })
+
+  it.each(DOCUMENTS)('one character at a time: %s', (text) => {
+    const { parser, edits } = parseInPieces([...text])
+    expect(parser.value).toEqual(JSON.parse(text))
+    expect(replay(edits)).toEqual(JSON.parse(text))
+  })
+
+  it('random multi-splits', () => {
+    const next = random(7)
+    for (const text of DOCUMENTS) {
+      for (let round = 0; round < 60; round++) {
+        const pieces: string[] = []
+        let at = 0
+        while (at < text.length) {
+          const size = 1 + Math.floor(next() * 6)
+          pieces.push(text.slice(at, at + size))
+          at += size
+        }
+        const { parser, edits } = parseInPieces(pieces)
+        expect(parser.value, JSON.stringify(pieces)).toEqual(JSON.parse(text))
+        expect(replay(edits), JSON.stringify(pieces)).toEqual(JSON.parse(text))
+      }
+    }
+  })
+
+  it('the mirrored value matches the parser after every piece', () => {
+    const text = DOCUMENTS[1] as string
+    const edits: JsonEdit[] = []
+    const parser = new IncrementalJsonParser({ onEdit: (e) => edits.push(e) })
+    for (let at = 0; at < text.length; at += 3) {
+      parser.push(text.slice(at, at + 3))
+      expect(replay(edits)).toEqual(parser.value)
+    }
+  })
+
+  it('edit values are never the parser’s own objects', () => {
+    const { parser, edits } = parseInPieces(['{"a":{"b":[]}}'])
+    const value = parser.value as { a: { b: unknown[] } }
+    const shared = edits.some((e) => e.kind === 'set' && (e.value === value || e.value === value.a || e.value === value.a.b))
+    expect(shared).toBe(false)
+  })
+})
+
+describe('IncrementalJsonParser: text that is not JSON', () => {
+  it.each([
+    ['{"a":}', { a: undefined }],
+    ['{"a" 1}', {}],
+    ['[1,]x', [1]],
+    ['{"a":1} trailing', { a: 1 }],
+    ['{"a":01}', {}],
+    ['{"a":trux}', {}],
+    ['{"a":"\\x"}', { a: '' }],
+    ['{"a":1]', { a: 1 }],
+  ])('%s stops with an error and keeps the best value', (text, best) => {
+    const parser = new IncrementalJsonParser()
+    expect(() => parser.push(text)).not.toThrow()
+    expect(parser.error).toBeDefined()
+    expect(parser.error!.offset).toBeGreaterThanOrEqual(0)
+    expect(parser.value).toEqual(best)
+  })
+
+  it('ignores what comes after an error', () => {
+    const parser = new IncrementalJsonParser()
+    parser.push('{"a":1,,')
+    const error = parser.error
+    parser.push('"b":2}')
+    expect(parser.error).toBe(error)
+    expect(parser.value).toEqual({ a: 1 })
+  })
+
+  it('reports the offset of the bad character across pushes', () => {
+    const parser = new IncrementalJsonParser()
+    parser.push('{"a":1')
+    parser.push(', x')
+    expect(parser.error?.offset).toBe(8)
+  })
+})
+
+describe('IncrementalJsonParser: many small deltas', () => {
+  it('10,000 deltas into one string and one array give the right value', () => {
+    const parser = new IncrementalJsonParser()
+    parser.push('{"text":"')
+    for (let i = 0; i < 10_000; i++) parser.push('x')
+    parser.push('","items":[')
+    for (let i = 0; i < 10_000; i++) parser.push(i === 0 ? '0' : `,${i}`)
+    parser.push(']}')
+    const value = parser.value as { text: string; items: number[] }
+    expect(value.text).toHaveLength(10_000)
+    expect(value.items).toHaveLength(10_000)
+    expect(value.items[9_999]).toBe(9_999)
+    expect(parser.complete).toBe(true)
+  })
+})
