@@ -308,8 +308,8 @@ function resetBlock(state: AgentState, blockId: string): void {
   // The block's own timeline row shares its id: the rows nested under it were added by the block too.
   const row = state.trace[blockId]
   if (row) {
-    void allNodeIds
-    void row
+    for (const id of allNodeIds(state, { traceRootIds: row.childIds })) delete state.trace[id]
+    row.childIds = []
   }
 }
 
