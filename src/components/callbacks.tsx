@@ -1,0 +1,93 @@
+/**
+ * The host's callbacks. The kit never calls a server and never touches
+ * `location`: a button only hands what it carries to the host.
+ */
+import { createContext, useContext, useMemo, type ReactNode } from 'react'
+import type { NavigationParams } from '../core/ag-ui/navigation'
+import type { Gate, Message } from '../core/model'
+
+/**
+ * A recommendation as an agent sends it (Vocion's `recommended_action`).
+ *
+ * @example
+ * const rec: Recommendation = { actionId: 'gmail.send', label: 'Draft the note', confidence: 0.8 }
+ */
+export interface Recommendation {
+  actionId?: string
+  label?: string
+  rationale?: string
+  confidence?: number
+  input?: unknown
+  [key: string]: unknown
+}
+
+/**
+ * How a person answered a gate.
+ *
+ * @example
+ * onGateAnswer={(gate, answer: GateAnswer) => answer === 'approved' && resume(gate.id)}
+ */
+export type GateAnswer = 'approved' | 'rejected'
+
+/**
+ * What the host does when a person acts. Each is optional; a button without its
+ * callback is disabled.
+ *
+ * @example
+ * const callbacks: WeftCallbacks = { onNavigate: (path, params) => router.push({ pathname: path, query: params }) }
+ */
+export interface WeftCallbacks {
+  /** A recommended action was activated. */
+  onAction?: (recommendation: Recommendation, message: Message) => void
+  /** A navigation action was activated: `path` is an internal route, `params` its query. */
+  onNavigate?: (path: string, params: NavigationParams) => void
+  /** A suggested follow-up was picked. */
+  onSuggest?: (text: string) => void
+  /** A human-in-the-loop gate was answered. */
+  onGateAnswer?: (gate: Gate, answer: GateAnswer) => void
+}
+
+const CallbacksContext = createContext<WeftCallbacks>({})
+
+/**
+ * Props of `WeftCallbacksProvider`.
+ *
+ * @example
+ * const props: WeftCallbacksProviderProps = { onSuggest: (text) => send(text) }
+ */
+export interface WeftCallbacksProviderProps extends WeftCallbacks {
+  children?: ReactNode
+}
+
+/**
+ * Gives the components below it the host's callbacks. Nested providers merge:
+ * an inner callback replaces the outer one of the same name.
+ *
+ * @example
+ * <WeftCallbacksProvider onSuggest={(text) => send(text)} onGateAnswer={(gate, answer) => api.answer(gate.id, answer)}>
+ *   <Transcript.Root />
+ * </WeftCallbacksProvider>
+ */
+export function WeftCallbacksProvider({ children, onAction, onNavigate, onSuggest, onGateAnswer }: WeftCallbacksProviderProps) {
+  const outer = useContext(CallbacksContext)
+  const value = useMemo<WeftCallbacks>(
+    () => ({
+      onAction: onAction ?? outer.onAction,
+      onNavigate: onNavigate ?? outer.onNavigate,
+      onSuggest: onSuggest ?? outer.onSuggest,
+      onGateAnswer: onGateAnswer ?? outer.onGateAnswer,
+    }),
+    [outer, onAction, onNavigate, onSuggest, onGateAnswer],
+  )
+  return <CallbacksContext.Provider value={value}>{children}</CallbacksContext.Provider>
+}
+
+/**
+ * The nearest host callbacks (an empty set when there is no provider).
+ *
+ * @example
+ * const { onSuggest } = useWeftCallbacks()
+ */
+export function useWeftCallbacks(): WeftCallbacks {
+  return useContext(CallbacksContext)
+}

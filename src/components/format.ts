@@ -1,0 +1,64 @@
+/**
+ * Turning wire values into text. Everything a server sends is rendered as text,
+ * never as markup.
+ */
+
+/**
+ * A value as display text: strings as they are, numbers and booleans spelled out,
+ * anything else empty.
+ *
+ * @example
+ * asText('Hello') // 'Hello'
+ * asText({ a: 1 }) // ''
+ */
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return ''
+}
+
+/**
+ * A value as readable JSON text (a string stays as it is).
+ *
+ * @example
+ * formatJson({ city: 'Paris' }) // '{\n  "city": "Paris"\n}'
+ */
+export function formatJson(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (value === undefined) return ''
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+/**
+ * A record, or `undefined` for anything else.
+ *
+ * @example
+ * asRecord({ a: 1 })?.a // 1
+ */
+export function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+}
+
+/**
+ * `1 step`, `2 steps`.
+ *
+ * @example
+ * plural(2, 'source') // '2 sources'
+ */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
+/**
+ * `hasOwnProperty` for records keyed by wire strings (`constructor` must not resolve).
+ *
+ * @example
+ * own({ a: 1 }, 'constructor') // undefined
+ */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined
+}

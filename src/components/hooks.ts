@@ -1,0 +1,223 @@
+/**
+ * Selector hooks the components need beyond the React binding's own. Each
+ * returns a value that keeps its identity while its slice is unchanged.
+ */
+import type { AgentState, Block, Gate, Source, TraceNode, Turn } from '../core/model'
+import { selectCitation, selectHeadline, selectTraceSummary, type TraceSummary } from '../core/selectors'
+import { useAgentSelector, useAgentSelectorShallow } from '../react/selectors'
+import { own } from './format'
+
+/**
+ * One entry of a turn's or block's outline: a message, a block or a thread,
+ * as `m:<id>`, `b:<id>` or `t:<id>`. Plain strings, so a shallow compare keeps
+ * the list stable while a message streams.
+ *
+ * @example
+ * const key: OutlineKey = 'b:turn-1/B1'
+ */
+export type OutlineKey = `${'m' | 'b' | 't'}:${string}`
+
+/**
+ * Splits an outline key into its kind and id.
+ *
+ * @example
+ * readOutlineKey('t:turn-1/T1') // { kind: 't', id: 'turn-1/T1' }
+ */
+export function readOutlineKey(key: OutlineKey): { kind: 'm' | 'b' | 't'; id: string } {
+  return { kind: key[0] as 'm' | 'b' | 't', id: key.slice(2) }
+}
+
+/**
+ * What a turn shows, in order: its messages, with a block (and a lane outside
+ * any block) standing where its first message arrived. A block with no message
+ * yet follows the block opened before it.
+ *
+ * @example
+ * turnOutline(state, 'turn-1') // ['m:turn-1/M0', 'b:turn-1/B1']
+ */
+export function turnOutline(state: AgentState, turnId: string): OutlineKey[] {
+  const turn = own(state.turns, turnId)
+  if (!turn) return []
+  // A token changes only its message: the turn, blocks and threads keep their identity, so the outline is reused.
+  return remember(turnOutlines, turn, [state.blocks, state.threads], () => buildTurnOutline(state, turn))
+}
+
+function buildTurnOutline(state: AgentState, turn: Turn): OutlineKey[] {
+  const out: OutlineKey[] = []
+  const placed = new Set<string>()
+  for (const id of turn.messageIds) {
+    const message = own(state.messages, id)
+    if (!message) continue
+    if (message.blockId && own(state.blocks, message.blockId)) {
+      if (!placed.has(message.blockId)) {
+        placed.add(message.blockId)
+        out.push(`b:${message.blockId}`)
+      }
+    } else if (message.threadId && own(state.threads, message.threadId)) {
+      const key: OutlineKey = `t:${message.threadId}`
+      if (!out.includes(key)) out.push(key)
+    } else {
+      out.push(`m:${id}`)
+    }
+  }
+  placeEmpty(out, turn.blockIds, placed, 'b')
+  return out
+}
+
+/**
+ * A block's outline: its messages outside any lane, with each lane where its first message arrived.
+ *
+ * @example
+ * blockOutline(state, 'turn-1/B1') // ['t:turn-1/T1', 't:turn-1/T2']
+ */
+export function blockOutline(state: AgentState, blockId: string): OutlineKey[] {
+  const block = own(state.blocks, blockId)
+  if (!block) return []
+  return remember(blockOutlines, block, [state.threads], () => buildBlockOutline(state, block))
+}
+
+function buildBlockOutline(state: AgentState, block: Block): OutlineKey[] {
+  const out: OutlineKey[] = []
+  const placed = new Set<string>()
+  for (const id of block.messageIds) {
+    const message = own(state.messages, id)
+    if (!message) continue
+    if (message.threadId && own(state.threads, message.threadId)) {
+      if (!placed.has(message.threadId)) {
+        placed.add(message.threadId)
+        out.push(`t:${message.threadId}`)
+      }
+    } else {
+      out.push(`m:${id}`)
+    }
+  }
+  placeEmpty(out, block.threadIds, placed, 't')
+  return out
+}
+
+interface Remembered {
+  deps: readonly unknown[]
+  value: OutlineKey[]
+}
+
+const turnOutlines = new WeakMap<Turn, Remembered>()
+const blockOutlines = new WeakMap<Block, Remembered>()
+
+/**
+ * An outline depends on its turn (or block), on where messages sit (recorded in
+ * blocks and threads) and on nothing a streaming token touches.
+ */
+function remember<K extends object>(cache: WeakMap<K, Remembered>, key: K, deps: readonly unknown[], build: () => OutlineKey[]): OutlineKey[] {
+  const known = cache.get(key)
+  if (known && known.deps.length === deps.length && known.deps.every((d, i) => d === deps[i])) return known.value
+  const value = build()
+  cache.set(key, { deps, value })
+  return value
+}
+
+function placeEmpty(out: OutlineKey[], ids: readonly string[], placed: Set<string>, kind: 'b' | 't'): void {
+  let previous: OutlineKey | undefined
+  for (const id of ids) {
+    const key: OutlineKey = `${kind}:${id}`
+    if (!placed.has(id)) {
+      placed.add(id)
+      const at = previous ? out.indexOf(previous) + 1 : out.length
+      out.splice(at === 0 ? out.length : at, 0, key)
+    }
+    previous = key
+  }
+}
+
+/**
+ * A turn's outline (see `turnOutline`).
+ *
+ * @example
+ * useTurnOutline(turnId).map((key) => <Item key={key} entry={key} />)
+ */
+export function useTurnOutline(turnId: string | undefined): OutlineKey[] {
+  return useAgentSelectorShallow((s) => (turnId ? turnOutline(s, turnId) : []))
+}
+
+/**
+ * A block's outline (see `blockOutline`).
+ *
+ * @example
+ * useBlockOutline(blockId)
+ */
+export function useBlockOutline(blockId: string): OutlineKey[] {
+  return useAgentSelectorShallow((s) => blockOutline(s, blockId))
+}
+
+/**
+ * One timeline row.
+ *
+ * @example
+ * const node = useTraceNode(id); node?.label
+ */
+export function useTraceNode(id: string): TraceNode | undefined {
+  return useAgentSelector((s) => own(s.trace, id))
+}
+
+/**
+ * The top-level rows of a turn's timeline.
+ *
+ * @example
+ * useTraceRootIds(turnId).map((id) => <Trace.Node key={id} id={id} />)
+ */
+export function useTraceRootIds(turnId: string | undefined): readonly string[] {
+  return useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.traceRootIds : undefined) ?? NO_IDS)
+}
+
+/**
+ * The row the agent is working on now, while the turn runs.
+ *
+ * @example
+ * useHeadline(turnId)?.label
+ */
+export function useHeadline(turnId: string | undefined): TraceNode | undefined {
+  return useAgentSelector((s) => (turnId ? selectHeadline(s, turnId) : undefined))
+}
+
+/**
+ * How many steps and sources a turn took.
+ *
+ * @example
+ * const { stepCount, sourceCount } = useTraceSummary(turnId)
+ */
+export function useTraceSummary(turnId: string | undefined): TraceSummary {
+  return useAgentSelector((s) => (turnId ? selectTraceSummary(s, turnId) : NO_SUMMARY))
+}
+
+/**
+ * The sources the `[n]` markers of a text point at, in the order asked.
+ *
+ * @example
+ * const [first] = useCitations(turnId, [1])
+ */
+export function useCitations(turnId: string, markers: readonly number[]): Array<Source | undefined> {
+  return useAgentSelectorShallow((s) => markers.map((n) => selectCitation(s, turnId, n)))
+}
+
+/**
+ * A turn's sources.
+ *
+ * @example
+ * useSources(turnId).length
+ */
+export function useSources(turnId: string | undefined): readonly Source[] {
+  return useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.sources : undefined) ?? NO_SOURCES)
+}
+
+/**
+ * One gate.
+ *
+ * @example
+ * useGate(id)?.status
+ */
+export function useGate(id: string): Gate | undefined {
+  return useAgentSelector((s) => own(s.gates, id))
+}
+
+const NO_IDS: readonly string[] = Object.freeze([])
+const NO_SOURCES: readonly Source[] = Object.freeze([])
+const NO_SUMMARY: TraceSummary = Object.freeze({ stepCount: 0, sourceCount: 0 })

@@ -1,0 +1,38 @@
+/**
+ * weft's presentational components: pure views over the selector hooks. They
+ * need no styles (`weft/styles.css` is an optional default look) and never
+ * call a server; a person's actions reach the host through callbacks.
+ *
+ * @example
+ * import { AgentProvider, useAgentStream } from 'weft/react'
+ * import { Transcript, Composer, StatusBar } from 'weft/components'
+ */
+export { Transcript, TurnError } from './transcript'
+export type { TranscriptRootProps, TranscriptTurnProps, TranscriptContentProps, TranscriptBlockProps, TranscriptThreadProps, TurnErrorProps } from './transcript'
+export { MessageView, type MessageViewProps } from './message'
+export {
+  RendererProvider, useRenderer, defaultRenderers,
+  type RendererProviderProps, type MessageRenderer, type MessageRendererProps, type MessageRenderers,
+} from './renderers'
+export {
+  WeftCallbacksProvider, useWeftCallbacks,
+  type WeftCallbacks, type WeftCallbacksProviderProps, type Recommendation, type GateAnswer,
+} from './callbacks'
+export { TextMessage, citationMarkers } from './messages/text'
+export { ReasoningMessage } from './messages/reasoning'
+export { ToolCallMessage } from './messages/tool'
+export { FileMessage } from './messages/file'
+export { NoticeMessage } from './messages/notice'
+export { ErrorMessage } from './messages/error'
+export { LoadingMessage } from './messages/loading'
+export { DataMessage } from './messages/data'
+export { RecommendedActionCard } from './messages/recommended-action'
+export { NavigationActions, readNavigationActions, type NavigationAction, type NavigationActionsProps } from './messages/navigation-actions'
+export { Trace, TraceHeadline, type TraceRootProps, type TraceNodeProps, type TraceHeadlineProps } from './trace'
+export { Sources, type SourcesProps } from './sources'
+export { Suggestions, type SuggestionsProps } from './suggestions'
+export { GateCard, Gates, type GateCardProps, type GatesProps } from './gate-card'
+export { StatusBar, type StatusBarProps } from './status-bar'
+export { Composer, type ComposerProps, type ComposerRootProps, type ComposerInputProps, type ComposerButtonProps } from './composer'
+export { StateInspector, type StateInspectorProps, type InspectorSection } from './state-inspector'
+export { safeUrl, type SafeUrlOptions } from './safe-url'

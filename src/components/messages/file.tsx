@@ -1,0 +1,37 @@
+import { asText } from '../format'
+import type { MessageRendererProps } from '../renderers'
+import { safeUrl } from '../safe-url'
+
+/**
+ * A file or an image. An image shows inline, any other file as a link; a URL
+ * with an unsafe scheme (`javascript:`, `data:` other than an image, …) is
+ * never rendered as a link or image, only its name is shown.
+ *
+ * @example
+ * <RendererProvider renderers={{ file: FileMessage, image: FileMessage }} />
+ */
+export function FileMessage({ message }: MessageRendererProps) {
+  const { props } = message
+  const url = props.url ?? props.src
+  const mediaType = asText(props.mediaType) || asText(props.mimeType)
+  const name = asText(props.filename) || asText(props.name) || asText(props.title)
+  const image = message.type === 'image' || mediaType.startsWith('image/')
+  if (image) {
+    const src = safeUrl(url, { image: true })
+    if (src) return <img data-weft="file" data-kind="image" src={src} alt={asText(props.alt) || name || 'Image'} />
+  } else {
+    const href = safeUrl(url)
+    if (href) {
+      return (
+        <a data-weft="file" data-kind="link" data-media-type={mediaType || undefined} href={href} target="_blank" rel="noopener noreferrer">
+          {name || href}
+        </a>
+      )
+    }
+  }
+  return (
+    <span data-weft="file" data-kind="blocked" data-media-type={mediaType || undefined}>
+      {name || (image ? 'Image' : 'File')} (link not shown)
+    </span>
+  )
+}

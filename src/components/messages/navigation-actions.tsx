@@ -1,0 +1,81 @@
+import { toNavigationTarget, type NavigationParams } from '../../core/ag-ui/navigation'
+import { useWeftCallbacks } from '../callbacks'
+import { asRecord, asText } from '../format'
+
+/**
+ * One navigation action: an internal route, its query parameters and its label.
+ *
+ * @example
+ * const action: NavigationAction = { path: '/todo/123', params: { tab: 'notes' }, label: 'Open' }
+ */
+export interface NavigationAction {
+  path: string
+  params: NavigationParams
+  label: string
+}
+
+/**
+ * Props of `NavigationActions`.
+ *
+ * @example
+ * <NavigationActions actions={message.props.actions} />
+ */
+export interface NavigationActionsProps {
+  /** A tool's `props.actions`: `{type?: 'navigation', path, params?, label?}` items; others are skipped. */
+  actions: unknown
+}
+
+/**
+ * Buttons for the navigation actions a tool offers. A click hands `path` and
+ * `params` to the host's `onNavigate`; the kit never touches `location`.
+ *
+ * @example
+ * <WeftCallbacksProvider onNavigate={(path, params) => router.push(path, params)}>
+ *   <NavigationActions actions={[{ type: 'navigation', path: '/todo/123', params: { tab: 'edit' }, label: 'Open to-do' }]} />
+ * </WeftCallbacksProvider>
+ */
+export function NavigationActions({ actions }: NavigationActionsProps) {
+  const { onNavigate } = useWeftCallbacks()
+  const list = readNavigationActions(actions)
+  if (list.length === 0) return null
+  return (
+    <div data-weft="navigation-actions">
+      {list.map((action, i) => (
+        <button
+          key={i}
+          type="button"
+          data-weft="navigation-action"
+          data-path={action.path}
+          disabled={!onNavigate}
+          onClick={() => onNavigate?.(action.path, { ...action.params })}
+        >
+          {action.label}
+        </button>
+      ))}
+    </div>
+  )
+}
+
+/**
+ * The navigation actions in a tool's `props.actions` that pass the kit's check
+ * (an internal, filled-in path; scalar params). An item without a `type` counts
+ * as a navigation; an item of another type is skipped.
+ *
+ * @example
+ * readNavigationActions([{ path: '/todo/1', params: { tab: 'notes' } }, { type: 'navigation', path: 'https://evil.example' }])
+ * // [{ path: '/todo/1', params: { tab: 'notes' }, label: '/todo/1' }]
+ */
+export function readNavigationActions(actions: unknown): NavigationAction[] {
+  if (!Array.isArray(actions)) return []
+  const out: NavigationAction[] = []
+  for (const item of actions) {
+    const action = asRecord(item)
+    if (!action) continue
+    const target = toNavigationTarget(action.type === undefined && action.action === undefined ? { ...action, type: 'navigation' } : action)
+    if (!target) continue
+    const inner = asRecord(action.action)
+    const label = asText(action.label) || asText(action.title) || asText(inner?.label) || target.path
+    out.push({ ...target, label })
+  }
+  return out
+}

@@ -1,0 +1,68 @@
+import { useAgentSelector } from '../react/selectors'
+import type { AgentState } from '../core/model'
+import { formatJson } from './format'
+
+/**
+ * The parts of the model `StateInspector` can show.
+ *
+ * @example
+ * <StateInspector sections={['messages', 'trace'] satisfies InspectorSection[]} />
+ */
+export type InspectorSection = 'turns' | 'blocks' | 'threads' | 'messages' | 'trace' | 'gates' | 'cursor' | 'agentState'
+
+/**
+ * Props of `StateInspector`.
+ *
+ * @example
+ * <StateInspector open={false} />
+ */
+export interface StateInspectorProps {
+  /** Which parts, in order (default: turns, blocks, threads, messages, trace, gates). */
+  sections?: readonly InspectorSection[]
+  /** Open the sections (default true). */
+  open?: boolean
+}
+
+const DEFAULT_SECTIONS: readonly InspectorSection[] = ['turns', 'blocks', 'threads', 'messages', 'trace', 'gates']
+
+/**
+ * A plain view of the store: a one-line count, then each part as JSON text.
+ * For stories, debugging and support screenshots.
+ *
+ * @example
+ * <AgentProvider store={store}>
+ *   <StateInspector sections={['messages', 'trace']} />
+ * </AgentProvider>
+ */
+export function StateInspector({ sections = DEFAULT_SECTIONS, open = true }: StateInspectorProps) {
+  const state = useAgentSelector((s) => s)
+  return (
+    <div data-weft="inspector" aria-label="State inspector">
+      <p data-weft="inspector-summary">{summary(state)}</p>
+      {sections.map((name) => (
+        <details key={name} data-weft="inspector-section" data-section={name} open={open}>
+          <summary>{name} ({count(state[name])})</summary>
+          <pre>{formatJson(state[name])}</pre>
+        </details>
+      ))}
+    </div>
+  )
+}
+
+function summary(state: AgentState): string {
+  const parts = [
+    `status: ${state.status}`,
+    `turns: ${state.turnIds.length}`,
+    `blocks: ${count(state.blocks)}`,
+    `threads: ${count(state.threads)}`,
+    `messages: ${count(state.messages)}`,
+    `trace: ${count(state.trace)}`,
+    `gates: ${count(state.gates)}`,
+  ]
+  if (state.error) parts.push(`error: ${state.error.type}: ${state.error.message}`)
+  return parts.join(' · ')
+}
+
+function count(value: unknown): number {
+  return value && typeof value === 'object' ? Object.keys(value).length : 0
+}

@@ -1,0 +1,44 @@
+import { useAgentSelector } from '../react/selectors'
+import { useWeftCallbacks } from './callbacks'
+import { own } from './format'
+import { useTurnIdFrom } from './turn-context'
+
+/**
+ * Props of `Suggestions`.
+ *
+ * @example
+ * <Suggestions items={['Tell me more', 'Show sources']} />
+ */
+export interface SuggestionsProps {
+  /** Default: the enclosing turn (its `suggestions`). */
+  turnId?: string
+  /** Show these instead of the turn's. */
+  items?: readonly string[]
+}
+
+const NONE: readonly string[] = Object.freeze([])
+
+/**
+ * Follow-up questions as buttons; a click hands the text to the host's `onSuggest`.
+ *
+ * @example
+ * <WeftCallbacksProvider onSuggest={(text) => send(text)}>
+ *   <Suggestions turnId={turnId} />
+ * </WeftCallbacksProvider>
+ */
+export function Suggestions({ turnId: explicit, items }: SuggestionsProps) {
+  const turnId = useTurnIdFrom(explicit)
+  const fromTurn = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.suggestions : undefined) ?? NONE)
+  const { onSuggest } = useWeftCallbacks()
+  const list = items ?? fromTurn
+  if (list.length === 0) return null
+  return (
+    <div data-weft="suggestions" role="group" aria-label="Suggested follow-ups">
+      {list.map((text, i) => (
+        <button key={i} type="button" data-weft="suggestion" disabled={!onSuggest} onClick={() => onSuggest?.(text)}>
+          {text}
+        </button>
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,225 @@
+/**
+ * The conversation: a log of turns, each turn its messages in order, with
+ * blocks (sections) and threads (concurrent lanes) where the agent opened them.
+ */
+import { Fragment, type ReactNode } from 'react'
+import { useAgentSelector, useThread, useTurn, useTurnIds } from '../react/selectors'
+import { own } from './format'
+import { Gates } from './gate-card'
+import { readOutlineKey, useBlockOutline, useTurnOutline, type OutlineKey } from './hooks'
+import { MessageView } from './message'
+import { Sources } from './sources'
+import { Suggestions } from './suggestions'
+import { TraceHeadline } from './trace'
+import { TurnIdContext, useTurnIdFrom } from './turn-context'
+
+/**
+ * Props of `Transcript.Root`.
+ *
+ * @example
+ * <Transcript.Root aria-label="Support chat">{(id) => <Transcript.Turn turnId={id} />}</Transcript.Root>
+ */
+export interface TranscriptRootProps {
+  /** Draws one turn (default: `<Transcript.Turn turnId={id} />`). */
+  children?: (turnId: string) => ReactNode
+  /** Names the log for assistive technology (default "Conversation"). */
+  'aria-label'?: string
+}
+
+/**
+ * The transcript: a polite `role="log"` that lists the turns. Subscribes only
+ * to the turn ids, so a streaming token never re-renders it.
+ *
+ * @example
+ * <Transcript.Root>
+ *   {(id) => (
+ *     <Transcript.Turn turnId={id}>
+ *       <TraceHeadline />
+ *       <Transcript.Content />
+ *       <Sources />
+ *     </Transcript.Turn>
+ *   )}
+ * </Transcript.Root>
+ */
+function Root({ children, 'aria-label': label = 'Conversation' }: TranscriptRootProps) {
+  const turnIds = useTurnIds()
+  return (
+    // Only additions are announced: a streaming message is hidden until its finished text is added.
+    <div data-weft="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
+      {turnIds.map((id) => (
+        <Fragment key={id}>{children ? children(id) : <Turn turnId={id} />}</Fragment>
+      ))}
+    </div>
+  )
+}
+
+/**
+ * Props of `Transcript.Turn`.
+ *
+ * @example
+ * <Transcript.Turn turnId={id} />
+ */
+export interface TranscriptTurnProps {
+  turnId: string
+  /**
+   * The parts to show; they read the turn from context. Default: the headline,
+   * the content, gates, sources, suggestions and the turn's error.
+   */
+  children?: ReactNode
+}
+
+/**
+ * One turn (`data-role` user or assistant, `data-state` its status). Parts
+ * inside it need no `turnId`.
+ *
+ * @example
+ * <Transcript.Turn turnId={id}>
+ *   <Transcript.Content />
+ * </Transcript.Turn>
+ */
+function Turn({ turnId, children }: TranscriptTurnProps) {
+  const turn = useTurn(turnId)
+  if (!turn) return null
+  return (
+    <TurnIdContext.Provider value={turnId}>
+      <article data-weft="turn" data-role={turn.role} data-state={turn.status}>
+        {children ?? (
+          <>
+            {turn.role === 'assistant' && <TraceHeadline />}
+            <Content />
+            <Gates />
+            <Sources />
+            <Suggestions />
+            <TurnError />
+          </>
+        )}
+      </article>
+    </TurnIdContext.Provider>
+  )
+}
+
+/**
+ * Props of `Transcript.Content`.
+ *
+ * @example
+ * <Transcript.Content turnId={id} />
+ */
+export interface TranscriptContentProps {
+  /** Default: the enclosing turn. */
+  turnId?: string
+}
+
+/**
+ * A turn's messages in order; a block stands where its first message arrived,
+ * and draws its own messages and lanes.
+ *
+ * @example
+ * <Transcript.Content turnId={id} />
+ */
+function Content({ turnId: explicit }: TranscriptContentProps) {
+  const turnId = useTurnIdFrom(explicit)
+  const outline = useTurnOutline(turnId)
+  if (!turnId) return null
+  return <div data-weft="turn-content">{outline.map(renderEntry)}</div>
+}
+
+/**
+ * Props of `Transcript.Block`.
+ *
+ * @example
+ * <Transcript.Block blockId={block.id} />
+ */
+export interface TranscriptBlockProps {
+  blockId: string
+}
+
+/**
+ * One section of a turn (an LLM call, a tool call, a step): its label and its
+ * messages and lanes. `data-state` is `open`, `done` or `error`; `data-kind` the block's kind.
+ *
+ * @example
+ * <Transcript.Block blockId="turn-1/B1" />
+ */
+function Block({ blockId }: TranscriptBlockProps) {
+  const block = useAgentSelector((s) => own(s.blocks, blockId))
+  const outline = useBlockOutline(blockId)
+  if (!block) return null
+  const label = block.label ?? block.kind
+  return (
+    <section data-weft="block" data-kind={block.kind} data-state={block.status} aria-label={label}>
+      <header data-weft="block-label">{label}</header>
+      {outline.map(renderEntry)}
+    </section>
+  )
+}
+
+/**
+ * Props of `Transcript.Thread`.
+ *
+ * @example
+ * <Transcript.Thread threadId={thread.id} />
+ */
+export interface TranscriptThreadProps {
+  threadId: string
+}
+
+/**
+ * One concurrent lane inside a block: its messages, in order (`data-state`
+ * `open`, `done` or `error`).
+ *
+ * @example
+ * <Transcript.Thread threadId="turn-1/T1" />
+ */
+function Thread({ threadId }: TranscriptThreadProps) {
+  const thread = useThread(threadId)
+  if (!thread) return null
+  return (
+    <div data-weft="thread" data-state={thread.status} role="group" aria-label={thread.label ?? 'Lane'}>
+      {thread.label && <div data-weft="thread-label">{thread.label}</div>}
+      {thread.messageIds.map((id) => <MessageView key={id} id={id} />)}
+    </div>
+  )
+}
+
+/**
+ * Props of `TurnError`.
+ *
+ * @example
+ * <TurnError turnId={id} />
+ */
+export interface TurnErrorProps {
+  /** Default: the enclosing turn. */
+  turnId?: string
+}
+
+/**
+ * The error that ended a turn, if any.
+ *
+ * @example
+ * <Transcript.Turn turnId={id}><Transcript.Content /><TurnError /></Transcript.Turn>
+ */
+export function TurnError({ turnId: explicit }: TurnErrorProps) {
+  const turnId = useTurnIdFrom(explicit)
+  const error = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.error : undefined))
+  if (!error) return null
+  return <p data-weft="turn-error" data-error-type={error.type}>{error.message}</p>
+}
+
+function renderEntry(key: OutlineKey) {
+  const { kind, id } = readOutlineKey(key)
+  if (kind === 'b') return <Block key={key} blockId={id} />
+  if (kind === 't') return <Thread key={key} threadId={id} />
+  return <MessageView key={key} id={id} />
+}
+
+/**
+ * The transcript's parts: `Root` (the log), `Turn`, `Content` (a turn's
+ * messages and blocks in order), `Block` (a section), `Thread` (a lane) and
+ * `Message` (one message, drawn by its type's renderer).
+ *
+ * @example
+ * <AgentProvider>
+ *   <Transcript.Root />
+ * </AgentProvider>
+ */
+export const Transcript = { Root, Turn, Content, Block, Thread, Message: MessageView } as const

@@ -1,0 +1,30 @@
+import { cleanup, render } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { afterEach } from 'vitest'
+import type { Op } from '../../src/core/ops'
+import { createAgentStore, type AgentStore } from '../../src/core/store'
+import { AgentProvider } from '../../src/react/provider'
+
+afterEach(() => cleanup())
+
+/** A store with these ops already folded in. */
+export function storeWith(ops: readonly Op[]): AgentStore {
+  const store = createAgentStore()
+  store.getState().dispatch(ops)
+  return store
+}
+
+/** Renders `ui` under a provider for `store`. */
+export function renderWith(store: AgentStore, ui: ReactNode) {
+  return render(<AgentProvider store={store}>{ui}</AgentProvider>)
+}
+
+/** An assistant turn `t1` with one text message. */
+export function textTurn(content: string, status: 'streaming' | 'done' = 'done'): Op[] {
+  const ops: Op[] = [
+    { op: 'turn.open', turnId: 't1', role: 'assistant' },
+    { op: 'message.delta', turnId: 't1', messageId: 'm1', type: 'text', action: 'append', path: 'content', value: content },
+  ]
+  if (status === 'done') ops.push({ op: 'turn.finish', turnId: 't1', status: 'done' })
+  return ops
+}
