@@ -9,11 +9,13 @@ import type { Scenario } from '../scenario.js'
 import { yaoScenarios } from './yao.js'
 import { uiMessageScenarios } from './ui-message.js'
 import { vocionScenarios } from './vocion.js'
+import { agUiScenarios } from './ag-ui.js'
 
 export const scenarios: Scenario[] = [
   ...yaoScenarios,
   ...uiMessageScenarios,
   ...vocionScenarios,
+  ...agUiScenarios,
 ]
 
 export function findScenario(protocol: string, name: string, from: readonly Scenario[] = scenarios): Scenario | undefined {

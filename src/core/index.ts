@@ -20,6 +20,8 @@ export { createVocionDecoder, vocionProtocol, classifyVocionError } from './deco
 export * from './selectors'
 export { createUIMessageDecoder, uiMessageProtocol, UI_MESSAGE_CHUNK_TYPES } from './decoders/ui-message'
 export * from './partial-json'
+export { AG_UI_EVENT_TYPES } from './decoders/ag-ui'
+export * from './ag-ui/index'
 export type * from './decoders/types'
 export * from './transport/index'
 export { newId } from './ids'

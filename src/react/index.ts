@@ -7,3 +7,4 @@ export {
   useAgentSelector, useAgentSelectorShallow, useTurnIds, useTurns, useTurn, useMessage, useBlocks, useThread,
   useTrace, useGates, useStatus, useStreamError,
 } from './selectors'
+export { useAgUiHistory } from './use-ag-ui-history'

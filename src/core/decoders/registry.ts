@@ -4,6 +4,7 @@
  */
 import type { ProtocolName } from '../model'
 import type { ProtocolDefinition } from './types'
+import { agUiProtocol } from './ag-ui'
 import { uiMessageProtocol } from './ui-message'
 import { vocionProtocol } from './vocion'
 import { yaoProtocol } from './yao'
@@ -18,6 +19,7 @@ export const protocols: readonly ProtocolDefinition[] = [
   yaoProtocol,
   uiMessageProtocol,
   vocionProtocol,
+  agUiProtocol,
 ]
 
 /**

@@ -70,6 +70,11 @@ function applyOp(state: AgentState, op: Op): void {
     case 'turn.open': {
       const turn = ensureTurn(state, op.turnId, op.role)
       turn.role = op.role
+      // Opening a finished turn again (a second run on one stream) makes it stream again.
+      if (turn.status !== 'streaming') {
+        turn.status = 'streaming'
+        delete turn.error
+      }
       updateTurn(turn, op)
       state.activeTurnId = op.turnId
       return

@@ -1,0 +1,304 @@
+/**
+ * AG-UI history: `GET <historyUrl>?before=YYYY-MM-DD` answers one day of the
+ * conversation as plain JSON, `{scope, threadId, day, hasMore, messages}`, the
+ * messages sorted by `seq`. A page becomes one `hydrate` op placed before what
+ * the store holds; messages the store already has (by id, tool messages by
+ * their `toolCallId`) are left as they are, so history and events never show
+ * one message twice.
+ */
+import { toWeftError, weftError, WeftStreamError, type WeftError } from '../errors'
+import { readAgUiMessage, type MessagePart } from '../decoders/ag-ui/messages'
+import { isRecord } from '../fold/paths'
+import type { AgentState } from '../model'
+import type { HydratedTurn, Op } from '../ops'
+import type { AgentStore } from '../store'
+import { fetchJSON } from '../transport/fetch-json'
+
+/**
+ * One page of history, as the server sends it.
+ *
+ * @example
+ * const page: AgUiHistoryPage = { scope: 'history_day', threadId: 't1', day: '2026-03-16', hasMore: true, messages: [] }
+ */
+export interface AgUiHistoryPage {
+  scope?: string
+  threadId?: string
+  /** The day this page covers; the next (older) page is asked for with `before` set to it. */
+  day?: string
+  hasMore: boolean
+  messages: unknown[]
+}
+
+/**
+ * Where the history lives and how to ask for it.
+ *
+ * @example
+ * const options: AgUiHistoryOptions = { historyUrl: '/api/v1/agent/history', credentials: 'include' }
+ */
+export interface AgUiHistoryOptions {
+  historyUrl: string
+  headers?: HeadersInit | (() => HeadersInit)
+  credentials?: RequestCredentials
+  /** Replaces the global `fetch`. */
+  fetch?: typeof fetch
+}
+
+/**
+ * Where loading stands.
+ *
+ * @example
+ * const { hasMore, loading, error } = history.status
+ */
+export interface AgUiHistoryStatus {
+  hasMore: boolean
+  loading: boolean
+  error?: WeftError
+  /** The oldest day loaded so far. */
+  day?: string
+  /** Pages loaded so far. */
+  pages: number
+}
+
+/**
+ * The URL of one page: `before` is added to the query (`YYYY-MM-DD`, older than that day).
+ *
+ * @example
+ * agUiHistoryUrl('/api/v1/agent/history', '2026-03-16') // '/api/v1/agent/history?before=2026-03-16'
+ */
+export function agUiHistoryUrl(historyUrl: string, before?: string): string {
+  if (before === undefined) return historyUrl
+  const hashAt = historyUrl.indexOf('#')
+  const base = hashAt >= 0 ? historyUrl.slice(0, hashAt) : historyUrl
+  const joiner = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?'
+  return `${base}${joiner}before=${encodeURIComponent(before)}`
+}
+
+/**
+ * Fetch one page. Rejects with a `WeftStreamError` (typed as for streams) when
+ * the request fails or the answer is not a history page.
+ *
+ * @example
+ * const page = await fetchAgUiHistory({ historyUrl: '/api/v1/agent/history' }, '2026-03-16')
+ */
+export async function fetchAgUiHistory(options: AgUiHistoryOptions, before?: string, signal?: AbortSignal): Promise<AgUiHistoryPage> {
+  const headers = typeof options.headers === 'function' ? options.headers() : options.headers
+  const { data } = await fetchJSON<unknown>({
+    url: agUiHistoryUrl(options.historyUrl, before), method: 'GET', headers, credentials: options.credentials, signal, fetch: options.fetch,
+  })
+  if (!isRecord(data) || !Array.isArray(data.messages)) {
+    throw new WeftStreamError(weftError('protocol', 'the history answer has no "messages" list', { detail: JSON.stringify(data)?.slice(0, 120) }))
+  }
+  return {
+    scope: typeof data.scope === 'string' ? data.scope : undefined,
+    threadId: typeof data.threadId === 'string' ? data.threadId : undefined,
+    day: typeof data.day === 'string' ? data.day : undefined,
+    hasMore: data.hasMore === true,
+    messages: data.messages,
+  }
+}
+
+interface Group {
+  role: 'user' | 'assistant'
+  runId?: string
+  parts: MessagePart[]
+  problems: string[]
+}
+
+/**
+ * The ops that put a page into the store: one `hydrate` at the start, turns
+ * grouped by `runId` (a user message is a turn of its own), then any problems.
+ * A run the store already shows (a turn with that `runId`) takes the page's new
+ * messages instead of getting a second turn.
+ *
+ * @example
+ * store.getState().dispatch(agUiHistoryOps(page, store.getState()))
+ */
+export function agUiHistoryOps(page: AgUiHistoryPage, state: AgentState): Op[] {
+  const groups = groupMessages(sortBySeq(page.messages))
+  const turns: HydratedTurn[] = []
+  const problems: Array<{ turnId?: string; message: string }> = []
+  let lastTurnId: string | undefined
+  for (const group of groups) {
+    const parts = group.parts.filter((part) => !state.messages[part.id])
+    const first = parts[0]
+    if (!first) {
+      for (const message of group.problems) problems.push({ turnId: lastTurnId, message })
+      continue
+    }
+    const turnId = turnIdFor(group, first, state)
+    lastTurnId = turnId
+    const known = Boolean(state.turns[turnId])
+    const turn: HydratedTurn['turn'] = known
+      ? { id: turnId, role: group.role }
+      : {
+        id: turnId, role: group.role, status: 'done', protocol: 'ag-ui',
+        ...(group.role === 'assistant' && group.runId ? { runId: group.runId } : {}),
+        ...(page.threadId ? { threadId: page.threadId } : {}),
+        metadata: { ...(page.day ? { historyDay: page.day } : {}), ...(group.runId ? { runId: group.runId } : {}) },
+      }
+    turns.push({
+      turn,
+      messages: parts.map((part) => ({
+        id: part.id, type: part.type, role: part.role, props: part.props,
+        status: part.props.state === 'output-error' ? 'error' as const : 'done' as const,
+        ...(part.threadId ? { threadId: part.threadId } : {}),
+      })),
+    })
+    for (const message of group.problems) problems.push({ turnId, message })
+  }
+  const ops: Op[] = turns.length > 0 ? [{ op: 'hydrate', turns, at: 'start' }] : []
+  const fallback = lastTurnId ?? state.turnIds[0]
+  for (const { turnId, message } of problems) {
+    ops.push({ op: 'problem', turnId: turnId ?? fallback, error: weftError('protocol', `history: ${message}`, { code: 'history' }) })
+  }
+  return ops
+}
+
+function groupMessages(messages: unknown[]): Group[] {
+  const groups: Group[] = []
+  const byId = new Map<string, MessagePart>()
+  let current: Group | undefined
+  for (const raw of messages) {
+    const { parts, problems } = readAgUiMessage(raw)
+    const role = isRecord(raw) ? raw.role : undefined
+    const runId = runIdOf(raw)
+    if (role === 'user' || !current || current.role === 'user' || (runId && current.runId && runId !== current.runId)) {
+      current = { role: role === 'user' ? 'user' : 'assistant', runId, parts: [], problems: [] }
+      groups.push(current)
+    } else if (runId && !current.runId) {
+      current.runId = runId
+    }
+    current.problems.push(...problems)
+    for (const part of parts) {
+      const seen = byId.get(part.id)
+      if (seen) {
+        // A result completes its call; a repeated message updates the first one.
+        Object.assign(seen.props, part.props, seen.props.name !== undefined && part.isResult ? { name: seen.props.name } : {})
+        continue
+      }
+      const copy = { ...part, props: { ...part.props } }
+      byId.set(part.id, copy)
+      current.parts.push(copy)
+    }
+  }
+  return groups
+}
+
+function turnIdFor(group: Group, first: MessagePart, state: AgentState): string {
+  if (group.role === 'user') return `ag-ui-user:${first.id}`
+  if (!group.runId) return `ag-ui-history:${first.id}`
+  for (const id of state.turnIds) {
+    const turn = state.turns[id]
+    if (turn && turn.role === 'assistant' && turn.runId === group.runId) return id
+  }
+  return `ag-ui-run:${group.runId}`
+}
+
+function runIdOf(raw: unknown): string | undefined {
+  if (!isRecord(raw)) return undefined
+  const metadata = isRecord(raw.metadata) ? raw.metadata : {}
+  for (const value of [raw.runId, raw.run_id, metadata.runId, metadata.run_id]) {
+    if (typeof value === 'string' && value !== '') return value
+  }
+  return undefined
+}
+
+function sortBySeq(messages: unknown[]): unknown[] {
+  const seqOf = (m: unknown) => (isRecord(m) && typeof m.seq === 'number' ? m.seq : undefined)
+  if (!messages.every((m) => seqOf(m) !== undefined)) return messages
+  return messages
+    .map((message, index) => ({ message, index }))
+    .sort((a, b) => (seqOf(a.message) as number) - (seqOf(b.message) as number) || a.index - b.index)
+    .map(({ message }) => message)
+}
+
+/**
+ * Loads history into a store page by page, framework-free (the React hook
+ * `useAgUiHistory` is a thin binding over it).
+ *
+ * @example
+ * const history = new AgUiHistory(store, { historyUrl: '/api/v1/agent/history' })
+ * await history.loadOlder() // the latest day
+ * if (history.status.hasMore) await history.loadOlder() // the day before
+ */
+export class AgUiHistory {
+  private options: AgUiHistoryOptions
+  private readonly store: AgentStore
+  private current: AgUiHistoryStatus = { hasMore: true, loading: false, pages: 0 }
+  private inFlight: Promise<void> | undefined
+  private readonly listeners = new Set<() => void>()
+  private controller: AbortController | undefined
+
+  constructor(store: AgentStore, options: AgUiHistoryOptions) {
+    this.store = store
+    this.options = options
+  }
+
+  /** Where loading stands; a new object after every change. */
+  get status(): AgUiHistoryStatus {
+    return this.current
+  }
+
+  /** Replace the request options (headers, fetch); the pages loaded stay. */
+  setOptions(options: AgUiHistoryOptions): void {
+    this.options = options
+  }
+
+  /** Be told when `status` changes; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Load the latest page unless a page was loaded or is loading. */
+  loadFirst(): Promise<void> {
+    if (this.inFlight) return this.inFlight
+    if (this.current.pages > 0) return Promise.resolve()
+    return this.loadOlder()
+  }
+
+  /**
+   * Load the next older page (the latest one first). Never rejects: a failure
+   * lands in `status.error`, and calling again retries that page.
+   */
+  loadOlder(): Promise<void> {
+    if (this.inFlight) return this.inFlight
+    if (!this.current.hasMore) return Promise.resolve()
+    const before = this.current.pages > 0 ? this.current.day : undefined
+    const controller = (this.controller = new AbortController())
+    this.update({ loading: true, error: undefined })
+    const work: Promise<void> = this.fetchPage(before, controller).finally(() => {
+      if (this.inFlight === work) this.inFlight = undefined
+    })
+    this.inFlight = work
+    return work
+  }
+
+  private async fetchPage(before: string | undefined, controller: AbortController): Promise<void> {
+    try {
+      const page = await fetchAgUiHistory(this.options, before, controller.signal)
+      const store = this.store.getState()
+      store.dispatch(agUiHistoryOps(page, store))
+      this.update({ loading: false, pages: this.current.pages + 1, day: page.day ?? this.current.day, hasMore: page.hasMore && page.day !== undefined })
+    } catch (thrown) {
+      if (this.controller !== controller) return
+      if (controller.signal.aborted) this.update({ loading: false })
+      else this.update({ loading: false, error: toWeftError(thrown, 'network') })
+    }
+  }
+
+  /** Abort a page in flight; a later `loadOlder` asks for it again. */
+  dispose(): void {
+    this.controller?.abort()
+    this.controller = undefined
+    this.inFlight = undefined
+    if (this.current.loading) this.update({ loading: false })
+  }
+
+  private update(patch: Partial<AgUiHistoryStatus>): void {
+    const next = { ...this.current, ...patch }
+    if (next.error === undefined) delete next.error
+    this.current = next
+    for (const listener of this.listeners) listener()
+  }
+}

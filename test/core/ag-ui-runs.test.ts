@@ -1,0 +1,316 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { encodeFrame } from '../../mock/scenario'
+import { AgUiHistory } from '../../src/core/ag-ui/history'
+import { agUiRunsSource, type AgUiRunAccepted } from '../../src/core/ag-ui/runs'
+import { syncScheduler } from '../../src/core/batcher'
+import { AgentClient } from '../../src/core/client'
+import { agUiInputMessageId } from '../../src/core/decoders/ag-ui'
+import type { AgentState } from '../../src/core/model'
+import { createAgentStore, type AgentStore } from '../../src/core/store'
+
+// ------------------------------------------------------------------ the back end of the document, on loopback
+
+type Ev = Record<string, unknown>
+
+interface Seen {
+  method: string
+  path: string
+  headers: IncomingMessage['headers']
+  body: string
+}
+
+const seen: Seen[] = []
+let server: Server
+let base = ''
+/** What `POST /runs` answers next: a status and a body (or nothing). */
+let runsAnswer: { status: number; body?: unknown } = { status: 202 }
+/** Extra events streamed after the replay, per run. */
+let liveEvents: (posted: Ev) => Ev[] = () => []
+let lastPosted: Ev = {}
+let historyFailures = 0
+
+const HISTORY_TODAY = {
+  scope: 'history_day', threadId: 'thread_1', day: '2026-03-16', hasMore: true,
+  // Out of order on purpose: the kit sorts by seq.
+  messages: [
+    {
+      id: 'tool_msg_0', seq: 3, role: 'tool', runId: 'run_0', toolCallId: 'call_0', content: 'Created todo 7', result: 'Created todo 7',
+      tool_call_args: { title: 'Call mom' },
+      ui_schema: {
+        type: 'card',
+        actions: [
+          { type: 'navigation', label: 'Edit', path: '/todo/7/edit', params: { from: 'history' } },
+          { type: 'navigation', label: 'Broken', path: '/todo/:id' },
+        ],
+      },
+      metadata: { tool_agent_output: { id: 7, title: 'Call mom' } },
+    },
+    { id: 'user_0', seq: 1, role: 'user', runId: 'run_0', content: 'Remind me to call mom' },
+    { id: 'asst_0', seq: 2, role: 'assistant', runId: 'run_0', content: 'Adding it.', toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'todo.create', arguments: '{"title":"Call mom"}' } }] },
+    { id: 'asst_0b', seq: 4, role: 'assistant', runId: 'run_0', content: 'Done: "Call mom" is on your list.' },
+  ],
+}
+const HISTORY_BEFORE = {
+  scope: 'history_day', threadId: 'thread_1', day: '2026-03-15', hasMore: false,
+  messages: [
+    { id: 'user_old', seq: 1, role: 'user', content: 'Hello' },
+    { id: 'asst_old', seq: 2, role: 'assistant', run_id: 'run_old', content: 'Hi! How can I help?' },
+  ],
+}
+
+/** The events endpoint first replays run_0, which history already holds, then streams the new run. */
+function replayOfRun0(): Ev[] {
+  return [
+    { type: 'RUN_STARTED', threadId: 'thread_1', runId: 'run_0' },
+    { type: 'TEXT_MESSAGE_START', messageId: 'asst_0', role: 'assistant' },
+    { type: 'TEXT_MESSAGE_END', messageId: 'asst_0', content: 'Adding it.' },
+    { type: 'TOOL_CALL_START', toolCallId: 'call_0', toolCallName: 'todo.create', parentMessageId: 'asst_0' },
+    { type: 'TOOL_CALL_ARGS', toolCallId: 'call_0', delta: '{"title":"Call mom"}' },
+    { type: 'TOOL_CALL_END', toolCallId: 'call_0' },
+    { type: 'TOOL_CALL_RESULT', messageId: 'tool_msg_0', toolCallId: 'call_0', content: 'Created todo 7', ui_schema: HISTORY_TODAY.messages[0]!.ui_schema },
+    { type: 'TEXT_MESSAGE_START', messageId: 'asst_0b', role: 'assistant' },
+    { type: 'TEXT_MESSAGE_END', messageId: 'asst_0b', content: 'Done: "Call mom" is on your list.' },
+    { type: 'RUN_FINISHED', threadId: 'thread_1', runId: 'run_0' },
+  ]
+}
+
+function newRun(posted: Ev): Ev[] {
+  return [
+    { type: 'RUN_STARTED', threadId: 'thread_1', runId: 'run_1' },
+    // The server echoes the conversation it received, the kit's own user message included.
+    { type: 'MESSAGES_SNAPSHOT', messages: posted.messages },
+    { type: 'STEP_STARTED', stepName: 'act' },
+    { type: 'TEXT_MESSAGE_START', messageId: 'asst_1', role: 'assistant' },
+    { type: 'TEXT_MESSAGE_END', messageId: 'asst_1', content: 'Adding milk.' },
+    { type: 'TOOL_CALL_START', toolCallId: 'call_1', toolCallName: 'todo.create', parentMessageId: 'asst_1' },
+    { type: 'TOOL_CALL_START', toolCallId: 'call_2', toolCallName: 'calendar.search', parentMessageId: 'asst_1' },
+    { type: 'TOOL_CALL_ARGS', toolCallId: 'call_1', delta: '{"title":' },
+    { type: 'TOOL_CALL_ARGS', toolCallId: 'call_2', delta: '{"day":"today"}' },
+    { type: 'TOOL_CALL_ARGS', toolCallId: 'call_1', delta: '"Buy milk"}' },
+    { type: 'TOOL_CALL_END', toolCallId: 'call_2' },
+    { type: 'TOOL_CALL_END', toolCallId: 'call_1' },
+    { type: 'TOOL_CALL_RESULT', messageId: 'tool_msg_1', toolCallId: 'call_1', content: 'Created todo 8', ui_schema: { type: 'card', actions: [{ type: 'navigation', label: 'Open', path: '/todo/8' }] } },
+    { type: 'TOOL_CALL_RESULT', messageId: 'tool_msg_2', toolCallId: 'call_2', content: '[]' },
+    { type: 'STATE_SNAPSHOT', snapshot: { todos: [7] } },
+    { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/todos/-', value: 8 }] },
+    { type: 'STEP_FINISHED', stepName: 'act' },
+    { type: 'TEXT_MESSAGE_START', messageId: 'asst_1b', role: 'assistant' },
+    { type: 'TEXT_MESSAGE_END', messageId: 'asst_1b', content: 'Milk is on your list.' },
+    { type: 'RUN_FINISHED', threadId: 'thread_1', runId: 'run_1' },
+  ]
+}
+
+function sse(res: ServerResponse, events: Ev[]): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+  res.end(events.map((data, i) => encodeFrame({ id: `stream-1:${i + 1}`, event: String(data.type), data })).join(''))
+}
+
+function json(res: ServerResponse, status: number, body?: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(body === undefined ? '' : JSON.stringify(body))
+}
+
+function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
+  const url = new URL(req.url ?? '/', 'http://local')
+  seen.push({ method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body })
+  if (req.method === 'POST' && url.pathname === '/api/v1/agent/runs') {
+    lastPosted = JSON.parse(body) as Ev
+    json(res, runsAnswer.status, runsAnswer.body)
+    return
+  }
+  const events = /^\/api\/v1\/agent\/runs\/([^/]+)\/events$/.exec(url.pathname)
+  if (req.method === 'GET' && events) {
+    sse(res, [...replayOfRun0(), ...liveEvents(lastPosted)])
+    return
+  }
+  if (req.method === 'GET' && url.pathname === '/api/v1/agent/history') {
+    if (historyFailures > 0) {
+      historyFailures -= 1
+      json(res, 503, { error: { message: 'history is warming up' } })
+      return
+    }
+    const before = url.searchParams.get('before')
+    if (before === null) json(res, 200, HISTORY_TODAY)
+    else if (before === '2026-03-16') json(res, 200, HISTORY_BEFORE)
+    else json(res, 400, { message: `no history before ${before}` })
+    return
+  }
+  json(res, 404, { message: 'not found' })
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  server.closeAllConnections()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+})
+
+beforeEach(() => {
+  seen.length = 0
+  runsAnswer = { status: 202, body: { taskId: 'task_1', threadId: 'thread_1', runId: 'run_1', created: true } }
+  liveEvents = newRun
+  historyFailures = 0
+})
+
+// ------------------------------------------------------------------ helpers
+
+const historyUrl = () => `${base}/api/v1/agent/history`
+const source = (extra: Partial<Parameters<typeof agUiRunsSource>[0]> = {}) => agUiRunsSource({
+  runsUrl: `${base}/api/v1/agent/runs`,
+  eventsUrl: (threadId) => `${base}/api/v1/agent/runs/${encodeURIComponent(threadId)}/events`,
+  historyUrl: historyUrl(),
+  ...extra,
+})
+const clientFor = (store: AgentStore, runs = source()) => new AgentClient(store, { protocol: 'ag-ui', source: runs, scheduler: syncScheduler })
+const contents = (s: AgentState, turnId: string) => s.turns[turnId]!.messageIds.map((id) => s.messages[id]!.props.content ?? s.messages[id]!.type)
+const lastTurn = (s: AgentState) => s.turns[s.turnIds.at(-1)!]!
+
+// ------------------------------------------------------------------ tests
+
+describe('AG-UI history, then runs and events, on a real server', () => {
+  it('pages history by day, then streams a new run without repeating the replayed one', async () => {
+    const store = createAgentStore()
+    const history = new AgUiHistory(store, { historyUrl: historyUrl() })
+
+    await history.loadOlder()
+    let s = store.getState()
+    expect(s.turnIds).toEqual(['ag-ui-user:user_0', 'ag-ui-run:run_0'])
+    expect(contents(s, 'ag-ui-run:run_0')).toEqual(['Adding it.', 'tool', 'Done: "Call mom" is on your list.'])
+    expect(s.turns['ag-ui-run:run_0']).toMatchObject({ runId: 'run_0', threadId: 'thread_1', status: 'done', protocol: 'ag-ui' })
+    expect(s.messages.call_0).toMatchObject({
+      type: 'tool',
+      props: {
+        toolCallId: 'call_0', name: 'todo.create', input: { title: 'Call mom' }, output: 'Created todo 7', state: 'output-available',
+        uiSchema: { type: 'card' }, actions: [{ type: 'navigation', label: 'Edit', path: '/todo/7/edit', params: { from: 'history' } }],
+        metadata: { tool_agent_output: { id: 7, title: 'Call mom' } },
+      },
+    })
+    expect(s.turns['ag-ui-run:run_0']!.problems.map((p) => p.code)).toEqual(['history'])
+    expect(history.status).toMatchObject({ hasMore: true, loading: false, day: '2026-03-16', pages: 1 })
+
+    await history.loadOlder()
+    s = store.getState()
+    expect(s.turnIds).toEqual(['ag-ui-user:user_old', 'ag-ui-run:run_old', 'ag-ui-user:user_0', 'ag-ui-run:run_0'])
+    expect(history.status).toMatchObject({ hasMore: false, day: '2026-03-15', pages: 2 })
+    expect(seen.map((r) => r.path)).toEqual(['/api/v1/agent/history', '/api/v1/agent/history?before=2026-03-16'])
+    await history.loadOlder()
+    expect(seen).toHaveLength(2)
+
+    const accepted: AgUiRunAccepted[] = []
+    const client = clientFor(store, source({ headers: { authorization: 'Bearer token' }, forwardedProps: { locale: 'zh-CN' }, onAccepted: (a) => accepted.push(a) }))
+    await client.send('Add milk to my list')
+    s = store.getState()
+
+    // The requests: POST /runs with the RunAgentInput, then GET the thread's events.
+    const [post, get] = seen.slice(2)
+    expect(post).toMatchObject({ method: 'POST', path: '/api/v1/agent/runs' })
+    expect(post!.headers['content-type']).toBe('application/json')
+    expect(post!.headers.authorization).toBe('Bearer token')
+    const live = lastTurn(s)
+    const posted = JSON.parse(post!.body) as Ev
+    expect(posted).toMatchObject({
+      messages: [{ id: agUiInputMessageId(live.id), role: 'user', content: 'Add milk to my list' }],
+      tools: [], context: [], state: {}, forwardedProps: { locale: 'zh-CN' },
+    })
+    expect(posted.threadId).toEqual(expect.any(String))
+    expect(posted.runId).toEqual(expect.any(String))
+    expect(get).toMatchObject({ method: 'GET', path: '/api/v1/agent/runs/thread_1/events' })
+    expect(get!.headers.authorization).toBe('Bearer token')
+    expect(accepted).toEqual([{ taskId: 'task_1', threadId: 'thread_1', runId: 'run_1', created: true }])
+
+    // The live turn: this run only, with the 202's ids and task.
+    expect(live).toMatchObject({ role: 'assistant', status: 'done', runId: 'run_1', threadId: 'thread_1', protocol: 'ag-ui', metadata: { taskId: 'task_1', created: true } })
+    expect(contents(s, live.id)).toEqual(['Adding milk.', 'tool', 'tool', 'Milk is on your list.'])
+    expect(s.messages.call_1!.props).toMatchObject({ input: { title: 'Buy milk' }, output: 'Created todo 8', actions: [{ type: 'navigation', label: 'Open', path: '/todo/8', params: {} }] })
+    expect(s.messages.call_2!.props).toMatchObject({ input: { day: 'today' }, output: [], state: 'output-available' })
+    expect(s.agentState).toEqual({ todos: [7, 8] })
+    expect(s.status).toBe('done')
+
+    // The replayed run_0 added nothing: every message once, where history put it, unchanged.
+    expect(s.turnIds).toHaveLength(6)
+    expect(contents(s, 'ag-ui-run:run_0')).toEqual(['Adding it.', 'tool', 'Done: "Call mom" is on your list.'])
+    expect(s.messages.call_0!.props).toMatchObject({ output: 'Created todo 7', state: 'output-available', actions: [{ path: '/todo/7/edit' }] })
+    expect(s.messages.call_0!.turnId).toBe('ag-ui-run:run_0')
+    // The echo of the user message is not a second bubble.
+    const users = Object.values(s.messages).filter((m) => m.role === 'user').map((m) => m.props.content)
+    expect(users).toEqual(['Remind me to call mom', 'Hello', 'Add milk to my list'])
+    expect(Object.keys(s.messages)).toHaveLength(11)
+  })
+
+  it('a second send continues the thread the server named', async () => {
+    const store = createAgentStore()
+    const runs = source()
+    const client = clientFor(store, runs)
+    await client.send('first')
+    expect(runs.threadId).toBe('thread_1')
+    const firstPost = JSON.parse(seen[0]!.body) as Ev
+    expect(firstPost.threadId).not.toBe('thread_1')
+    await client.send({ text: 'second', state: { mode: 'x' }, forwardedProps: { a: 1 } })
+    const second = JSON.parse(seen[2]!.body) as Ev
+    expect(second).toMatchObject({ threadId: 'thread_1', state: { mode: 'x' }, forwardedProps: { a: 1 } })
+  })
+
+  it('buildInput shapes the body; an empty 202 keeps the ids the request sent', async () => {
+    runsAnswer = { status: 202 }
+    liveEvents = () => []
+    const store = createAgentStore()
+    const client = clientFor(store, source({
+      threadId: 'mine',
+      buildInput: (defaults, { input }) => ({ ...defaults, runId: 'run_custom', context: [{ description: 'input', value: JSON.stringify(input) }] }),
+    }))
+    await client.send('hi')
+    const body = JSON.parse(seen[0]!.body) as Ev
+    expect(body).toMatchObject({ threadId: 'mine', runId: 'run_custom', context: [{ description: 'input', value: '"hi"' }] })
+    expect(seen[1]!.path).toBe('/api/v1/agent/runs/mine/events')
+    // This stream only replayed run_0: what it says about the run is the last word on the turn.
+    const live = lastTurn(store.getState())
+    expect(live.threadId).toBe('thread_1')
+    expect(live.metadata.taskId).toBeUndefined()
+  })
+
+  it('a refused run is a typed error on the turn and no events are requested', async () => {
+    runsAnswer = { status: 429, body: { error: { message: 'too many runs', code: 'busy' } } }
+    const store = createAgentStore()
+    await clientFor(store).send('hi')
+    const s = store.getState()
+    expect(s.status).toBe('error')
+    expect(lastTurn(s).error).toMatchObject({ type: 'rate_limit', status: 429, code: 'busy' })
+    expect(seen.map((r) => r.method)).toEqual(['POST'])
+  })
+
+  it('a failed history page is reported on the status and retried by the next call', async () => {
+    historyFailures = 1
+    const store = createAgentStore()
+    const history = new AgUiHistory(store, { historyUrl: historyUrl() })
+    const statuses: boolean[] = []
+    history.subscribe(() => statuses.push(history.status.loading))
+    await history.loadFirst()
+    expect(history.status.error).toMatchObject({ type: 'internal', status: 503 })
+    expect(history.status.pages).toBe(0)
+    await history.loadFirst()
+    expect(history.status.error).toBeUndefined()
+    expect(history.status.pages).toBe(1)
+    // Once loaded, loadFirst does nothing more.
+    await history.loadFirst()
+    expect(seen).toHaveLength(2)
+    expect(statuses).toEqual([true, false, true, false])
+  })
+
+  it('loads a page once when asked twice at the same time', async () => {
+    const store = createAgentStore()
+    const history = new AgUiHistory(store, { historyUrl: historyUrl() })
+    await Promise.all([history.loadFirst(), history.loadFirst(), history.loadOlder()])
+    expect(seen).toHaveLength(1)
+    expect(store.getState().turnIds).toHaveLength(2)
+  })
+})
