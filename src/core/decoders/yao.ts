@@ -7,6 +7,9 @@ import { getAt, isRecord, parsePath, PathError } from '../fold/paths'
 import type { Op, DeltaAction } from '../ops'
 import type { DecodeContext, Decoder, DetectInput, FrameMeta, ProtocolDefinition } from './types'
 
+/** A key that reads the same as a one-segment path. */
+const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/
+
 const DELTA_ACTIONS: ReadonlySet<string> = new Set<DeltaAction>(['append', 'replace', 'merge', 'set'])
 
 const LIFECYCLE = new Set([
@@ -192,7 +195,18 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
       } catch (thrown) {
         return [problem(thrown instanceof PathError ? thrown.message : 'bad delta_path', chunk, 'delta_path')]
       }
-      ops.push({ op: 'message.delta', ...where, action: action as DeltaAction, path, value, retype: typeChange })
+      if (action === 'append' && path === '' && !typeChange) {
+        // An append to all of props appends key by key; one op per key lets a
+        // batch's tokens for `content` merge into one write.
+        for (const key of Object.keys(props)) {
+          ops.push(PLAIN_KEY.test(key)
+            ? { op: 'message.delta', ...where, action: 'append', path: key, value: props[key] }
+            : { op: 'message.delta', ...where, action: 'append', path: '', value: { [key]: props[key] } })
+        }
+        if (ops.length === 0) ops.push({ op: 'message.delta', ...where, action: 'merge', path: '', value: {} })
+      } else {
+        ops.push({ op: 'message.delta', ...where, action: action as DeltaAction, path, value, retype: typeChange })
+      }
     }
     const appends = isDelta && (chunk.delta_action ?? 'append') === 'append'
     if (wireType === 'tool_call') ops.push(...toolCall(wireId, props, appends))

@@ -56,7 +56,8 @@ const DONE = '[DONE]'
  * isDoneFrame({ data: '[DONE]' }) // true
  */
 export function isDoneFrame(frame: SSEFrame): boolean {
-  return frame.data.trim() === DONE
+  // Most frames are long JSON: the length check spares a trim per frame.
+  return frame.data.length <= DONE.length + 8 && frame.data.trim() === DONE
 }
 
 /**
@@ -114,7 +115,8 @@ export function createFrameParser(sink: FrameSink): FrameParser {
         return
       }
       afterCR = text.charCodeAt(text.length - 1) === 0x0d
-      parser.feed(text.replace(/\r\n?/g, '\n'))
+      // Most servers send LF only: skip the rewrite when there is no CR at all.
+      parser.feed(text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text)
     },
   }
 }
