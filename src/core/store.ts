@@ -38,10 +38,11 @@ export function createAgentStore(options: AgentStoreOptions = {}): AgentStore {
     ...(options.initialState ?? emptyState()),
     dispatch(ops) {
       if (ops.length === 0) return
-      set((current) => produceWith(current, (draft) => applyOps(draft, ops)))
+      // `replace`: the produced state is complete, and a merge would bring back keys the fold deleted.
+      set((current) => produceWith(current, (draft) => applyOps(draft, ops)), true)
     },
     reset(state) {
-      set(() => ({ ...emptyState(), ...state }))
+      set((current) => ({ ...emptyState(), ...state, dispatch: current.dispatch, reset: current.reset }), true)
     },
   }))
 }
