@@ -4,6 +4,7 @@
  * from their own origin.
  */
 import type { Plugin } from 'vite'
+import { createResumeRoutes } from './resume.js'
 import { createMockAgentHandler, type MockAgentHandler, type MockAgentHandlerOptions } from './server.js'
 
 export interface MockAgentPluginOptions extends MockAgentHandlerOptions {
@@ -13,7 +14,8 @@ export interface MockAgentPluginOptions extends MockAgentHandlerOptions {
 
 export function mockAgentServer(options: MockAgentPluginOptions = {}): Plugin {
   const { setup, ...handlerOptions } = options
-  const handler = createMockAgentHandler(handlerOptions)
+  // The resume endpoints ride along, after the host's own routes.
+  const handler = createMockAgentHandler({ ...handlerOptions, routes: [...(handlerOptions.routes ?? []), ...createResumeRoutes()] })
   setup?.(handler)
   return {
     name: 'weft:mock-agent-server',

@@ -1,21 +1,42 @@
 /**
  * The framework-free agent client: one `send` opens a stream, decodes it and
- * feeds the store through the batcher. The React hooks are a thin binding over it.
+ * feeds the store through the batcher. With a resume strategy it also survives
+ * dropped connections and page reloads. The React hooks are thin bindings over it.
  */
 import { createBatcher, defaultScheduler, type Batcher, type Scheduler } from './batcher'
 import { toWeftError, weftError, WeftStreamError, type WeftError } from './errors'
 import { newId } from './ids'
 import type { ProtocolName } from './model'
-import type { Op } from './ops'
+import type { HydratedTurn, Op } from './ops'
 import { FrameDecoder } from './pipeline'
 import type { DataPart } from './decoders/types'
+import { backoffDelay } from './resume/backoff'
+import { fingerprint } from './resume/fingerprint'
+import { TurnLedger } from './resume/ledger'
+import { closeTurnMemory, findTurnMemory, openTurnMemory, type TurnMemory } from './resume/turn-memory'
+import { clearHandle, defaultResumeStorage, readHandle, writeHandle } from './resume/storage'
+import { resolveResumeStrategy, type ResumeStrategyName } from './resume/strategies/index'
+import type {
+  BackoffOptions, HistoryLoader, HistoryResult, ReplayFilter, ReplayItem, ResumeHandle, ResumeStorage, ResumeStrategy,
+} from './resume/types'
 import type { AgentStore } from './store'
-import { openStream, type OpenedStream, type StreamRequest } from './transport/open-stream'
+import type { SSEFrame } from './transport/frames'
+import { openStream, type OpenedStream, type StreamEndReason, type StreamRequest } from './transport/open-stream'
 
-/** What a host passes to `send`: the user's text, or text plus anything the request needs. */
+/**
+ * What a host passes to `send`: the user's text, or text plus anything the request needs.
+ *
+ * @example
+ * const input: SendInput = { text: 'Summarise this', attachments: [fileId] }
+ */
 export type SendInput = string | { text?: string; [key: string]: unknown }
 
-/** What a `StreamSource` is given for one send. */
+/**
+ * What a `StreamSource` is given for one send.
+ *
+ * @example
+ * const source: StreamSource = { open: async ({ turnId, signal, fetch }) => ({ url: `/events?turn=${turnId}` }) }
+ */
 export interface StreamSourceContext {
   input: SendInput | undefined
   turnId: string
@@ -34,6 +55,33 @@ export interface StreamSourceContext {
  */
 export interface StreamSource {
   open(context: StreamSourceContext): Promise<Omit<StreamRequest, 'signal' | 'fetch'>>
+}
+
+/**
+ * How a client resumes its streams. Present: a lost connection reconnects, the
+ * handle is persisted per conversation, and `attach()` picks a stream up after a
+ * reload. Absent: the client behaves as a plain one-request-per-send client.
+ *
+ * @example
+ * const resume: ResumeOptions = { strategy: 'vocion', conversationKey: 'chat-1', resumeUrl: '/rpc/agent/stream/resume' }
+ */
+export interface ResumeOptions {
+  /** A built-in strategy by name, or the host's own. */
+  strategy: ResumeStrategy | ResumeStrategyName
+  /** The host's key for the conversation; handles are stored under it. */
+  conversationKey: string
+  /** Where reconnects go (what each strategy does with it is documented on the strategy). */
+  resumeUrl?: string
+  /** Default `sessionStorage`. */
+  storage?: ResumeStorage
+  /** Reconnects in a row without progress before giving up (default 5). */
+  maxRetries?: number
+  backoff?: BackoffOptions
+  /**
+   * Loads the conversation when the stream cannot be resumed (404/410, or the
+   * server finished while nobody listened). Returned turns or ops replace the store's content.
+   */
+  loadHistory?: HistoryLoader
 }
 
 /**
@@ -66,18 +114,83 @@ export interface AgentClientOptions {
   onData?: (part: DataPart) => void
   /** Called when a turn ends normally. */
   onFinish?: (turnId: string) => void
-  /** Called when a turn ends in an error. */
+  /** Called when a turn ends in an error (or a resumable stream gives up). */
   onError?: (error: WeftError) => void
   /** When batched ops reach the store (default: once per animation frame in a browser). */
   scheduler?: Scheduler
+  /** Resume dropped streams (see `ResumeOptions`). */
+  resume?: ResumeOptions
+}
+
+/**
+ * The `code` of the error a resumable stream ends in when every reconnect failed;
+ * `retry()` picks it up again.
+ *
+ * @example
+ * if (error?.code === RESUME_EXHAUSTED) showRetryButton()
+ */
+export const RESUME_EXHAUSTED = 'resume_exhausted'
+
+/**
+ * The `code` of the error a resumable stream ends in when the server no longer
+ * knows it and no history loader was given.
+ *
+ * @example
+ * if (error?.code === RESUME_EXPIRED) reloadConversation()
+ */
+export const RESUME_EXPIRED = 'resume_expired'
+
+const DEFAULT_MAX_RETRIES = 5
+
+type RequestPlan = Omit<StreamRequest, 'signal' | 'fetch' | 'idleTimeoutMs'>
+
+interface ResumeBinding {
+  strategy: ResumeStrategy
+  key: string
+  storage: ResumeStorage
+  options: ResumeOptions
 }
 
 interface ActiveRun {
   turnId: string
   controller: AbortController
   batcher: Batcher
+  /** No request in flight and none scheduled. */
   settled: boolean
+  /** Settled but resumable: it gave up reconnecting, or its component unmounted. */
+  parked: boolean
+  options: AgentClientOptions
+  memory: TurnMemory
+  resume?: ResumeBinding
+  /** False once the handle was cleared: nothing may write it again. */
+  keepHandle: boolean
+  /** The latest handle (computed, or read from storage). */
+  handle?: ResumeHandle
+  savedText?: string
+  /** What the current reconnect asked for, so its filter can align the replay. */
+  requested?: { handle: ResumeHandle; fromStart: boolean }
+  streamUrl?: string
+  lastEventId?: string
+  /** The store holds nothing of the turn: the first reconnect asks for all of it. */
+  fromStart: boolean
+  /** The turn exists in the store. */
+  opened: boolean
+  announced: boolean
+  /** Reconnects in a row that brought nothing new. */
+  failures: number
+  /** The server's `retry:`. */
+  retryMs?: number
 }
+
+type Outcome =
+  | { kind: 'aborted' }
+  | { kind: 'finished'; reason: 'done' | 'eof' }
+  | { kind: 'nothing' }
+  | { kind: 'lost'; error: WeftError; progressed: boolean }
+  | { kind: 'expired'; error: WeftError }
+  | { kind: 'failed'; error: WeftError }
+
+const COUNT_EVERYTHING = { counted: true } as const
 
 /**
  * Opens agent streams and folds them into a store.
@@ -102,7 +215,7 @@ export class AgentClient {
     this.options = options
   }
 
-  /** True while a request is open. */
+  /** True while a request is open or a reconnect is scheduled. */
   get busy(): boolean {
     return this.active !== undefined && !this.active.settled
   }
@@ -112,13 +225,18 @@ export class AgentClient {
    * stream ends; never rejects (failures land in the store as typed errors).
    */
   async send(input?: SendInput): Promise<void> {
-    this.stop()
     const options = this.options
+    const binding = bindingOf(options)
+    const previous = this.active
+    // A stream of another conversation that was only detached stays resumable there.
+    if (previous?.parked && previous.resume && binding && previous.resume.key !== binding.key) this.active = undefined
+    this.stop()
     const turnId = newId('turn')
-    const controller = new AbortController()
-    const dispatch = (ops: readonly Op[]) => this.store.getState().dispatch(ops)
-    const run: ActiveRun = { turnId, controller, batcher: createBatcher(dispatch, options.scheduler ?? defaultScheduler()), settled: false }
+    // A run without resume still counts its events in a ledger; it never compares them.
+    const memory: TurnMemory = binding ? openTurnMemory(this.store, turnId) : { ledger: new TurnLedger() }
+    const run = this.createRun(turnId, options, binding, memory, { opened: true, fromStart: false })
     this.active = run
+    const dispatch = (ops: readonly Op[]) => this.store.getState().dispatch(ops)
 
     const text = textOf(input)
     const opening: Op[] = []
@@ -137,95 +255,539 @@ export class AgentClient {
     )
     dispatch(opening)
 
+    let request: RequestPlan
     try {
       const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
-      const request = options.source
-        ? await options.source.open({ input, turnId, signal: controller.signal, fetch: fetchImpl, dispatch })
+      request = options.source
+        ? await options.source.open({ input, turnId, signal: run.controller.signal, fetch: fetchImpl, dispatch })
         : defaultRequest(options, input, turnId)
-      if (controller.signal.aborted) return
-      const stream = await openStream({
-        ...request, signal: controller.signal, fetch: fetchImpl, idleTimeoutMs: options.idleTimeoutMs,
-      })
-      if (controller.signal.aborted) return
-      await this.consume(run, stream, options)
     } catch (thrown) {
-      if (run.settled || controller.signal.aborted) return
-      this.fail(run, toWeftError(thrown, 'network'))
-    } finally {
-      run.batcher.flush()
-      if (this.active === run) run.settled = true
+      if (!run.settled && !run.controller.signal.aborted) this.fail(run, toWeftError(thrown, 'network'))
+      return
     }
+    if (run.controller.signal.aborted) return
+    await this.drive(run, request)
   }
 
-  /** Abort the request in flight and mark its turn `aborted`. */
+  /**
+   * Pick up the stream whose handle is stored for this conversation (after a
+   * reload, or when a component mounts again). Resolves true when there was one.
+   * When the store still holds the turn, only what is missing is asked for;
+   * a fresh store gets the whole turn replayed from the start.
+   *
+   * @example
+   * useEffect(() => { void client.attach() }, [client])
+   */
+  async attach(): Promise<boolean> {
+    const binding = bindingOf(this.options)
+    if (!binding || this.busy) return false
+    const stored = readHandle(binding.storage, binding.key, binding.strategy)
+    if (!stored) return false
+    const turn = this.store.getState().turns[stored.turnId]
+    if (turn && turn.status !== 'streaming') {
+      clearHandle(binding.storage, binding.key)
+      return false
+    }
+    let memory = turn ? findTurnMemory(this.store, stored.turnId) : undefined
+    if (!memory) {
+      memory = openTurnMemory(this.store, stored.turnId)
+      // The store kept the turn but this page lost its ledger: trust the stored count.
+      if (turn) memory.ledger.seed(stored.count)
+    }
+    const run = this.createRun(stored.turnId, this.options, binding, memory, { opened: Boolean(turn), fromStart: !turn, handle: stored })
+    this.active = run
+    if (!turn && !binding.strategy.replaysFromStart) {
+      // The turn cannot be rebuilt from the stream alone.
+      await this.expire(run, weftError('validation', 'this stream cannot be replayed from its start', { retryable: false }))
+      return true
+    }
+    const ops: Op[] = [
+      { op: 'stream.status', status: 'reconnecting' },
+      {
+        op: 'cursor',
+        cursor: { turnId: stored.turnId, protocol: stored.protocol, eventCount: memory.ledger.count, streamId: undefined, lastEventId: undefined, sequence: undefined },
+      },
+    ]
+    if (turn) ops.unshift({ op: 'turn.open', turnId: stored.turnId, role: turn.role })
+    this.store.getState().dispatch(ops)
+    await this.drive(run)
+    return true
+  }
+
+  /**
+   * Try again after a resumable stream gave up (or failed): reconnect from where
+   * it stopped, with a fresh reconnect budget. Without such a stream, attaches
+   * to a stored handle if there is one.
+   *
+   * @example
+   * if (status === 'error') await client.retry()
+   */
+  async retry(): Promise<void> {
+    const previous = this.active
+    if (!previous || !previous.parked || !previous.resume) {
+      if (!this.busy) await this.attach()
+      return
+    }
+    const run = this.createRun(previous.turnId, this.options, bindingOf(this.options) ?? previous.resume, previous.memory, {
+      opened: previous.opened, fromStart: previous.fromStart, handle: previous.handle,
+    })
+    run.announced = previous.announced
+    run.streamUrl = previous.streamUrl
+    run.lastEventId = previous.lastEventId
+    run.savedText = previous.savedText
+    this.active = run
+    this.store.getState().dispatch([{ op: 'stream.status', status: 'reconnecting' }])
+    await this.drive(run)
+  }
+
+  /** Abort the request in flight, mark its turn `aborted` and forget its resume handle. */
   stop(): void {
     const run = this.active
-    if (!run || run.settled) return
-    run.settled = true
+    if (run && (!run.settled || run.parked)) {
+      run.settled = true
+      run.parked = false
+      run.batcher.flush()
+      this.forget(run)
+      const ops: Op[] = [{ op: 'stream.status', status: 'aborted' }]
+      if (run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'aborted' })
+      this.store.getState().dispatch(ops)
+      run.controller.abort()
+      return
+    }
+    const binding = bindingOf(this.options)
+    if (binding) clearHandle(binding.storage, binding.key)
+  }
+
+  /**
+   * Let go of the stream, e.g. when a component unmounts. A plain stream is
+   * stopped; a resumable one is only detached: its turn and its handle stay, so
+   * the next `attach()` (another mount, a reload) picks it up.
+   */
+  dispose(): void {
+    const run = this.active
+    if (!run) return
+    if (!run.resume) {
+      this.stop()
+      return
+    }
+    if (run.settled) return
     run.batcher.flush()
-    this.store.getState().dispatch([
-      { op: 'turn.finish', turnId: run.turnId, status: 'aborted' },
-      { op: 'stream.status', status: 'aborted' },
-    ])
+    this.persist(run)
+    run.settled = true
+    run.parked = true
     run.controller.abort()
   }
 
-  /** Abort what is in flight; the client can still send afterwards. */
-  dispose(): void {
-    this.stop()
+  private createRun(
+    turnId: string,
+    options: AgentClientOptions,
+    resume: ResumeBinding | undefined,
+    memory: TurnMemory,
+    init: { opened: boolean; fromStart: boolean; handle?: ResumeHandle },
+  ): ActiveRun {
+    // The handle is written once per flushed batch: what the store shows is what it resumes from.
+    const batcher = createBatcher((ops) => {
+      this.store.getState().dispatch(ops)
+      this.persist(run)
+    }, options.scheduler ?? defaultScheduler())
+    const run: ActiveRun = {
+      turnId, options, resume, memory, batcher,
+      controller: new AbortController(),
+      settled: false, parked: false, keepHandle: resume !== undefined,
+      handle: init.handle, fromStart: init.fromStart, opened: init.opened, announced: false, failures: 0,
+    }
+    return run
   }
 
-  private async consume(run: ActiveRun, stream: OpenedStream, options: AgentClientOptions): Promise<void> {
-    const reader = new FrameDecoder({
-      turnId: run.turnId, protocol: options.protocol, headers: stream.response.headers, onData: options.onData,
-    })
-    run.batcher.push([{ op: 'stream.status', status: 'streaming' }])
-    let count = 0
-    let announced = false
-    for await (const frame of stream.frames) {
-      count += 1
-      run.batcher.push(reader.frame(frame))
-      if (!announced && reader.protocol) {
-        announced = true
-        run.batcher.push([{ op: 'turn.update', turnId: run.turnId, protocol: reader.protocol }, { op: 'cursor', cursor: { protocol: reader.protocol } }])
+  /** Connect, read, and reconnect while the stream is lost, until it ends one way or another. */
+  private async drive(run: ActiveRun, initial?: RequestPlan): Promise<void> {
+    let request = initial
+    for (;;) {
+      if (run.settled || run.controller.signal.aborted) return
+      const resuming = request === undefined
+      let outcome: Outcome
+      try {
+        outcome = await this.connect(run, request ?? this.resumeRequest(run), resuming)
+      } catch (thrown) {
+        outcome = { kind: 'failed', error: toWeftError(thrown, 'unknown') }
       }
-      run.batcher.push([{ op: 'cursor', cursor: { eventCount: count, lastEventId: stream.lastEventId } }])
+      request = undefined
+      if (run.settled || run.controller.signal.aborted) return
+      switch (outcome.kind) {
+        case 'aborted':
+          return
+        case 'finished':
+          this.complete(run, outcome.reason)
+          return
+        case 'nothing':
+          await this.nothingLeft(run)
+          return
+        case 'expired':
+          await this.expire(run, outcome.error)
+          return
+        case 'failed':
+          if (resuming) this.park(run, outcome.error)
+          else this.fail(run, outcome.error)
+          return
+        case 'lost': {
+          const resume = run.resume
+          if (!resume || !this.currentHandle(run)) {
+            this.fail(run, outcome.error)
+            return
+          }
+          run.failures = outcome.progressed ? 1 : run.failures + 1
+          const max = Math.max(0, resume.options.maxRetries ?? DEFAULT_MAX_RETRIES)
+          if (run.failures > max) {
+            this.park(run, exhausted(outcome.error, max))
+            return
+          }
+          run.batcher.push([{ op: 'stream.status', status: 'reconnecting' }])
+          run.batcher.flush()
+          const floor = Math.max(run.retryMs ?? 0, outcome.error.retryAfterMs ?? 0)
+          const sleep = resume.options.backoff?.sleep ?? wait
+          if (!(await sleep(backoffDelay(run.failures, resume.options.backoff, floor), run.controller.signal))) return
+          if (run.settled || run.controller.signal.aborted) return
+        }
+      }
     }
-    if (stream.endReason === 'aborted' || run.settled) return
-    run.batcher.push(reader.end(stream.endReason === 'done' ? 'done' : 'eof'))
+  }
+
+  /** One connection: open it, fold what is new, and say how it ended. */
+  private async connect(run: ActiveRun, request: RequestPlan, resuming: boolean): Promise<Outcome> {
+    const { options, controller } = run
+    const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
+    let stream: OpenedStream
+    try {
+      stream = await openStream(
+        { ...request, signal: controller.signal, fetch: fetchImpl, idleTimeoutMs: options.idleTimeoutMs },
+        { onRetry: (ms) => (run.retryMs = ms) },
+      )
+    } catch (thrown) {
+      if (controller.signal.aborted || run.settled) return { kind: 'aborted' }
+      const error = toWeftError(thrown, 'network')
+      if (!resuming) return { kind: 'failed', error }
+      if (error.status === 404 || error.status === 410) return { kind: 'expired', error }
+      return error.retryable ? { kind: 'lost', error, progressed: false } : { kind: 'failed', error }
+    }
+    if (controller.signal.aborted || run.settled || stream.endReason === 'aborted') return { kind: 'aborted' }
+    if (resuming && stream.response.status === 204) return { kind: 'nothing' }
+    if (!resuming) run.streamUrl = request.url
+
+    const reader = (run.memory.reader ??= new FrameDecoder({
+      turnId: run.turnId, protocol: options.protocol ?? run.handle?.protocol, headers: stream.response.headers, onData: options.onData,
+    }))
+    run.batcher.push([{ op: 'stream.status', status: 'streaming' }])
+    const filter = resuming ? this.replayFilter(run) : undefined
+    let progressed = false
+    const take = (items: readonly ReplayItem[]) => {
+      if (items.length === 0) return
+      for (const item of items) if (this.fold(run, reader, item)) progressed = true
+      run.batcher.push([{ op: 'cursor', cursor: { eventCount: run.memory.ledger.count, lastEventId: run.lastEventId } }])
+    }
+    try {
+      // One await per arrival of bytes, not per frame: a frame's work stays synchronous.
+      for await (const batch of stream.batches) {
+        if (run.settled) break
+        const ready: ReplayItem[] = []
+        for (const frame of batch) {
+          const item = this.identify(run, frame)
+          if (filter) for (const out of filter.push(item)) ready.push(out)
+          else ready.push(item)
+        }
+        take(ready)
+      }
+    } catch (thrown) {
+      if (controller.signal.aborted || run.settled) return { kind: 'aborted' }
+      filter?.end(false)
+      if (reader.ended) return { kind: 'finished', reason: 'eof' }
+      return { kind: 'lost', error: toWeftError(thrown, 'network'), progressed }
+    }
+    // Read again: the loop above moved it on.
+    const endReason = endReasonOf(stream)
+    if (endReason === 'aborted' || run.settled) return { kind: 'aborted' }
+    const final = endReason === 'done'
+    if (filter) take(filter.end(final))
+    if (final || reader.ended || filter?.settled) return { kind: 'finished', reason: final ? 'done' : 'eof' }
+    // Without a strategy the end of the body is the end of the turn.
+    if (!run.resume) return { kind: 'finished', reason: 'eof' }
+    // A resumed connection that closes cleanly with nothing new: the server has no more.
+    if (resuming && !progressed) return { kind: 'nothing' }
+    return { kind: 'lost', error: weftError('network', 'the stream ended before the agent finished'), progressed }
+  }
+
+  private identify(run: ActiveRun, frame: SSEFrame): ReplayItem {
+    let event: unknown
+    let json = true
+    try {
+      event = JSON.parse(frame.data)
+    } catch {
+      json = false
+    }
+    if (!run.resume) return { frame, event, json, fingerprint: '', ...COUNT_EVERYTHING }
+    const identity = run.resume.strategy.identify(frame, json ? event : undefined)
+    return { frame, event, json, fingerprint: fingerprint(`${frame.event ?? ''}\n${frame.data}`), ...identity }
+  }
+
+  /** Fold one event; true when it counted. */
+  private fold(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
+    if (!run.opened) {
+      run.opened = true
+      run.batcher.push([{ op: 'turn.open', turnId: run.turnId, role: 'assistant', protocol: reader.protocol ?? run.handle?.protocol }])
+    }
+    const ops = item.json ? reader.event(item.event, item.frame) : reader.frame(item.frame)
+    run.memory.ledger.record(item)
+    if (item.frame.id !== undefined) run.lastEventId = item.frame.id === '' ? undefined : item.frame.id
+    run.batcher.push(ops)
+    if (!run.announced && reader.protocol) {
+      run.announced = true
+      run.batcher.push([{ op: 'turn.update', turnId: run.turnId, protocol: reader.protocol }, { op: 'cursor', cursor: { protocol: reader.protocol } }])
+    }
+    return item.counted
+  }
+
+  private resumeRequest(run: ActiveRun): RequestPlan {
+    const resume = run.resume
+    const handle = this.currentHandle(run)
+    if (!resume || !handle) throw new WeftStreamError(weftError('validation', 'there is no stream to resume', { retryable: false }))
+    const fromStart = run.fromStart && run.memory.ledger.count === 0
+    const built = resume.strategy.request(handle, { conversationKey: resume.key, resumeUrl: resume.options.resumeUrl, fromStart })
+    run.requested = { handle, fromStart }
+    const { options } = run
+    const headers = new Headers(typeof options.headers === 'function' ? options.headers() : options.headers)
+    new Headers(built.headers).forEach((value, name) => headers.set(name, value))
+    return {
+      url: built.url, method: built.method ?? 'GET', headers, body: built.body ?? null,
+      credentials: options.credentials, lastEventId: built.lastEventId,
+    }
+  }
+
+  private replayFilter(run: ActiveRun): ReplayFilter | undefined {
+    const resume = run.resume
+    const requested = run.requested
+    if (!resume || !requested) return undefined
+    return resume.strategy.dedupe(run.memory.ledger, {
+      handle: requested.handle,
+      fromStart: requested.fromStart,
+      report: (message) => run.batcher.push([{
+        op: 'problem', turnId: run.turnId, error: weftError('protocol', message, { code: 'resume_mismatch' }),
+      }]),
+    })
+  }
+
+  /** The handle for the turn as it stands (or the stored one, while nothing was folded here). */
+  private currentHandle(run: ActiveRun): ResumeHandle | undefined {
+    const resume = run.resume
+    if (!resume) return undefined
+    const computed = resume.strategy.handle({
+      turnId: run.turnId,
+      conversationKey: resume.key,
+      cursor: this.store.getState().cursor,
+      ledger: run.memory.ledger,
+      protocol: run.memory.reader?.protocol ?? run.options.protocol ?? run.handle?.protocol,
+      streamUrl: run.streamUrl,
+      resumeUrl: resume.options.resumeUrl,
+      previous: run.handle,
+    })
+    if (computed) run.handle = computed
+    return run.handle
+  }
+
+  private persist(run: ActiveRun): void {
+    const resume = run.resume
+    if (!resume || !run.keepHandle) return
+    const handle = this.currentHandle(run)
+    if (!handle) return
+    const text = JSON.stringify(handle)
+    if (text === run.savedText) return
+    if (writeHandle(resume.storage, resume.key, handle) !== undefined) run.savedText = text
+  }
+
+  /** The turn is over, or was stopped: its handle and ledger go. */
+  private forget(run: ActiveRun): void {
+    const resume = run.resume
+    if (!resume) return
+    run.keepHandle = false
+    clearHandle(resume.storage, resume.key)
+    closeTurnMemory(this.store, run.turnId)
+  }
+
+  private complete(run: ActiveRun, reason: 'done' | 'eof'): void {
+    if (!run.opened) {
+      this.settleQuietly(run)
+      return
+    }
+    if (run.memory.reader) run.batcher.push(run.memory.reader.end(reason))
+    else run.batcher.push([{ op: 'turn.finish', turnId: run.turnId, status: 'done' }])
     run.batcher.flush()
     run.settled = true
+    this.forget(run)
     const turn = this.store.getState().turns[run.turnId]
     if (turn?.status === 'error') {
       const error = turn.error ?? weftError('unknown', 'the agent reported an error')
       this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
-      options.onError?.(error)
+      run.options.onError?.(error)
     } else if (turn?.status === 'aborted') {
       this.store.getState().dispatch([{ op: 'stream.status', status: 'aborted' }])
     } else {
       this.store.getState().dispatch([{ op: 'stream.status', status: 'done' }])
-      options.onFinish?.(run.turnId)
+      run.options.onFinish?.(run.turnId)
     }
+  }
+
+  /** A re-attach found nothing: no turn was opened, so nothing shows. */
+  private settleQuietly(run: ActiveRun): void {
+    run.batcher.flush()
+    run.settled = true
+    this.forget(run)
+    this.store.getState().dispatch([{ op: 'stream.status', status: 'idle' }])
+  }
+
+  /** The server has nothing more (204, or an empty replay). */
+  private async nothingLeft(run: ActiveRun): Promise<void> {
+    if (!run.opened) {
+      this.settleQuietly(run)
+      return
+    }
+    const reader = run.memory.reader
+    // The server finished while nobody listened: history has the end of the turn.
+    if (run.resume?.options.loadHistory && !reader?.ended) await this.fromHistory(run, 'ended', weftError('network', 'the stream finished while disconnected'))
+    else this.complete(run, 'eof')
+  }
+
+  /** The server no longer knows the stream: rebuild the conversation from history, or fail. */
+  private async expire(run: ActiveRun, cause: WeftError): Promise<void> {
+    const error: WeftError = { ...cause, code: RESUME_EXPIRED, retryable: false }
+    if (run.resume?.options.loadHistory) {
+      await this.fromHistory(run, 'expired', error)
+      return
+    }
+    run.batcher.flush()
+    run.settled = true
+    this.forget(run)
+    const ops: Op[] = [{ op: 'stream.status', status: 'error', error }]
+    if (run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error })
+    this.store.getState().dispatch(ops)
+    run.options.onError?.(error)
+  }
+
+  private async fromHistory(run: ActiveRun, reason: 'expired' | 'ended', error: WeftError): Promise<void> {
+    const resume = run.resume
+    const loader = resume?.options.loadHistory
+    if (!resume || !loader) return
+    run.batcher.flush()
+    const handle = run.handle
+    this.forget(run)
+    let result: HistoryResult
+    try {
+      result = await loader({ conversationKey: resume.key, handle, reason, signal: run.controller.signal })
+    } catch (thrown) {
+      if (run.settled || run.controller.signal.aborted) return
+      run.settled = true
+      const failure = toWeftError(thrown, 'unknown')
+      const ops: Op[] = [{ op: 'stream.status', status: 'error', error: failure }]
+      if (run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error: failure })
+      this.store.getState().dispatch(ops)
+      run.options.onError?.(failure)
+      return
+    }
+    if (run.settled || run.controller.signal.aborted) return
+    run.settled = true
+    if (!result || result.length === 0) {
+      // History had nothing to add: keep what arrived and close the turn.
+      if (!run.opened) {
+        this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
+        run.options.onError?.(error)
+        return
+      }
+      const closing = run.memory.reader?.end('eof') ?? []
+      this.store.getState().dispatch([...closing, { op: 'turn.finish', turnId: run.turnId, status: 'done' }, { op: 'stream.status', status: 'done' }])
+      return
+    }
+    // History is the whole conversation: it replaces what the store held.
+    this.store.getState().reset()
+    const ops: Op[] = isOpList(result) ? [...result] : [{ op: 'hydrate', turns: [...result], at: 'end' }]
+    ops.push({ op: 'stream.status', status: 'done' })
+    this.store.getState().dispatch(ops)
+  }
+
+  /** Stop reconnecting but keep the turn and its handle: `retry()` goes on from here. */
+  private park(run: ActiveRun, error: WeftError): void {
+    run.batcher.flush()
+    this.persist(run)
+    run.settled = true
+    run.parked = true
+    this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
+    run.options.onError?.(error)
   }
 
   private fail(run: ActiveRun, error: WeftError): void {
     run.batcher.flush()
     run.settled = true
-    this.store.getState().dispatch([
-      { op: 'turn.finish', turnId: run.turnId, status: 'error', error },
-      { op: 'stream.status', status: 'error', error },
-    ])
-    this.options.onError?.(error)
+    const ops: Op[] = [{ op: 'stream.status', status: 'error', error }]
+    if (run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error })
+    this.store.getState().dispatch(ops)
+    run.options.onError?.(error)
   }
 }
 
-/** The user's text in a send input, if any. */
+/**
+ * The user's text in a send input, if any.
+ *
+ * @example
+ * textOf({ text: 'Hi', files: [] }) // 'Hi'
+ */
 export function textOf(input: SendInput | undefined): string | undefined {
   if (typeof input === 'string') return input
   return typeof input?.text === 'string' ? input.text : undefined
 }
 
-function defaultRequest(options: AgentClientOptions, input: SendInput | undefined, turnId: string): Omit<StreamRequest, 'signal' | 'fetch'> {
+function bindingOf(options: AgentClientOptions): ResumeBinding | undefined {
+  const resume = options.resume
+  if (!resume) return undefined
+  return {
+    strategy: resolveResumeStrategy(resume.strategy),
+    key: resume.conversationKey,
+    storage: resume.storage ?? defaultResumeStorage(),
+    options: resume,
+  }
+}
+
+function exhausted(last: WeftError, attempts: number): WeftError {
+  const tries = attempts === 1 ? 'one reconnect' : `${attempts} reconnects`
+  return weftError(last.type === 'timeout' ? 'timeout' : 'network', `The connection was lost and ${tries} failed: ${last.message}`, {
+    code: RESUME_EXHAUSTED, retryable: true, status: last.status,
+  })
+}
+
+function endReasonOf(stream: OpenedStream): StreamEndReason | undefined {
+  return stream.endReason
+}
+
+function isOpList(result: readonly HydratedTurn[] | readonly Op[]): result is readonly Op[] {
+  const first = result[0] as { op?: unknown } | undefined
+  return typeof first?.op === 'string'
+}
+
+/** Resolves true after `ms`, or false as soon as the signal aborts. */
+function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve(false)
+      return
+    }
+    const onAbort = () => {
+      clearTimeout(timer)
+      resolve(false)
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(true)
+    }, ms)
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+function defaultRequest(options: AgentClientOptions, input: SendInput | undefined, turnId: string): RequestPlan {
   if (!options.url) throw new WeftStreamError(weftError('validation', 'the agent client needs a url (or a source)'))
   const raw = typeof options.body === 'function'
     ? (options.body as (i: SendInput | undefined, c: { turnId: string }) => unknown)(input, { turnId })

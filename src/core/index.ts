@@ -12,7 +12,11 @@ export { createAgentStore, snapshot, type AgentStore, type AgentStoreState, type
 export { createBatcher, syncScheduler, frameScheduler, defaultScheduler, type Batcher, type Scheduler } from './batcher'
 export { foldStream, streamToOps, type FoldStreamOptions } from './fold-stream'
 export { FrameDecoder, type FrameDecoderOptions } from './pipeline'
-export { AgentClient, textOf, type AgentClientOptions, type SendInput, type StreamSource, type StreamSourceContext } from './client'
+export {
+  AgentClient, textOf, RESUME_EXHAUSTED, RESUME_EXPIRED,
+  type AgentClientOptions, type SendInput, type StreamSource, type StreamSourceContext, type ResumeOptions,
+} from './client'
+export * from './resume/index'
 export { protocols, getProtocol } from './decoders/registry'
 export { detectProtocol } from './decoders/detect'
 export { createYaoDecoder, yaoProtocol } from './decoders/yao'

@@ -3,6 +3,7 @@
  */
 export { AgentProvider, useAgentStore, type AgentProviderProps } from './provider'
 export { useAgentStream, type UseAgentStreamOptions, type AgentStreamHandle } from './use-agent-stream'
+export { useResumableStream, type UseResumableStreamOptions, type ResumableStreamHandle } from './use-resumable-stream'
 export {
   useAgentSelector, useAgentSelectorShallow, useTurnIds, useTurns, useTurn, useMessage, useBlocks, useThread,
   useTrace, useGates, useStatus, useStreamError,

@@ -1,0 +1,56 @@
+/**
+ * What a turn keeps in memory while it can still be resumed: its ledger and its
+ * decoder (one decoder per turn across reconnects, as decoders hold per-stream
+ * state). Kept per store, so a component that unmounts and mounts again over the
+ * same store picks the turn up where it was; a fresh store (a real reload) has none.
+ */
+import type { FrameDecoder } from '../pipeline'
+import { TurnLedger } from './ledger'
+
+/**
+ * One turn's in-memory resume state.
+ *
+ * @example
+ * const memory = openTurnMemory(store, turnId); memory.ledger.count
+ */
+export interface TurnMemory {
+  readonly ledger: TurnLedger
+  /** Made when the first response arrives (its headers help detection). */
+  reader?: FrameDecoder
+}
+
+const byOwner = new WeakMap<object, Map<string, TurnMemory>>()
+
+/**
+ * The memory of a turn, if this owner (a store) still has it.
+ *
+ * @example
+ * findTurnMemory(store, 'turn-1')?.ledger.count
+ */
+export function findTurnMemory(owner: object, turnId: string): TurnMemory | undefined {
+  return byOwner.get(owner)?.get(turnId)
+}
+
+/**
+ * A new, empty memory for a turn (replacing any earlier one).
+ *
+ * @example
+ * const memory = openTurnMemory(store, 'turn-1')
+ */
+export function openTurnMemory(owner: object, turnId: string): TurnMemory {
+  let turns = byOwner.get(owner)
+  if (!turns) byOwner.set(owner, (turns = new Map()))
+  const memory: TurnMemory = { ledger: new TurnLedger() }
+  turns.set(turnId, memory)
+  return memory
+}
+
+/**
+ * Forget a turn's memory (it completed, was stopped, or expired).
+ *
+ * @example
+ * closeTurnMemory(store, 'turn-1')
+ */
+export function closeTurnMemory(owner: object, turnId: string): void {
+  byOwner.get(owner)?.delete(turnId)
+}

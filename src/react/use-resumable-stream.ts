@@ -1,0 +1,101 @@
+/**
+ * The resumable headless hook: `useAgentStream` plus a resume strategy. A lost
+ * connection reconnects on its own; a reload (or a remount) picks the stream up
+ * from the handle kept per conversation.
+ */
+import { useCallback, useEffect, useState } from 'react'
+import { AgentClient, type AgentClientOptions, type SendInput } from '../core/client'
+import type { ResumeStrategyName } from '../core/resume/strategies/index'
+import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from '../core/resume/types'
+import { useAgentStore } from './provider'
+import { useAgentSelector } from './selectors'
+import type { AgentStreamHandle, UseAgentStreamOptions } from './use-agent-stream'
+
+/**
+ * Options of `useResumableStream`: those of `useAgentStream`, plus how to resume.
+ *
+ * @example
+ * const options: UseResumableStreamOptions = {
+ *   url: '/rpc/agent/stream', protocol: 'vocion', conversationKey: 'chat-1',
+ *   resume: 'vocion', resumeUrl: '/rpc/agent/stream/resume',
+ * }
+ */
+export interface UseResumableStreamOptions extends Omit<UseAgentStreamOptions, 'resume'> {
+  /** The host's key for the conversation: the handle is stored under it. */
+  conversationKey: string
+  /** `vocion`, `sse` (Last-Event-ID, AG-UI), `ai-sdk`, `yao`, or the host's own strategy. */
+  resume: ResumeStrategy | ResumeStrategyName
+  /** Where reconnects go (Vocion's `…/resume`, the AI SDK chat API, Yao's task stream; SSE defaults to the stream's URL). */
+  resumeUrl?: string
+  /** Where handles are kept (default `sessionStorage`). */
+  storage?: ResumeStorage
+  /** Reconnects in a row without progress before giving up (default 5). */
+  maxRetries?: number
+  backoff?: BackoffOptions
+  /** Loads the conversation when the stream cannot be resumed (404/410); turns or ops replace the store's content. */
+  loadHistory?: HistoryLoader
+  /** Another name for `loadHistory`. */
+  onExpired?: HistoryLoader
+}
+
+/**
+ * What `useResumableStream` returns: `useAgentStream`'s handle plus `retry`.
+ *
+ * @example
+ * const { send, stop, retry, status, error } = useResumableStream(options)
+ */
+export interface ResumableStreamHandle extends AgentStreamHandle {
+  /** Reconnect after the stream gave up (`status === 'error'`), with a fresh reconnect budget. */
+  retry(): Promise<void>
+}
+
+/**
+ * Stream an agent's answers into the nearest `AgentProvider`'s store, resuming
+ * dropped streams. Mounting with a stored handle re-attaches (once, also under
+ * StrictMode); unmounting detaches without forgetting the handle; `stop()` and a
+ * normal end forget it.
+ *
+ * @example
+ * function Chat({ chatId }: { chatId: string }) {
+ *   const { send, stop, retry, status } = useResumableStream({
+ *     url: '/rpc/agent/stream', protocol: 'vocion', conversationKey: chatId,
+ *     resume: 'vocion', resumeUrl: '/rpc/agent/stream/resume',
+ *   })
+ *   if (status === 'error') return <button onClick={() => void retry()}>Try again</button>
+ *   return <button onClick={() => (status === 'streaming' ? stop() : send('Hello'))}>{status}</button>
+ * }
+ */
+export function useResumableStream(options: UseResumableStreamOptions): ResumableStreamHandle {
+  const store = useAgentStore()
+  const clientOptions = toClientOptions(options)
+  const [client] = useState(() => new AgentClient(store, clientOptions))
+  // The latest options serve the next send or reconnect; a run in flight keeps its own.
+  client.setOptions(clientOptions)
+
+  const { conversationKey } = options
+  useEffect(() => {
+    // Deferred: StrictMode's throwaway mount cancels the timer in its cleanup, so only one resume request leaves.
+    const timer = setTimeout(() => void client.attach(), 0)
+    return () => {
+      clearTimeout(timer)
+      // Detach only: the handle stays for the next mount or page.
+      client.dispose()
+    }
+  }, [client, conversationKey])
+
+  const send = useCallback((input?: SendInput) => client.send(input), [client])
+  const stop = useCallback(() => client.stop(), [client])
+  const retry = useCallback(() => client.retry(), [client])
+  const status = useAgentSelector((s) => s.status)
+  // Only the error that stopped the stream: one a successful retry got past is not shown.
+  const error = useAgentSelector((s) => (s.status === 'error' ? s.error : undefined))
+  return { send, stop, retry, status, error }
+}
+
+function toClientOptions(options: UseResumableStreamOptions): AgentClientOptions {
+  const { conversationKey, resume, resumeUrl, storage, maxRetries, backoff, loadHistory, onExpired, ...rest } = options
+  return {
+    ...rest,
+    resume: { strategy: resume, conversationKey, resumeUrl, storage, maxRetries, backoff, loadHistory: loadHistory ?? onExpired },
+  }
+}
