@@ -54,7 +54,7 @@ export interface StreamSourceContext {
  * const source: StreamSource = { async open({ input }) { return { url: '/events' } } }
  */
 export interface StreamSource {
-  open(context: StreamSourceContext): Promise<Omit<StreamRequest, 'signal' | 'fetch'>>
+  open(context: StreamSourceContext): Promise<Omit<StreamRequest, 'signal' | 'fetch'> & { runId?: string }>
 }
 
 /**
@@ -142,7 +142,7 @@ export const RESUME_EXPIRED = 'resume_expired'
 
 const DEFAULT_MAX_RETRIES = 5
 
-type RequestPlan = Omit<StreamRequest, 'signal' | 'fetch' | 'idleTimeoutMs'>
+type RequestPlan = Omit<StreamRequest, 'signal' | 'fetch' | 'idleTimeoutMs'> & { runId?: string }
 
 interface ResumeBinding {
   strategy: ResumeStrategy
@@ -475,6 +475,7 @@ export class AgentClient {
 
     const reader = (run.memory.reader ??= new FrameDecoder({
       turnId: run.turnId, protocol: options.protocol ?? run.handle?.protocol, headers: stream.response.headers, onData: options.onData,
+      runId: request.runId,
     }))
     run.batcher.push([{ op: 'stream.status', status: 'streaming' }])
     const filter = resuming ? this.replayFilter(run) : undefined
@@ -495,12 +496,21 @@ export class AgentClient {
           else ready.push(item)
         }
         take(ready)
+        // The protocol's own end arrived: a server that keeps the connection open
+        // (an AG-UI thread's events) must not hold the turn until the idle timeout.
+        if (reader.ended) break
       }
     } catch (thrown) {
       if (controller.signal.aborted || run.settled) return { kind: 'aborted' }
       filter?.end(false)
       if (reader.ended) return { kind: 'finished', reason: 'eof' }
       return { kind: 'lost', error: toWeftError(thrown, 'network'), progressed }
+    }
+    if (run.settled || controller.signal.aborted) return { kind: 'aborted' }
+    // Left the loop at the protocol's own end (the connection may still be open).
+    if (reader.ended) {
+      if (filter) take(filter.end(true))
+      return { kind: 'finished', reason: 'eof' }
     }
     // Read again: the loop above moved it on.
     const endReason = endReasonOf(stream)

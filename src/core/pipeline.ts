@@ -23,6 +23,8 @@ export interface FrameDecoderOptions {
   /** Response headers, for detection. */
   headers?: Headers
   onData?: (part: DataPart) => void
+  /** The run this stream answers, when known (see `DecodeContext.runId`). */
+  runId?: string
 }
 
 /**
@@ -110,8 +112,8 @@ export class FrameDecoder {
   }
 
   private create(name: ProtocolName): Decoder {
-    const { turnId, scope = turnId, onData } = this.options
-    return getProtocol(name).create({ turnId, scope, onData })
+    const { turnId, scope = turnId, onData, runId } = this.options
+    return getProtocol(name).create({ turnId, scope, onData, runId })
   }
 
   private safeDecode(decoder: Decoder, event: unknown, meta: FrameMeta): Op[] {

@@ -102,9 +102,14 @@ function newRun(posted: Ev): Ev[] {
   ]
 }
 
+/** When set, the events endpoint keeps the connection open after its last event, as a thread's event stream may. */
+let keepOpen = false
+
 function sse(res: ServerResponse, events: Ev[]): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-  res.end(events.map((data, i) => encodeFrame({ id: `stream-1:${i + 1}`, event: String(data.type), data })).join(''))
+  const text = events.map((data, i) => encodeFrame({ id: `stream-1:${i + 1}`, event: String(data.type), data })).join('')
+  if (keepOpen) res.write(text)
+  else res.end(text)
 }
 
 function json(res: ServerResponse, status: number, body?: unknown): void {
@@ -160,6 +165,7 @@ beforeEach(() => {
   runsAnswer = { status: 202, body: { taskId: 'task_1', threadId: 'thread_1', runId: 'run_1', created: true } }
   liveEvents = newRun
   historyFailures = 0
+  keepOpen = false
 })
 
 // ------------------------------------------------------------------ helpers
@@ -178,6 +184,19 @@ const lastTurn = (s: AgentState) => s.turns[s.turnIds.at(-1)!]!
 // ------------------------------------------------------------------ tests
 
 describe('AG-UI history, then runs and events, on a real server', () => {
+  it('ends the turn at the live run\'s RUN_FINISHED even when the events stream stays open, not at a replayed run\'s', async () => {
+    keepOpen = true
+    const store = createAgentStore()
+    const client = new AgentClient(store, { protocol: 'ag-ui', source: source(), scheduler: syncScheduler, idleTimeoutMs: 60_000 })
+    await client.send('Is milk on my list?')
+    const state = store.getState()
+    expect(state.status).toBe('done')
+    const turn = lastTurn(state)
+    expect(turn.status).toBe('done')
+    expect(turn.runId).toBe('run_1')
+    expect(Object.values(state.messages).some((m) => m.props.content === 'Milk is on your list.')).toBe(true)
+  })
+
   it('pages history by day, then streams a new run without repeating the replayed one', async () => {
     const store = createAgentStore()
     const history = new AgUiHistory(store, { historyUrl: historyUrl() })

@@ -127,7 +127,10 @@ export function agUiRunsSource(options: AgUiRunsOptions): AgUiRunsSource {
       }])
       options.onAccepted?.(accepted)
       const streamHeaders = new Headers(typeof options.headers === 'function' ? options.headers() : options.headers)
-      return { url: options.eventsUrl(accepted.threadId), method: 'GET', headers: streamHeaders, credentials: options.credentials }
+      return {
+        url: options.eventsUrl(accepted.threadId), method: 'GET', headers: streamHeaders, credentials: options.credentials,
+        runId: accepted.runId,
+      }
     },
   }
 }

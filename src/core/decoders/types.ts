@@ -29,6 +29,12 @@ export interface DecodeContext {
   scope: string
   /** Receives data the protocol marks as transient. */
   onData?: (part: DataPart) => void
+  /**
+   * The run this stream answers, when a preliminary request named it (AG-UI's
+   * `202 {runId}`): a stream that replays earlier runs first is not over at
+   * their end.
+   */
+  runId?: string
 }
 
 /**

@@ -55,6 +55,7 @@ export function agUiInputMessageId(turnId: string): string {
  */
 export function createAgUiDecoder(context: DecodeContext): Decoder {
   const { turnId, scope, onData } = context
+  let currentRunId: string | undefined
   const inputId = agUiInputMessageId(turnId)
 
   /** Text of text and reasoning messages as this stream built it. */
@@ -177,6 +178,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     if (finished) ops.push({ op: 'turn.open', turnId, role: 'assistant' })
     finished = false
     ended = false
+    currentRunId = str(e.runId) ?? currentRunId
     const metadata: Record<string, unknown> = {}
     if (str(e.parentRunId)) metadata.parentRunId = e.parentRunId
     ops.push({ op: 'turn.update', turnId, runId: str(e.runId), threadId: str(e.threadId), ...(Object.keys(metadata).length ? { metadata } : {}) })
@@ -201,7 +203,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     } else {
       ops.push({ op: 'turn.finish', turnId, status: 'done' })
     }
-    runClosed()
+    runClosed(str(e.runId))
     return ops
   }
 
@@ -240,13 +242,15 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
       ...(usage ? [{ op: 'turn.update', turnId, usage } as Op] : []),
       { op: 'turn.finish', turnId, status: 'error', error },
     ]
-    runClosed()
+    runClosed(str(e.runId))
     return ops
   }
 
   /** Forget what the run left open; the fold closes the turn's blocks, threads and timeline. */
-  function runClosed(): void {
-    ended = true
+  function runClosed(runId: string | undefined): void {
+    // A replayed earlier run ends before the one this stream was opened for.
+    const closed = runId ?? currentRunId
+    ended = !context.runId || closed === undefined || closed === context.runId
     finished = true
     steps.clear()
     openMessages.clear()
@@ -689,7 +693,8 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
       const ops: Op[] = []
       for (const lane of [...chunks.keys()]) ops.push(...closeChunk(lane))
       ops.push(...closeOpenTools(), { op: 'turn.finish', turnId, status: 'done' })
-      runClosed()
+      runClosed(undefined)
+      ended = true
       return ops
     },
     get ended() {
