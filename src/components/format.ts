@@ -53,12 +53,4 @@ export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
-/**
- * `hasOwnProperty` for records keyed by wire strings (`constructor` must not resolve).
- *
- * @example
- * own({ a: 1 }, 'constructor') // undefined
- */
-export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined
-}
+export { own } from '../core/fold/paths'

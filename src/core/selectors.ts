@@ -4,6 +4,7 @@
  * a list they build is reused while its items are the same objects, so a
  * subscriber comparing by identity re-renders only when its slice changed.
  */
+import { own } from './fold/paths'
 import type { AgentState, Block, Gate, Message, Source, Thread, TraceNode, Turn } from './model'
 
 /** One row of the work timeline with the rows nested under it. */
@@ -279,6 +280,4 @@ function countCitations(nodes: readonly TraceNode[]): number {
 }
 
 // Ids come from the wire; an inherited name such as `constructor` must not resolve.
-function own<T>(record: Record<string, T>, id: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(record, id) ? record[id] : undefined
-}
+

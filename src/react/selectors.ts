@@ -7,6 +7,7 @@ import { useShallow } from 'zustand/react/shallow'
 import type { WeftError } from '../core/errors'
 import type { AgentState, Block, Gate, Message, StreamStatus, Thread, TraceNode, Turn } from '../core/model'
 import { allNodeIds } from '../core/fold/trace'
+import { own } from '../core/fold/paths'
 import type { AgentStoreState } from '../core/store'
 import { useAgentStore } from './provider'
 
@@ -26,7 +27,7 @@ export function useAgentSelector<T>(selector: (state: AgentState) => T): T {
  * items come from the store; re-renders only when an item changes.
  *
  * @example
- * const texts = useAgentSelectorShallow((s) => s.turnIds.map((id) => s.turns[id]))
+ * const texts = useAgentSelectorShallow((s) => s.turnIds.map((id) => own(s.turns, id)))
  */
 export function useAgentSelectorShallow<T>(selector: (state: AgentState) => T): T {
   return useStore(useAgentStore(), useShallow(selector as (state: AgentStoreState) => T))
@@ -49,7 +50,7 @@ export function useTurnIds(): string[] {
  * const turns = useTurns(); turns.at(-1)?.status
  */
 export function useTurns(): Turn[] {
-  return useAgentSelectorShallow((s) => s.turnIds.map((id) => s.turns[id]).filter(isDefined))
+  return useAgentSelectorShallow((s) => s.turnIds.map((id) => own(s.turns, id)).filter(isDefined))
 }
 
 /**
@@ -59,7 +60,7 @@ export function useTurns(): Turn[] {
  * const turn = useTurn(id); turn?.messageIds
  */
 export function useTurn(id: string | undefined): Turn | undefined {
-  return useAgentSelector((s) => (id ? s.turns[id] : undefined))
+  return useAgentSelector((s) => (id ? own(s.turns, id) : undefined))
 }
 
 /**
@@ -69,7 +70,7 @@ export function useTurn(id: string | undefined): Turn | undefined {
  * const m = useMessage(id); <p>{String(m?.props.content ?? '')}</p>
  */
 export function useMessage(id: string | undefined): Message | undefined {
-  return useAgentSelector((s) => (id ? s.messages[id] : undefined))
+  return useAgentSelector((s) => (id ? own(s.messages, id) : undefined))
 }
 
 /**
@@ -79,7 +80,7 @@ export function useMessage(id: string | undefined): Message | undefined {
  * useBlocks(turnId).map((b) => <section key={b.id}>{b.label}</section>)
  */
 export function useBlocks(turnId: string | undefined): Block[] {
-  return useAgentSelectorShallow((s) => (turnId ? (s.turns[turnId]?.blockIds ?? []).map((id) => s.blocks[id]).filter(isDefined) : []))
+  return useAgentSelectorShallow((s) => (turnId ? (own(s.turns, turnId)?.blockIds ?? []).map((id) => own(s.blocks, id)).filter(isDefined) : []))
 }
 
 /**
@@ -89,7 +90,7 @@ export function useBlocks(turnId: string | undefined): Block[] {
  * const t = useThread(id); t?.messageIds.length
  */
 export function useThread(id: string | undefined): Thread | undefined {
-  return useAgentSelector((s) => (id ? s.threads[id] : undefined))
+  return useAgentSelector((s) => (id ? own(s.threads, id) : undefined))
 }
 
 /**
@@ -100,8 +101,8 @@ export function useThread(id: string | undefined): Thread | undefined {
  */
 export function useTrace(turnId: string | undefined): TraceNode[] {
   return useAgentSelectorShallow((s) => {
-    const turn = turnId ? s.turns[turnId] : undefined
-    return turn ? allNodeIds(s, turn).map((id) => s.trace[id]).filter(isDefined) : []
+    const turn = turnId ? own(s.turns, turnId) : undefined
+    return turn ? allNodeIds(s, turn).map((id) => own(s.trace, id)).filter(isDefined) : []
   })
 }
 
@@ -112,7 +113,7 @@ export function useTrace(turnId: string | undefined): TraceNode[] {
  * useGates(turnId).filter((g) => g.status === 'pending')
  */
 export function useGates(turnId: string | undefined): Gate[] {
-  return useAgentSelectorShallow((s) => (turnId ? (s.turns[turnId]?.gateIds ?? []).map((id) => s.gates[id]).filter(isDefined) : []))
+  return useAgentSelectorShallow((s) => (turnId ? (own(s.turns, turnId)?.gateIds ?? []).map((id) => own(s.gates, id)).filter(isDefined) : []))
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { toWeftError, weftError, WeftStreamError, type WeftError } from '../errors'
 import { readAgUiMessage, type MessagePart } from '../decoders/ag-ui/messages'
-import { isRecord } from '../fold/paths'
+import { isRecord, own } from '../fold/paths'
 import type { AgentState } from '../model'
 import type { HydratedTurn, Op } from '../ops'
 import type { AgentStore } from '../store'
@@ -119,7 +119,7 @@ export function agUiHistoryOps(page: AgUiHistoryPage, state: AgentState): Op[] {
   const problems: Array<{ turnId?: string; message: string }> = []
   let lastTurnId: string | undefined
   for (const group of groups) {
-    const parts = group.parts.filter((part) => !state.messages[part.id])
+    const parts = group.parts.filter((part) => !own(state.messages, part.id))
     const first = parts[0]
     if (!first) {
       for (const message of group.problems) problems.push({ turnId: lastTurnId, message })
@@ -127,7 +127,7 @@ export function agUiHistoryOps(page: AgUiHistoryPage, state: AgentState): Op[] {
     }
     const turnId = turnIdFor(group, first, state)
     lastTurnId = turnId
-    const known = Boolean(state.turns[turnId])
+    const known = Boolean(own(state.turns, turnId))
     const turn: HydratedTurn['turn'] = known
       ? { id: turnId, role: group.role }
       : {
@@ -188,7 +188,7 @@ function turnIdFor(group: Group, first: MessagePart, state: AgentState): string 
   if (group.role === 'user') return `ag-ui-user:${first.id}`
   if (!group.runId) return `ag-ui-history:${first.id}`
   for (const id of state.turnIds) {
-    const turn = state.turns[id]
+    const turn = own(state.turns, id)
     if (turn && turn.role === 'assistant' && turn.runId === group.runId) return id
   }
   return `ag-ui-run:${group.runId}`

@@ -10,7 +10,7 @@ import type { AgentState, Block, Message, Thread, Turn } from '../model'
 import type { MessagePlace, Op, OpOf } from '../ops'
 import { coalesce, type MergedAppend } from './coalesce'
 import { applyDelta } from './deltas'
-import { cleanCopy, getAt, isRecord, parsePath, PathError } from './paths'
+import { cleanCopy, getAt, isRecord, isSafeKey, own, parsePath, PathError } from './paths'
 import { allNodeIds, failToolNode, finalizeTrace, upsertTraceNode } from './trace'
 
 /**
@@ -54,14 +54,39 @@ export function produceWith<S extends object>(state: S, recipe: (draft: S) => vo
 export function applyOps(state: AgentState, ops: readonly Op[]): void {
   for (const op of coalesce(ops)) {
     try {
+      refuseUnsafeIds(op)
       applyOp(state, op)
     } catch (thrown) {
-      const turnId = 'turnId' in op && typeof op.turnId === 'string' ? op.turnId : state.activeTurnId
+      const named = 'turnId' in op && typeof op.turnId === 'string' && isSafeKey(op.turnId) ? op.turnId : undefined
+      const turnId = named ?? state.activeTurnId
       const message = thrown instanceof PathError
         ? thrown.message
         : `could not apply ${op.op}: ${thrown instanceof Error ? thrown.message : String(thrown)}`
       recordProblem(state, turnId, weftError('protocol', message, { code: op.op }))
     }
+  }
+}
+
+/** The id fields an op may carry, each a key of one of the model's records. */
+const ID_FIELDS = ['turnId', 'messageId', 'blockId', 'threadId', 'gateId', 'nodeId'] as const
+
+/**
+ * Ids come from servers and become record keys: `__proto__` as a key would
+ * rewrite a record's prototype, so such an op is refused as a whole.
+ */
+function refuseUnsafeIds(op: Op): void {
+  const fields = op as unknown as Record<string, unknown>
+  const ids: unknown[] = ID_FIELDS.map((field) => fields[field])
+  if (op.op === 'trace.node') ids.push(op.node.id, op.node.parentId)
+  if (op.op === 'gate.open') ids.push(op.gate.id, op.gate.turnId)
+  if (op.op === 'hydrate') {
+    for (const { turn, messages } of op.turns) {
+      ids.push(turn.id)
+      for (const m of messages) ids.push(m.id, m.blockId, m.threadId)
+    }
+  }
+  for (const id of ids) {
+    if (typeof id === 'string' && !isSafeKey(id)) throw new PathError(`refused the id "${id}" sent by the server`)
   }
 }
 
@@ -92,7 +117,7 @@ function applyOp(state: AgentState, op: Op): void {
       return
     }
     case 'block.close': {
-      const block = state.blocks[op.blockId]
+      const block = own(state.blocks, op.blockId)
       if (block) block.status = op.status ?? 'done'
       return
     }
@@ -105,7 +130,7 @@ function applyOp(state: AgentState, op: Op): void {
       return
     }
     case 'thread.close': {
-      const thread = state.threads[op.threadId]
+      const thread = own(state.threads, op.threadId)
       if (thread) thread.status = op.status ?? 'done'
       return
     }
@@ -130,7 +155,7 @@ function applyOp(state: AgentState, op: Op): void {
       return
     }
     case 'message.finish': {
-      const message = state.messages[op.messageId]
+      const message = own(state.messages, op.messageId)
       if (message) message.status = op.status
       return
     }
@@ -148,13 +173,13 @@ function applyOp(state: AgentState, op: Op): void {
     case 'gate.open': {
       const gate = safe(state, op.gate.turnId, op.gate)
       const turn = ensureTurn(state, gate.turnId)
-      const existing = state.gates[gate.id]
+      const existing = own(state.gates, gate.id)
       state.gates[gate.id] = { ...existing, ...gate, status: gate.status ?? existing?.status ?? 'pending' }
       if (!turn.gateIds.includes(gate.id)) turn.gateIds.push(gate.id)
       return
     }
     case 'gate.resolve': {
-      const gate = state.gates[op.gateId]
+      const gate = own(state.gates, op.gateId)
       if (!gate) throw new Error(`no gate "${op.gateId}"`)
       gate.status = op.status
       if (op.response !== undefined) gate.response = safe(state, gate.turnId, op.response)
@@ -196,7 +221,7 @@ function applyOp(state: AgentState, op: Op): void {
 }
 
 function ensureTurn(state: AgentState, turnId: string, role: Turn['role'] = 'assistant'): Turn {
-  let turn = state.turns[turnId]
+  let turn = own(state.turns, turnId)
   if (!turn) {
     turn = {
       id: turnId, role, status: 'streaming', blockIds: [], messageIds: [], traceRootIds: [], gateIds: [],
@@ -224,15 +249,15 @@ function finishTurn(state: AgentState, op: OpOf<'turn.finish'>): void {
   if (op.error) turn.error = op.error
   if (op.finishReason !== undefined) turn.finishReason = op.finishReason
   for (const id of turn.messageIds) {
-    const message = state.messages[id]
+    const message = own(state.messages, id)
     if (message && message.status === 'streaming') message.status = 'done'
   }
   for (const id of turn.blockIds) {
-    const block = state.blocks[id]
+    const block = own(state.blocks, id)
     if (!block) continue
     if (block.status === 'open') block.status = 'done'
     for (const threadId of block.threadIds) {
-      const thread = state.threads[threadId]
+      const thread = own(state.threads, threadId)
       if (thread && thread.status === 'open') thread.status = 'done'
     }
   }
@@ -245,7 +270,7 @@ function finishTurn(state: AgentState, op: OpOf<'turn.finish'>): void {
 }
 
 function ensureBlock(state: AgentState, turnId: string, blockId: string): Block {
-  let block = state.blocks[blockId]
+  let block = own(state.blocks, blockId)
   if (!block) {
     block = { id: blockId, turnId, kind: 'block', status: 'open', messageIds: [], threadIds: [] }
     state.blocks[blockId] = block
@@ -255,7 +280,7 @@ function ensureBlock(state: AgentState, turnId: string, blockId: string): Block 
 }
 
 function ensureThread(state: AgentState, turnId: string, threadId: string, blockId?: string): Thread {
-  let thread = state.threads[threadId]
+  let thread = own(state.threads, threadId)
   if (!thread) {
     thread = { id: threadId, turnId, status: 'open', messageIds: [] }
     state.threads[threadId] = thread
@@ -270,7 +295,7 @@ function ensureThread(state: AgentState, turnId: string, threadId: string, block
 }
 
 function ensureMessage(state: AgentState, place: MessagePlace): Message {
-  let message = state.messages[place.messageId]
+  let message = own(state.messages, place.messageId)
   if (!message) {
     message = {
       id: place.messageId, turnId: place.turnId, role: place.role ?? 'assistant', type: place.type ?? 'text',
@@ -292,26 +317,26 @@ function ensureMessage(state: AgentState, place: MessagePlace): Message {
 }
 
 function removeMessage(state: AgentState, messageId: string): void {
-  const message = state.messages[messageId]
+  const message = own(state.messages, messageId)
   if (!message) return
   const without = (ids: string[]) => {
     const at = ids.indexOf(messageId)
     if (at >= 0) ids.splice(at, 1)
   }
-  const turn = state.turns[message.turnId]
+  const turn = own(state.turns, message.turnId)
   if (turn) without(turn.messageIds)
-  if (message.blockId && state.blocks[message.blockId]) without(state.blocks[message.blockId]!.messageIds)
-  if (message.threadId && state.threads[message.threadId]) without(state.threads[message.threadId]!.messageIds)
+  if (message.blockId && own(state.blocks, message.blockId)) without(own(state.blocks, message.blockId)!.messageIds)
+  if (message.threadId && own(state.threads, message.threadId)) without(own(state.threads, message.threadId)!.messageIds)
   delete state.messages[messageId]
 }
 
 function resetBlock(state: AgentState, blockId: string): void {
-  const block = state.blocks[blockId]
+  const block = own(state.blocks, blockId)
   if (!block) return
   for (const id of [...block.messageIds]) removeMessage(state, id)
   block.status = 'open'
   // The block's own timeline row shares its id: the rows nested under it were added by the block too.
-  const row = state.trace[blockId]
+  const row = own(state.trace, blockId)
   if (row) {
     for (const id of allNodeIds(state, { traceRootIds: row.childIds })) delete state.trace[id]
     row.childIds = []
@@ -328,7 +353,7 @@ function patchAgentState(state: AgentState, op: OpOf<'agentState.patch'>): void 
 function hydrate(state: AgentState, op: OpOf<'hydrate'>): void {
   const fresh: string[] = []
   for (const { turn: incoming, messages } of op.turns) {
-    const known = Boolean(state.turns[incoming.id])
+    const known = Boolean(own(state.turns, incoming.id))
     const turn = ensureTurn(state, incoming.id, incoming.role)
     if (!known) {
       state.turnIds.pop() // ensureTurn appended it; it is placed below

@@ -130,6 +130,18 @@ export function clean<T>(value: T, onDrop?: (key: string) => void): T {
 }
 
 /**
+ * The record's own entry for `key`, never something inherited: an id such as
+ * `constructor` or `toString` sent by a server must not find `Object.prototype`'s.
+ *
+ * @example
+ * own({ a: 1 }, 'a')           // 1
+ * own({ a: 1 }, 'constructor') // undefined
+ */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined
+}
+
+/**
  * True for plain data objects (not arrays, not null).
  *
  * @example

@@ -6,6 +6,7 @@
  */
 import type { AgentState, TraceNode, Turn } from '../model'
 import type { OpOf } from '../ops'
+import { own } from './paths'
 
 /** Fields a `trace.node` op may not overwrite from the wire. */
 const STRUCTURAL = new Set(['id', 'turnId', 'childIds'])
@@ -18,7 +19,7 @@ const STRUCTURAL = new Set(['id', 'turnId', 'childIds'])
  */
 export function upsertTraceNode(state: AgentState, turn: Turn, op: OpOf<'trace.node'>): void {
   const { node: patch, delta } = op
-  let node = state.trace[patch.id]
+  let node = own(state.trace, patch.id)
   const created = !node
   if (!node) {
     node = {
@@ -49,11 +50,11 @@ export function upsertTraceNode(state: AgentState, turn: Turn, op: OpOf<'trace.n
  * failToolNode(draft, turn, { op: 'trace.fail', turnId: 't1', tool: 'search', message: 'timed out' })
  */
 export function failToolNode(state: AgentState, turn: Turn, op: OpOf<'trace.fail'>): void {
-  let node = op.nodeId ? state.trace[op.nodeId] : undefined
+  let node = op.nodeId ? own(state.trace, op.nodeId) : undefined
   if (!node && op.tool) {
     const ids = allNodeIds(state, turn)
     for (let i = ids.length - 1; i >= 0; i--) {
-      const candidate = state.trace[ids[i] as string]
+      const candidate = own(state.trace, ids[i] as string)
       if (candidate && candidate.tool === op.tool && isOpen(candidate)) {
         node = candidate
         break
@@ -65,7 +66,7 @@ export function failToolNode(state: AgentState, turn: Turn, op: OpOf<'trace.fail
     upsertTraceNode(state, turn, {
       op: 'trace.node', turnId: turn.id, node: { id, kind: 'tool', label: op.tool ?? 'Tool', tool: op.tool },
     })
-    node = state.trace[id] as TraceNode
+    node = own(state.trace, id) as TraceNode
   }
   node.status = 'error'
   node.resultDetail = op.message
@@ -80,7 +81,7 @@ export function failToolNode(state: AgentState, turn: Turn, op: OpOf<'trace.fail
  */
 export function finalizeTrace(state: AgentState, turn: Turn): void {
   for (const id of allNodeIds(state, turn)) {
-    const node = state.trace[id]
+    const node = own(state.trace, id)
     if (node && isOpen(node)) node.status = 'done'
   }
 }
@@ -103,27 +104,27 @@ export function allNodeIds(state: Pick<AgentState, 'trace'>, turn: Pick<Turn, 't
     if (seen.has(id)) return // a cycle from bad parent ids must not hang the fold
     seen.add(id)
     out.push(id)
-    for (const child of state.trace[id]?.childIds ?? []) visit(child)
+    for (const child of own(state.trace, id)?.childIds ?? []) visit(child)
   }
   for (const id of turn.traceRootIds) visit(id)
   return out
 }
 
 function placeNode(state: AgentState, turn: Turn, node: TraceNode): void {
-  const parent = node.parentId && node.parentId !== node.id ? state.trace[node.parentId] : undefined
+  const parent = node.parentId && node.parentId !== node.id ? own(state.trace, node.parentId) : undefined
   if (parent && !createsCycle(state, node.id, parent.id)) parent.childIds.push(node.id)
   else turn.traceRootIds.push(node.id) // shown at the top until its parent arrives
 }
 
 function unplaceNode(state: AgentState, turn: Turn, id: string, parentId: string | undefined): void {
-  const parent = parentId ? state.trace[parentId] : undefined
+  const parent = parentId ? own(state.trace, parentId) : undefined
   const list = parent && parent.childIds.includes(id) ? parent.childIds : turn.traceRootIds
   const at = list.indexOf(id)
   if (at >= 0) list.splice(at, 1)
 }
 
 function adoptWaitingChildren(state: AgentState, turn: Turn, parent: TraceNode): void {
-  const waiting = turn.traceRootIds.filter((id) => id !== parent.id && state.trace[id]?.parentId === parent.id)
+  const waiting = turn.traceRootIds.filter((id) => id !== parent.id && own(state.trace, id)?.parentId === parent.id)
   if (waiting.length === 0) return
   turn.traceRootIds = turn.traceRootIds.filter((id) => !waiting.includes(id))
   parent.childIds.push(...waiting)
@@ -133,7 +134,7 @@ function createsCycle(state: AgentState, childId: string, parentId: string): boo
   let cursor: string | undefined = parentId
   for (let hops = 0; cursor && hops < 10_000; hops++) {
     if (cursor === childId) return true
-    cursor = state.trace[cursor]?.parentId
+    cursor = own(state.trace, cursor)?.parentId
   }
   return false
 }
