@@ -177,3 +177,25 @@ function intOf(value: string | null): number | undefined {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
+
+/**
+ * A Vocion resume endpoint that drops every connection while `healthy()` says
+ * no, and otherwise redirects to the real one: for testing bounded backoff.
+ *
+ * @example
+ * let up = false
+ * createMockAgentHandler({ routes: [...createResumeRoutes(), flakyVocionResumeRoute(() => up)] })
+ */
+export function flakyVocionResumeRoute(healthy: () => boolean): MockRoute {
+  return {
+    method: 'GET',
+    path: '/mock/flaky/vocion/:scenario',
+    handler: ({ res, url, params }) => {
+      if (!healthy()) {
+        res.socket?.destroy()
+        return
+      }
+      res.writeHead(307, { location: `/mock/resume/vocion/${params.scenario}${url.search}` }).end()
+    },
+  }
+}

@@ -162,7 +162,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** Small seeded PRNG (mulberry32) so random slicing is reproducible with `seed=`. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

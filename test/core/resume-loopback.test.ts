@@ -3,7 +3,7 @@
  * after event k: for each k the resumed state must equal the uninterrupted fold.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createResumeRoutes } from '../../mock/resume'
+import { createResumeRoutes, flakyVocionResumeRoute } from '../../mock/resume'
 import { encodeFrame, type MockFrame, type Scenario } from '../../mock/scenario'
 import { findScenario, scenarios as registered } from '../../mock/scenarios/index'
 import { syncScheduler } from '../../src/core/batcher'
@@ -66,18 +66,8 @@ beforeAll(async () => {
     scenarios: [...registered, ...custom],
     routes: [
       ...createResumeRoutes(),
-      {
-        // A resume endpoint that is down (sockets die) until the test says otherwise.
-        method: 'GET',
-        path: '/mock/flaky/vocion/:scenario',
-        handler: ({ res, url, params }) => {
-          if (!resumeHealthy) {
-            res.socket?.destroy()
-            return
-          }
-          res.writeHead(307, { location: `/mock/resume/vocion/${params.scenario}${url.search}` }).end()
-        },
-      },
+      // A resume endpoint that is down (sockets die) until the test says otherwise.
+      flakyVocionResumeRoute(() => resumeHealthy),
     ],
   })
 })

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../mock/sse'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -63,16 +64,7 @@ function closedPromise(res: ServerResponse): Promise<void> {
 const tick = (ms = 1): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** A small seeded generator, so "random" chunking is reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const rng = mulberry32
 
 /** Write `bytes` in slices of 1..maxSize bytes, yielding to the event loop between them. */
 async function dribble(res: ServerResponse, bytes: Buffer, seed: number, maxSize = 5): Promise<void> {

@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { StrictMode } from 'react'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createResumeRoutes } from '../../mock/resume'
+import { createResumeRoutes, flakyVocionResumeRoute } from '../../mock/resume'
 import { encodeFrame } from '../../mock/scenario'
 import { findScenario } from '../../mock/scenarios/index'
 import { syncScheduler } from '../../src/core/batcher'
@@ -20,17 +20,8 @@ beforeAll(async () => {
   srv = await startServer({
     routes: [
       ...createResumeRoutes(),
-      {
-        method: 'GET',
-        path: '/mock/flaky/vocion/:scenario',
-        handler: ({ res, url, params }) => {
-          if (!resumeHealthy) {
-            res.socket?.destroy()
-            return
-          }
-          res.writeHead(307, { location: `/mock/resume/vocion/${params.scenario}${url.search}` }).end()
-        },
-      },
+      // A resume endpoint that is down (sockets die) until the test says otherwise.
+      flakyVocionResumeRoute(() => resumeHealthy),
     ],
   })
 })
