@@ -13,8 +13,12 @@ export function networkResponse(chunks: readonly Uint8Array[], contentType = 'te
     pull(controller) {
       return new Promise<void>((resolve) => {
         setImmediate(() => {
-          if (i < chunks.length) controller.enqueue(chunks[i++] as Uint8Array)
-          else controller.close()
+          try {
+            if (i < chunks.length) controller.enqueue(chunks[i++] as Uint8Array)
+            else controller.close()
+          } catch {
+            // The reader cancelled: it stops at the protocol's own end.
+          }
           resolve()
         })
       })

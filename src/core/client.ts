@@ -483,7 +483,7 @@ export class AgentClient {
     const take = (items: readonly ReplayItem[]) => {
       if (items.length === 0) return
       for (const item of items) if (this.fold(run, reader, item)) progressed = true
-      run.batcher.push([{ op: 'cursor', cursor: { eventCount: run.memory.ledger.count, lastEventId: run.lastEventId } }])
+      run.batcher.push([{ op: 'cursor', cursor: { ...reader.cursor(), eventCount: run.memory.ledger.count, lastEventId: run.lastEventId } }])
     }
     try {
       // One await per arrival of bytes, not per frame: a frame's work stays synchronous.

@@ -56,6 +56,8 @@ export function streamToOps(input: string | readonly unknown[], options: FoldStr
     for (const event of input) pushAll(ops, reader.event(event))
   }
   pushAll(ops, reader.end(reason))
+  const cursor = reader.cursor()
+  if (Object.keys(cursor).length > 0) ops.push({ op: 'cursor', cursor })
   if (reader.protocol) ops.splice(1, 0, { op: 'turn.update', turnId, protocol: reader.protocol })
   return ops
 }

@@ -3,7 +3,7 @@
  * by the live client and by `foldStream`.
  */
 import { quote, weftError } from './errors'
-import type { ProtocolName } from './model'
+import type { ProtocolName, StreamCursor } from './model'
 import type { Op } from './ops'
 import { detectProtocol } from './decoders/detect'
 import { getProtocol, protocols } from './decoders/registry'
@@ -90,6 +90,11 @@ export class FrameDecoder {
         detail: quote(JSON.stringify(event) ?? ''),
       }),
     }]
+  }
+
+  /** Where the stream is in the protocol's own terms (see `Decoder.cursor`). */
+  cursor(): Partial<StreamCursor> {
+    return this.decoder?.cursor?.() ?? {}
   }
 
   /** The stream closed. */

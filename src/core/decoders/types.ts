@@ -2,7 +2,7 @@
  * What a protocol decoder is: a small object with its own per-stream state that
  * turns one decoded event into ops. All protocol knowledge lives in decoders.
  */
-import type { ProtocolName } from '../model'
+import type { ProtocolName, StreamCursor } from '../model'
 import type { Op } from '../ops'
 
 /** The SSE fields that came with an event. */
@@ -52,6 +52,11 @@ export interface Decoder {
   end(reason: 'done' | 'eof'): Op[]
   /** True once the protocol's own terminal event arrived (so an `eof` before it may be a dropped connection). */
   readonly ended: boolean
+  /**
+   * Where the stream is, in the protocol's own terms (Yao's sequence). Read once
+   * per batch instead of an op per event.
+   */
+  cursor?(): Partial<StreamCursor>
 }
 
 /** Makes a decoder for one stream. */

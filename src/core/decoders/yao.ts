@@ -9,6 +9,16 @@ import type { DecodeContext, Decoder, DetectInput, FrameMeta, ProtocolDefinition
 
 /** A key that reads the same as a one-segment path. */
 const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/
+const plainKeys = new Map<string, boolean>()
+
+function isPlainKey(key: string): boolean {
+  let plain = plainKeys.get(key)
+  if (plain === undefined) {
+    plain = PLAIN_KEY.test(key)
+    if (plainKeys.size < 256) plainKeys.set(key, plain)
+  }
+  return plain
+}
 
 const DELTA_ACTIONS: ReadonlySet<string> = new Set<DeltaAction>(['append', 'replace', 'merge', 'set'])
 
@@ -56,8 +66,15 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   const tools = new Map<string, ToolCallTrack>()
   let anonymous = 0
   let ended = false
+  let lastSequence: number | undefined
 
-  const scoped = (id: string) => `${scope}/${id}`
+  // Streams name the same few ids thousands of times: one scoped string per id.
+  const scopedIds = new Map<string, string>()
+  const scoped = (id: string) => {
+    let out = scopedIds.get(id)
+    if (out === undefined) scopedIds.set(id, (out = `${scope}/${id}`))
+    return out
+  }
   const problem = (message: string, raw?: unknown, code?: string): Op => ({
     op: 'problem', turnId, error: weftError('protocol', message, { code, detail: raw === undefined ? undefined : quote(JSON.stringify(raw) ?? '') }),
   })
@@ -65,7 +82,8 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   function decode(event: unknown, meta: FrameMeta): Op[] {
     if (meta.event === 'read_complete') {
       const lastSeq = isRecord(event) ? event.last_seq : undefined
-      return typeof lastSeq === 'number' ? [{ op: 'cursor', cursor: { sequence: lastSeq } }] : []
+      if (typeof lastSeq === 'number') lastSequence = lastSeq
+      return []
     }
     if (!isRecord(event)) return [problem('a Yao chunk must be an object', event)]
     const chunk = event as YaoChunk
@@ -76,7 +94,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
       seenChunks.add(chunkId)
     }
     const sequence = chunk.metadata?.sequence
-    if (typeof sequence === 'number') ops.push({ op: 'cursor', cursor: { sequence } })
+    if (typeof sequence === 'number') lastSequence = sequence
 
     const type = str(chunk.type)
     if (type === undefined) {
@@ -199,7 +217,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
         // An append to all of props appends key by key; one op per key lets a
         // batch's tokens for `content` merge into one write.
         for (const key of Object.keys(props)) {
-          ops.push(PLAIN_KEY.test(key)
+          ops.push(isPlainKey(key)
             ? { op: 'message.delta', ...where, action: 'append', path: key, value: props[key] }
             : { op: 'message.delta', ...where, action: 'append', path: '', value: { [key]: props[key] } })
         }
@@ -283,6 +301,9 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     },
     get ended() {
       return ended
+    },
+    cursor() {
+      return lastSequence === undefined ? {} : { sequence: lastSequence }
     },
   }
 }

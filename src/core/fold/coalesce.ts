@@ -29,19 +29,10 @@ const NEUTRAL = new Set<Op['op']>([
 export function coalesce(ops: readonly Op[]): Op[] {
   if (ops.length < 2) return ops as Op[]
   const out: Op[] = []
-  const open = new Map<string, number>() // "messageId\u0000path" → index in `out` of the first append
+  // One open group per message: where its first append sits in `out`, and the path it writes.
+  const open = new Map<string, { at: number; path: string; turnId: string }>()
   const parts = new Map<number, string[]>()
-  const openByMessage = new Map<string, string[]>()
   let lastCursor: OpOf<'cursor'> | undefined
-
-  const close = (messageId: string) => {
-    for (const key of openByMessage.get(messageId) ?? []) open.delete(key)
-    openByMessage.delete(messageId)
-  }
-  const closeAll = () => {
-    open.clear()
-    openByMessage.clear()
-  }
 
   for (const op of ops) {
     if (op.op === 'cursor') {
@@ -54,23 +45,20 @@ export function coalesce(ops: readonly Op[]): Op[] {
       continue
     }
     if (op.op === 'message.delta' && op.action === 'append' && typeof op.value === 'string' && !op.retype) {
-      const key = `${op.messageId}\u0000${op.path}`
-      const at = open.get(key)
-      if (at !== undefined && (out[at] as MergedAppend).turnId === op.turnId) {
-        const pieces = parts.get(at)
+      const group = open.get(op.messageId)
+      if (group && group.path === op.path && group.turnId === op.turnId) {
+        const pieces = parts.get(group.at)
         if (pieces) pieces.push(op.value)
-        else parts.set(at, [(out[at] as MergedAppend).value as string, op.value])
+        else parts.set(group.at, [(out[group.at] as MergedAppend).value as string, op.value])
         continue
       }
-      // Anything else aimed at this message (another path) ends the groups before it.
-      if (openByMessage.has(op.messageId)) close(op.messageId)
-      open.set(key, out.length)
-      openByMessage.set(op.messageId, [key])
+      // An append to another path of this message ends its group.
+      open.set(op.messageId, { at: out.length, path: op.path, turnId: op.turnId })
       out.push(op)
       continue
     }
-    if ('messageId' in op && typeof op.messageId === 'string') close(op.messageId)
-    else if (!NEUTRAL.has(op.op)) closeAll()
+    if ('messageId' in op && typeof op.messageId === 'string') open.delete(op.messageId)
+    else if (!NEUTRAL.has(op.op)) open.clear()
     out.push(op)
   }
   // The caller's ops are left as they were: merged appends are new objects.
