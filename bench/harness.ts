@@ -49,8 +49,13 @@ export async function best(rounds: number, fn: () => Promise<void> | void): Prom
     await fn()
     times.push(performance.now() - start)
   }
-  times.sort((a, b) => a - b)
-  return times[Math.floor(times.length / 2)] as number
+  return median(times)
+}
+
+/** The middle value. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] as number
 }
 
 /** A table row printer with aligned columns. */

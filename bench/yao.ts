@@ -6,7 +6,7 @@ import { AgentClient } from '../src/core/client'
 import type { Scheduler } from '../src/core/batcher'
 import type { HydratedTurn } from '../src/core/ops'
 import { createAgentStore, type AgentStore } from '../src/core/store'
-import { best, chunkBytes, n, networkResponse, table } from './harness'
+import { chunkBytes, median, n, networkResponse, table } from './harness'
 import { longYaoStream } from './yao-stream'
 
 /** One flush per arrival of bytes: the smallest batches the kit can see (a worst case). */
@@ -80,30 +80,48 @@ export async function benchYao(): Promise<void> {
   const THREADS = 8
   const bytes = new TextEncoder().encode(longYaoStream(DELTAS, THREADS))
   const chunks = chunkBytes(bytes, 16 * 1024)
-  const rounds = 7
+  const rounds = 9
 
+  // Rounds interleave the paths, so a machine that slows down or speeds up
+  // during the run weighs on every figure alike; each figure is a median.
+  const times = { floor: [] as number[], frame: [] as number[], frameCrowded: [] as number[], arrival: [] as number[], arrivalCrowded: [] as number[] }
   let events = 0
-  const floorMs = await best(rounds, async () => {
-    events = await parseFloor(chunks)
-  })
   let folded = 0
-  const weftMs = await best(rounds, async () => {
-    folded = await weftPath(chunks, createAgentStore())
-  })
-  const frameBatches = lastBatches
-  // Crowded stores are built before the clock starts: only the stream is timed.
-  let pool = Array.from({ length: rounds + 2 }, () => crowdedStore(5_000))
-  const crowdedMs = await best(rounds, async () => {
-    await weftPath(chunks, pool.pop()!)
-  })
-  const arrivalMs = await best(rounds, async () => {
-    await weftPath(chunks, createAgentStore(), perArrival)
-  })
-  const arrivalBatches = lastBatches
-  pool = Array.from({ length: rounds + 2 }, () => crowdedStore(5_000))
-  const arrivalCrowdedMs = await best(rounds, async () => {
-    await weftPath(chunks, pool.pop()!, perArrival)
-  })
+  let frameBatches = 0
+  let arrivalBatches = 0
+  const timed = async (into: number[], fn: () => Promise<void>) => {
+    const start = performance.now()
+    await fn()
+    into.push(performance.now() - start)
+  }
+  for (let round = -2; round < rounds; round++) {
+    // Crowded stores are built before the clock starts: only the stream is timed.
+    const crowdedA = crowdedStore(5_000)
+    const crowdedB = crowdedStore(5_000)
+    const sink = round < 0 ? [] : undefined // two warm-up rounds are not kept
+    await timed(sink ?? times.floor, async () => {
+      events = await parseFloor(chunks)
+    })
+    await timed(sink ?? times.frame, async () => {
+      folded = await weftPath(chunks, createAgentStore())
+    })
+    frameBatches = lastBatches
+    await timed(sink ?? times.frameCrowded, async () => {
+      await weftPath(chunks, crowdedA)
+    })
+    await timed(sink ?? times.arrival, async () => {
+      await weftPath(chunks, createAgentStore(), perArrival)
+    })
+    arrivalBatches = lastBatches
+    await timed(sink ?? times.arrivalCrowded, async () => {
+      await weftPath(chunks, crowdedB, perArrival)
+    })
+  }
+  const floorMs = median(times.floor)
+  const weftMs = median(times.frame)
+  const crowdedMs = median(times.frameCrowded)
+  const arrivalMs = median(times.arrival)
+  const arrivalCrowdedMs = median(times.arrivalCrowded)
 
   // A sanity check on the result, so a broken fold cannot post a fast figure.
   const check = createAgentStore()
