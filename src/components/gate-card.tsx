@@ -1,7 +1,7 @@
 import { useAgentSelector } from '../react/selectors'
 import { useWeftCallbacks } from './callbacks'
 import { formatJson, own } from './format'
-import { useGate } from './hooks'
+import { useGate } from '../react/selectors'
 import { useTurnIdFrom } from './turn-context'
 
 /**

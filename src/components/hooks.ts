@@ -2,9 +2,8 @@
  * Selector hooks the components need beyond the React binding's own. Each
  * returns a value that keeps its identity while its slice is unchanged.
  */
-import type { AgentState, Block, Gate, Source, TraceNode, Turn } from '../core/model'
-import { selectCitation, selectHeadline, selectTraceSummary, type TraceSummary } from '../core/selectors'
-import { useAgentSelector, useAgentSelectorShallow } from '../react/selectors'
+import type { AgentState, Block, Turn } from '../core/model'
+import { useAgentSelectorShallow } from '../react/selectors'
 import { own } from './format'
 
 /**
@@ -147,77 +146,3 @@ export function useTurnOutline(turnId: string | undefined): OutlineKey[] {
 export function useBlockOutline(blockId: string): OutlineKey[] {
   return useAgentSelectorShallow((s) => blockOutline(s, blockId))
 }
-
-/**
- * One timeline row.
- *
- * @example
- * const node = useTraceNode(id); node?.label
- */
-export function useTraceNode(id: string): TraceNode | undefined {
-  return useAgentSelector((s) => own(s.trace, id))
-}
-
-/**
- * The top-level rows of a turn's timeline.
- *
- * @example
- * useTraceRootIds(turnId).map((id) => <Trace.Node key={id} id={id} />)
- */
-export function useTraceRootIds(turnId: string | undefined): readonly string[] {
-  return useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.traceRootIds : undefined) ?? NO_IDS)
-}
-
-/**
- * The row the agent is working on now, while the turn runs.
- *
- * @example
- * useHeadline(turnId)?.label
- */
-export function useHeadline(turnId: string | undefined): TraceNode | undefined {
-  return useAgentSelector((s) => (turnId ? selectHeadline(s, turnId) : undefined))
-}
-
-/**
- * How many steps and sources a turn took.
- *
- * @example
- * const { stepCount, sourceCount } = useTraceSummary(turnId)
- */
-export function useTraceSummary(turnId: string | undefined): TraceSummary {
-  return useAgentSelector((s) => (turnId ? selectTraceSummary(s, turnId) : NO_SUMMARY))
-}
-
-/**
- * The sources the `[n]` markers of a text point at, in the order asked.
- *
- * @example
- * const [first] = useCitations(turnId, [1])
- */
-export function useCitations(turnId: string, markers: readonly number[]): Array<Source | undefined> {
-  return useAgentSelectorShallow((s) => markers.map((n) => selectCitation(s, turnId, n)))
-}
-
-/**
- * A turn's sources.
- *
- * @example
- * useSources(turnId).length
- */
-export function useSources(turnId: string | undefined): readonly Source[] {
-  return useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.sources : undefined) ?? NO_SOURCES)
-}
-
-/**
- * One gate.
- *
- * @example
- * useGate(id)?.status
- */
-export function useGate(id: string): Gate | undefined {
-  return useAgentSelector((s) => own(s.gates, id))
-}
-
-const NO_IDS: readonly string[] = Object.freeze([])
-const NO_SOURCES: readonly Source[] = Object.freeze([])
-const NO_SUMMARY: TraceSummary = Object.freeze({ stepCount: 0, sourceCount: 0 })

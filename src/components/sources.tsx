@@ -1,4 +1,4 @@
-import { useSources } from './hooks'
+import { useSources } from '../react/selectors'
 import { safeUrl } from './safe-url'
 import { useTurnIdFrom } from './turn-context'
 

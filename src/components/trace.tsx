@@ -4,7 +4,7 @@
  */
 import { useTurn } from '../react/selectors'
 import { formatJson, plural } from './format'
-import { useHeadline, useTraceNode, useTraceRootIds, useTraceSummary } from './hooks'
+import { useHeadline, useTraceNode, useTraceRootIds, useTraceSummary } from '../react/selectors'
 import { useTurnIdFrom } from './turn-context'
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { WeftError } from './errors'
 import type {
-  Gate, GateStatus, Message, MessageStatus, ProtocolName, Source, SpanStatus, StreamCursor, StreamStatus,
+  Gate, GateStatus, Message, MessageStatus, Source, SpanStatus, StreamCursor, StreamStatus,
   TraceNode, Turn, TurnStatus,
 } from './model'
 

@@ -6,6 +6,7 @@ export { useAgentStream, type UseAgentStreamOptions, type AgentStreamHandle } fr
 export { useResumableStream, type UseResumableStreamOptions, type ResumableStreamHandle } from './use-resumable-stream'
 export {
   useAgentSelector, useAgentSelectorShallow, useTurnIds, useTurns, useTurn, useMessage, useBlocks, useThread,
-  useTrace, useGates, useStatus, useStreamError,
+  useTrace, useGates, useStatus, useStreamError, useTraceNode, useTraceRootIds, useHeadline, useTraceSummary,
+  useCitations, useSources, useGate,
 } from './selectors'
 export { useAgUiHistory } from './use-ag-ui-history'

@@ -5,7 +5,8 @@
 import { useStore } from 'zustand'
 import { useShallow } from 'zustand/react/shallow'
 import type { WeftError } from '../core/errors'
-import type { AgentState, Block, Gate, Message, StreamStatus, Thread, TraceNode, Turn } from '../core/model'
+import type { AgentState, Block, Gate, Message, Source, StreamStatus, Thread, TraceNode, Turn } from '../core/model'
+import { selectCitation, selectHeadline, selectTraceSummary, type TraceSummary } from '../core/selectors'
 import { allNodeIds } from '../core/fold/trace'
 import { own } from '../core/fold/paths'
 import type { AgentStoreState } from '../core/store'
@@ -136,6 +137,80 @@ export function useStreamError(): WeftError | undefined {
   return useAgentSelector((s) => s.error)
 }
 
-function isDefined<T>(value: T | undefined): value is T {
+/**
+ * One timeline row.
+ *
+ * @example
+ * const node = useTraceNode(id); node?.label
+ */
+export function useTraceNode(id: string): TraceNode | undefined {
+  return useAgentSelector((s) => own(s.trace, id))
+}
+
+/**
+ * The top-level rows of a turn's timeline.
+ *
+ * @example
+ * useTraceRootIds(turnId).map((id) => <Trace.Node key={id} id={id} />)
+ */
+export function useTraceRootIds(turnId: string | undefined): readonly string[] {
+  return useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.traceRootIds : undefined) ?? NO_IDS)
+}
+
+/**
+ * The row the agent is working on now, while the turn runs.
+ *
+ * @example
+ * useHeadline(turnId)?.label
+ */
+export function useHeadline(turnId: string | undefined): TraceNode | undefined {
+  return useAgentSelector((s) => (turnId ? selectHeadline(s, turnId) : undefined))
+}
+
+/**
+ * How many steps and sources a turn took.
+ *
+ * @example
+ * const { stepCount, sourceCount } = useTraceSummary(turnId)
+ */
+export function useTraceSummary(turnId: string | undefined): TraceSummary {
+  return useAgentSelector((s) => (turnId ? selectTraceSummary(s, turnId) : NO_SUMMARY))
+}
+
+/**
+ * The sources the `[n]` markers of a text point at, in the order asked.
+ *
+ * @example
+ * const [first] = useCitations(turnId, [1])
+ */
+export function useCitations(turnId: string, markers: readonly number[]): Array<Source | undefined> {
+  return useAgentSelectorShallow((s) => markers.map((n) => selectCitation(s, turnId, n)))
+}
+
+/**
+ * A turn's sources.
+ *
+ * @example
+ * useSources(turnId).length
+ */
+export function useSources(turnId: string | undefined): readonly Source[] {
+  return useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.sources : undefined) ?? NO_SOURCES)
+}
+
+/**
+ * One gate.
+ *
+ * @example
+ * useGate(id)?.status
+ */
+export function useGate(id: string): Gate | undefined {
+  return useAgentSelector((s) => own(s.gates, id))
+}
+const NO_IDS: readonly string[] = Object.freeze([])
+const NO_SOURCES: readonly Source[] = Object.freeze([])
+const NO_SUMMARY: TraceSummary = Object.freeze({ stepCount: 0, sourceCount: 0 })
+
+function isDefined<T>
+(value: T | undefined): value is T {
   return value !== undefined
 }

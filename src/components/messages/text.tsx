@@ -1,7 +1,7 @@
 import { Fragment, useMemo, type ReactNode } from 'react'
 import type { Source } from '../../core/model'
 import { asText } from '../format'
-import { useCitations } from '../hooks'
+import { useCitations } from '../../react/selectors'
 import type { MessageRendererProps } from '../renderers'
 import { safeUrl } from '../safe-url'
 
