@@ -257,6 +257,11 @@ describe('AG-UI history, then runs and events, on a real server', () => {
 
     // The replayed run_0 added nothing: every message once, where history put it, unchanged.
     expect(s.turnIds).toHaveLength(6)
+    // Nor did it add timeline rows or a run id to the live turn.
+    expect(live.runId).toBe('run_1')
+    const rows = Object.values(s.trace).filter((n) => n.turnId === live.id)
+    expect(rows.map((n) => n.tool).filter(Boolean).sort()).toEqual(['calendar.search', 'todo.create'])
+    expect(rows.some((n) => JSON.stringify(n.args ?? {}).includes('Call mom'))).toBe(false)
     expect(contents(s, 'ag-ui-run:run_0')).toEqual(['Adding it.', 'tool', 'Done: "Call mom" is on your list.'])
     expect(s.messages.call_0!.props).toMatchObject({ output: 'Created todo 7', state: 'output-available', actions: [{ path: '/todo/7/edit' }] })
     expect(s.messages.call_0!.turnId).toBe('ag-ui-run:run_0')
@@ -291,10 +296,12 @@ describe('AG-UI history, then runs and events, on a real server', () => {
     const body = JSON.parse(seen[0]!.body) as Ev
     expect(body).toMatchObject({ threadId: 'mine', runId: 'run_custom', context: [{ description: 'input', value: '"hi"' }] })
     expect(seen[1]!.path).toBe('/api/v1/agent/runs/mine/events')
-    // This stream only replayed run_0: what it says about the run is the last word on the turn.
+    // This stream only replayed run_0: that earlier run's ids and status do not overwrite the live turn's.
     const live = lastTurn(store.getState())
-    expect(live.threadId).toBe('thread_1')
+    expect(live.threadId).toBe('mine')
+    expect(live.runId).toBe('run_custom')
     expect(live.metadata.taskId).toBeUndefined()
+    expect(live.status).toBe('done')
   })
 
   it('a refused run is a typed error on the turn and no events are requested', async () => {

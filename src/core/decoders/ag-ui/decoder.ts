@@ -53,6 +53,31 @@ export function agUiInputMessageId(turnId: string): string {
  * const d = createAgUiDecoder({ turnId: 't1', scope: 't1' })
  * d.decode({ type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' }, { event: 'TEXT_MESSAGE_START' })
  */
+/**
+ * What of a replayed earlier run reaches the live turn: its messages, which
+ * merge by id into the turn history put them in (or arrive here if history did
+ * not have them), and the thread's shared state. Its timeline rows, steps,
+ * sources, gates and run status belong to that earlier run, not to this answer.
+ */
+function keepFromReplay(op: Op): Op[] {
+  switch (op.op) {
+    case 'message.put':
+    case 'message.delta': {
+      const { blockId: _block, threadId: _thread, ...unplaced } = op
+      return [unplaced as Op]
+    }
+    case 'message.finish':
+    case 'message.remove':
+    case 'agentState.set':
+    case 'agentState.patch':
+    case 'problem':
+    case 'cursor':
+      return [op]
+    default:
+      return []
+  }
+}
+
 export function createAgUiDecoder(context: DecodeContext): Decoder {
   const { turnId, scope, onData } = context
   let currentRunId: string | undefined
@@ -99,7 +124,12 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     if (ALL_CLOSERS.has(type)) for (const lane of [...chunks.keys()]) ops.push(...closeChunk(lane))
     else if (LANE_CLOSERS.has(type)) ops.push(...closeChunk(laneOf(raw)))
     ops.push(...handle(type, raw))
-    return ops
+    return replaying() ? ops.flatMap(keepFromReplay) : ops
+  }
+
+  /** The stream is replaying a run other than the one it was opened for. */
+  function replaying(): boolean {
+    return context.runId !== undefined && currentRunId !== undefined && currentRunId !== context.runId
   }
 
   function handle(type: string, e: Event): Op[] {
