@@ -1,0 +1,128 @@
+/**
+ * What a host configures an agent client with, and what it sends.
+ */
+import type { Scheduler } from './batcher'
+import type { WeftError } from './errors'
+import type { ProtocolName } from './model'
+import type { Op } from './ops'
+import type { DataPart } from './decoders/types'
+import type { ResumeStrategyName } from './resume/strategies/index'
+import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from './resume/types'
+import type { StreamRequest } from './transport/open-stream'
+
+/**
+ * What a host passes to `send`: the user's text, or text plus anything the request needs.
+ *
+ * @example
+ * const input: SendInput = { text: 'Summarise this', attachments: [fileId] }
+ */
+export type SendInput = string | { text?: string; [key: string]: unknown }
+
+/**
+ * What a `StreamSource` is given for one send.
+ *
+ * @example
+ * const source: StreamSource = { open: async ({ turnId, signal, fetch }) => ({ url: `/events?turn=${turnId}` }) }
+ */
+export interface StreamSourceContext {
+  input: SendInput | undefined
+  turnId: string
+  signal: AbortSignal
+  fetch: typeof fetch
+  /** Apply ops right away (e.g. the run id a preliminary request returned). */
+  dispatch(ops: readonly Op[]): void
+}
+
+/**
+ * How a send reaches its stream, when one request is not enough (AG-UI's
+ * `POST /runs` then `GET /events`). Returns the request whose body is the stream.
+ *
+ * @example
+ * const source: StreamSource = { async open({ input }) { return { url: '/events' } } }
+ */
+export interface StreamSource {
+  open(context: StreamSourceContext): Promise<Omit<StreamRequest, 'signal' | 'fetch'> & { runId?: string }>
+}
+
+/**
+ * How a client resumes its streams. Present: a lost connection reconnects, the
+ * handle is persisted per conversation, and `attach()` picks a stream up after a
+ * reload. Absent: the client behaves as a plain one-request-per-send client.
+ *
+ * @example
+ * const resume: ResumeOptions = { strategy: 'vocion', conversationKey: 'chat-1', resumeUrl: '/rpc/agent/stream/resume' }
+ */
+export interface ResumeOptions {
+  /** A built-in strategy by name, or the host's own. */
+  strategy: ResumeStrategy | ResumeStrategyName
+  /** The host's key for the conversation; handles are stored under it. */
+  conversationKey: string
+  /** Where reconnects go (what each strategy does with it is documented on the strategy). */
+  resumeUrl?: string
+  /** Default `sessionStorage`. */
+  storage?: ResumeStorage
+  /** Reconnects in a row without progress before giving up (default 5). */
+  maxRetries?: number
+  backoff?: BackoffOptions
+  /**
+   * Loads the conversation when the stream cannot be resumed (404/410, or the
+   * server finished while nobody listened). Returned turns or ops replace the store's content.
+   */
+  loadHistory?: HistoryLoader
+}
+
+/**
+ * Options for an `AgentClient` (and `useAgentStream`).
+ *
+ * @example
+ * const options: AgentClientOptions = { url: '/api/agent', protocol: 'yao', body: (input) => ({ q: input }) }
+ */
+export interface AgentClientOptions {
+  /** The endpoint that answers with the stream. */
+  url?: string
+  /** Skip detection. */
+  protocol?: ProtocolName
+  /** Default `POST`. */
+  method?: string
+  headers?: HeadersInit | (() => HeadersInit)
+  /**
+   * The request body: a value, or a function of the send input. Objects are sent
+   * as JSON. Default: `{ input: <text> }`.
+   */
+  body?: unknown | ((input: SendInput | undefined, context: { turnId: string }) => unknown)
+  credentials?: RequestCredentials
+  /** Replaces the global `fetch`. */
+  fetch?: typeof fetch
+  /** Give up when the server is silent this long (ms, default 45 000; 0 disables). */
+  idleTimeoutMs?: number
+  /** Replaces `url`/`method`/`body` when a send needs more than one request. */
+  source?: StreamSource
+  /** Receives data parts the server marks as transient. */
+  onData?: (part: DataPart) => void
+  /** Called when a turn ends normally. */
+  onFinish?: (turnId: string) => void
+  /** Called when a turn ends in an error (or a resumable stream gives up). */
+  onError?: (error: WeftError) => void
+  /** When batched ops reach the store (default: once per animation frame in a browser). */
+  scheduler?: Scheduler
+  /** Resume dropped streams (see `ResumeOptions`). */
+  resume?: ResumeOptions
+}
+
+/**
+ * The `code` of the error a resumable stream ends in when every reconnect failed;
+ * `retry()` picks it up again.
+ *
+ * @example
+ * if (error?.code === RESUME_EXHAUSTED) showRetryButton()
+ */
+export const RESUME_EXHAUSTED = 'resume_exhausted'
+
+/**
+ * The `code` of the error a resumable stream ends in when the server no longer
+ * knows it and no history loader was given.
+ *
+ * @example
+ * if (error?.code === RESUME_EXPIRED) reloadConversation()
+ */
+export const RESUME_EXPIRED = 'resume_expired'

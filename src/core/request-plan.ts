@@ -1,0 +1,45 @@
+/**
+ * The first request of a send: the host's url, method, headers and body, made
+ * from the send input.
+ */
+import type { AgentClientOptions, SendInput } from './client-options'
+import { weftError, WeftStreamError } from './errors'
+import type { StreamRequest } from './transport/open-stream'
+
+/** A request the client will open as a stream (it adds the signal and `fetch`). */
+export type RequestPlan = Omit<StreamRequest, 'signal' | 'fetch' | 'idleTimeoutMs'> & { runId?: string }
+
+/**
+ * The user's text in a send input, if any.
+ *
+ * @example
+ * textOf({ text: 'Hi', files: [] }) // 'Hi'
+ */
+export function textOf(input: SendInput | undefined): string | undefined {
+  if (typeof input === 'string') return input
+  return typeof input?.text === 'string' ? input.text : undefined
+}
+
+/**
+ * The request `url`, `method`, `headers` and `body` describe for one send;
+ * objects are sent as JSON.
+ *
+ * @example
+ * defaultRequest({ url: '/api/agent' }, 'Hi', 'turn-1') // POST {"input":"Hi"}
+ */
+export function defaultRequest(options: AgentClientOptions, input: SendInput | undefined, turnId: string): RequestPlan {
+  if (!options.url) throw new WeftStreamError(weftError('validation', 'the agent client needs a url (or a source)'))
+  const raw = typeof options.body === 'function'
+    ? (options.body as (i: SendInput | undefined, c: { turnId: string }) => unknown)(input, { turnId })
+    : options.body ?? { input: textOf(input) ?? '' }
+  const headers = new Headers(typeof options.headers === 'function' ? options.headers() : options.headers)
+  const method = options.method ?? 'POST'
+  let body: BodyInit | null = null
+  if (method === 'GET' || method === 'HEAD') body = null
+  else if (typeof raw === 'string' || raw instanceof Blob || raw instanceof FormData || raw instanceof URLSearchParams) body = raw
+  else if (raw !== undefined && raw !== null) {
+    body = JSON.stringify(raw)
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+  }
+  return { url: options.url, method, headers, body, credentials: options.credentials }
+}
