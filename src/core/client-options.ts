@@ -34,6 +34,15 @@ export interface StreamSourceContext {
 }
 
 /**
+ * A request body: a string, a `Blob`, `FormData` or `URLSearchParams` as they are,
+ * or any JSON value (sent as JSON).
+ *
+ * @example
+ * const body: RequestBody = { assistant_id: 'mohe', messages: [] }
+ */
+export type RequestBody = string | Blob | FormData | URLSearchParams | Record<string, unknown> | readonly unknown[] | number | boolean | null
+
+/**
  * How a send reaches its stream, when one request is not enough (AG-UI's
  * `POST /runs` then `GET /events`). Returns the request whose body is the stream.
  *
@@ -89,7 +98,7 @@ export interface AgentClientOptions {
    * The request body: a value, or a function of the send input. Objects are sent
    * as JSON. Default: `{ input: <text> }`.
    */
-  body?: unknown | ((input: SendInput | undefined, context: { turnId: string }) => unknown)
+  body?: RequestBody | ((input: SendInput | undefined, context: { turnId: string }) => RequestBody)
   credentials?: RequestCredentials
   /** Replaces the global `fetch`. */
   fetch?: typeof fetch

@@ -29,9 +29,7 @@ export function textOf(input: SendInput | undefined): string | undefined {
  */
 export function defaultRequest(options: AgentClientOptions, input: SendInput | undefined, turnId: string): RequestPlan {
   if (!options.url) throw new WeftStreamError(weftError('validation', 'the agent client needs a url (or a source)'))
-  const raw = typeof options.body === 'function'
-    ? (options.body as (i: SendInput | undefined, c: { turnId: string }) => unknown)(input, { turnId })
-    : options.body ?? { input: textOf(input) ?? '' }
+  const raw = typeof options.body === 'function' ? options.body(input, { turnId }) : options.body ?? { input: textOf(input) ?? '' }
   const headers = new Headers(typeof options.headers === 'function' ? options.headers() : options.headers)
   const method = options.method ?? 'POST'
   let body: BodyInit | null = null

@@ -12,7 +12,7 @@ import { foldStream } from '../../src/core/fold-stream'
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import type { ResumeStrategyName } from '../../src/core/resume/strategies/index'
 import { memoryStorage, resumeStorageKey } from '../../src/core/resume/storage'
-import type { ResumeOptions } from '../../src/core/client'
+import type { RequestBody, ResumeOptions } from '../../src/core/client'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { startServer, type TestServer } from '../helpers/server'
 
@@ -124,7 +124,7 @@ async function run(options: {
   protocol: ProtocolName
   strategy: ResumeStrategyName
   resumeUrl?: string
-  body?: (key: string) => unknown
+  body?: (key: string) => RequestBody
   resume?: Partial<ResumeOptions>
   client?: Partial<AgentClientOptions>
 }): Promise<Run> {
