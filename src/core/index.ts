@@ -14,7 +14,7 @@ export { foldStream, streamToOps, type FoldStreamOptions } from './fold-stream'
 export { FrameDecoder, type FrameDecoderOptions } from './pipeline'
 export {
   AgentClient, textOf, RESUME_EXHAUSTED, RESUME_EXPIRED,
-  type AgentClientOptions, type SendInput, type StreamSource, type StreamSourceContext, type ResumeOptions,
+  type AgentClientOptions, type SendInput, type RequestBody, type StreamSource, type StreamSourceContext, type ResumeOptions,
 } from './client'
 export * from './resume/index'
 export { protocols, getProtocol } from './decoders/registry'
