@@ -4,7 +4,7 @@
  */
 import { parsePartialJson, readUIMessageStream, type UIMessageChunk } from 'ai'
 import { foldStream } from '../src/core/fold-stream'
-import { IncrementalJsonParser } from '../src/core/partial-json'
+import { IncrementalJsonParser } from '../src/core/util/partial-json'
 import { best, n, table } from './harness'
 
 /** A tool input as JSON text, cut into `deltas` pieces of similar size. */

@@ -3,7 +3,7 @@
  * `location`: a button only hands what it carries to the host.
  */
 import { createContext, useContext, useMemo, type ReactNode } from 'react'
-import type { NavigationParams } from '../core/ag-ui/navigation'
+import type { NavigationParams } from '../protocols/ag-ui/navigation'
 import type { Gate, Message } from '../core/model'
 
 /**

@@ -53,4 +53,4 @@ export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
-export { own } from '../core/fold/paths'
+export { own } from '../core/util/record'

@@ -6,7 +6,7 @@ import { fold } from './fold/fold'
 import { emptyState, type AgentState, type ProtocolName } from './model'
 import type { Op } from './ops'
 import { FrameDecoder } from './pipeline'
-import type { DataPart } from './decoders/types'
+import type { DataPart } from './protocol/types'
 import { parseSSEText } from './transport/frames'
 
 /** Options for `foldStream`. */

@@ -5,9 +5,9 @@
 import { quote, weftError } from './errors'
 import type { ProtocolName, StreamCursor } from './model'
 import type { Op } from './ops'
-import { detectProtocol } from './decoders/detect'
-import { getProtocol, protocols } from './decoders/registry'
-import type { DataPart, Decoder, FrameMeta } from './decoders/types'
+import { detectProtocol } from './protocol/detect'
+import { getProtocol, protocols } from './protocol/registry'
+import type { DataPart, Decoder, FrameMeta } from './protocol/types'
 import type { SSEFrame } from './transport/frames'
 
 /** How many events to hold back while the protocol is still unknown. */

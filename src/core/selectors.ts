@@ -4,7 +4,7 @@
  * a list they build is reused while its items are the same objects, so a
  * subscriber comparing by identity re-renders only when its slice changed.
  */
-import { own } from './fold/paths'
+import { own } from './util/record'
 import type { AgentState, Block, Gate, Message, Source, Thread, TraceNode, Turn } from './model'
 
 /** One row of the work timeline with the rows nested under it. */

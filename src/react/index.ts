@@ -9,4 +9,4 @@ export {
   useTrace, useGates, useStatus, useStreamError, useTraceNode, useTraceRootIds, useHeadline, useTraceSummary,
   useCitations, useSources, useGate,
 } from './selectors'
-export { useAgUiHistory } from './use-ag-ui-history'
+export { useAgUiHistory } from '../protocols/ag-ui/use-ag-ui-history'

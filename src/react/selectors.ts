@@ -8,7 +8,7 @@ import type { WeftError } from '../core/errors'
 import type { AgentState, Block, Gate, Message, Source, StreamStatus, Thread, TraceNode, Turn } from '../core/model'
 import { selectCitation, selectHeadline, selectTraceSummary, type TraceSummary } from '../core/selectors'
 import { allNodeIds } from '../core/fold/trace'
-import { own } from '../core/fold/paths'
+import { own } from '../core/util/record'
 import type { AgentStoreState } from '../core/store'
 import { useAgentStore } from './provider'
 

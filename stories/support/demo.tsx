@@ -9,7 +9,7 @@ import {
   Composer, Gates, Sources, StateInspector, StatusBar, Suggestions, Trace, TraceHeadline, Transcript, TurnError,
   WeftCallbacksProvider, type GateAnswer, type Recommendation,
 } from '../../src/components'
-import type { NavigationParams } from '../../src/core/ag-ui/navigation'
+import type { NavigationParams } from '../../src/protocols/ag-ui/navigation'
 import type { Gate, ProtocolName } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
 import { createAgentStore, type AgentStore } from '../../src/core/store'

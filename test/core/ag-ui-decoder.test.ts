@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { encodeFrame } from '../../mock/scenario'
 import { findScenario } from '../../mock/scenarios/index'
-import { createAgUiDecoder, agUiInputMessageId, sniffAgUi, AG_UI_EVENT_TYPES } from '../../src/core/decoders/ag-ui'
-import type { DataPart } from '../../src/core/decoders/types'
+import { createAgUiDecoder, agUiInputMessageId, sniffAgUi, AG_UI_EVENT_TYPES } from '../../src/protocols/ag-ui/protocol'
+import type { DataPart } from '../../src/core/protocol/types'
 import { foldStream, streamToOps } from '../../src/core/fold-stream'
 import type { AgentState, Message } from '../../src/core/model'
 

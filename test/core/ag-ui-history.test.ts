@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { agUiHistoryOps, agUiHistoryUrl, type AgUiHistoryPage } from '../../src/core/ag-ui/history'
+import { agUiHistoryOps, agUiHistoryUrl, type AgUiHistoryPage } from '../../src/protocols/ag-ui/history'
 import { fold } from '../../src/core/fold/fold'
 import { foldStream } from '../../src/core/fold-stream'
 import { emptyState, type AgentState } from '../../src/core/model'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   checkNavigationAction, followNavigation, isNavigationAction, navigationHref, toNavigationTarget, type NavigationParams,
-} from '../../src/core/ag-ui/navigation'
+} from '../../src/protocols/ag-ui/navigation'
 
 const nav = (path: unknown, params?: unknown) => ({ type: 'navigation', label: 'Go', path, ...(params === undefined ? {} : { params }) })
 

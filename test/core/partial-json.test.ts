@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { IncrementalJsonParser, type JsonEdit } from '../../src/core/partial-json'
+import { IncrementalJsonParser, type JsonEdit } from '../../src/core/util/partial-json'
 
 /** Documents that exercise every token kind, escapes, nesting and odd keys. */
 const DOCUMENTS = [

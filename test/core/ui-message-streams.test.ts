@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { encodeFrame } from '../../mock/scenario'
 import { uiMessageChunks, uiMessageScenarios } from '../../mock/scenarios/ui-message'
-import { createUIMessageDecoder } from '../../src/core/decoders/ui-message'
+import { createUIMessageDecoder } from '../../src/protocols/ui-message/decoder'
 import { fold } from '../../src/core/fold/fold'
 import { foldStream } from '../../src/core/fold-stream'
 import { emptyState, type AgentState, type Message } from '../../src/core/model'

@@ -1,7 +1,7 @@
 import type { ToolState } from '../../core/model'
 import { asText, formatJson } from '../format'
 import type { MessageRendererProps } from '../renderers'
-import { NavigationActions } from './navigation-actions'
+import { NavigationActions } from '../../protocols/ag-ui/navigation-actions'
 
 const STATE_LABELS: Readonly<Record<ToolState, string>> = {
   'input-streaming': 'Preparing',

@@ -2,7 +2,8 @@
  * The four delta actions, applied to a message's props (an immer draft).
  */
 import type { DeltaAction } from '../ops'
-import { getAt, isRecord, parsePath, PathError, setAt } from './paths'
+import { getAt, parsePath, PathError, setAt } from './paths'
+import { isRecord } from '../util/record'
 
 /**
  * Apply one delta to `props` in place.

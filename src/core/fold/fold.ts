@@ -10,7 +10,8 @@ import type { AgentState, Block, Message, Thread, Turn } from '../model'
 import type { MessagePlace, Op, OpOf } from '../ops'
 import { coalesce, type MergedAppend } from './coalesce'
 import { applyDelta } from './deltas'
-import { cleanCopy, getAt, isRecord, isSafeKey, own, parsePath, PathError } from './paths'
+import { getAt, parsePath, PathError } from './paths'
+import { cleanCopy, isRecord, isSafeKey, own } from '../util/record'
 import { allNodeIds, failToolNode, finalizeTrace, upsertTraceNode } from './trace'
 
 /**

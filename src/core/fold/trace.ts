@@ -6,7 +6,7 @@
  */
 import type { AgentState, TraceNode, Turn } from '../model'
 import type { OpOf } from '../ops'
-import { own } from './paths'
+import { own } from '../util/record'
 
 /** Fields a `trace.node` op may not overwrite from the wire. */
 const STRUCTURAL = new Set(['id', 'turnId', 'childIds'])

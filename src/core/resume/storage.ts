@@ -3,7 +3,7 @@
  * (one per tab, gone with the tab), or any `{getItem, setItem, removeItem}`.
  * Storage that refuses (private mode, a full quota) never breaks a stream.
  */
-import { isRecord } from '../fold/paths'
+import { isRecord } from '../util/record'
 import type { ResumeHandle, ResumeStorage, ResumeStrategy } from './types'
 
 const PREFIX = 'weft:resume:'

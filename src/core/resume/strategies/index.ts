@@ -2,15 +2,15 @@
  * The built-in resume strategies, by name.
  */
 import type { ResumeStrategy } from '../types'
-import { aiSdkResume } from './ai-sdk'
+import { aiSdkResume } from '../../../protocols/ui-message/resume'
 import { lastEventIdResume } from './last-event-id'
-import { vocionResume } from './vocion'
-import { yaoResume } from './yao'
+import { vocionResume } from '../../../protocols/vocion/resume'
+import { yaoResume } from '../../../protocols/yao/resume'
 
-export { aiSdkResume, type AiSdkHandle, type AiSdkResumeOptions } from './ai-sdk'
+export { aiSdkResume, type AiSdkHandle, type AiSdkResumeOptions } from '../../../protocols/ui-message/resume'
 export { lastEventIdResume, type LastEventIdHandle } from './last-event-id'
-export { vocionResume, type VocionHandle, type VocionResumeOptions } from './vocion'
-export { yaoResume, type YaoTaskHandle } from './yao'
+export { vocionResume, type VocionHandle, type VocionResumeOptions } from '../../../protocols/vocion/resume'
+export { yaoResume, type YaoTaskHandle } from '../../../protocols/yao/resume'
 
 /**
  * The names of the built-in strategies: `vocion` (`stream_meta` + `?id=&after=`),

@@ -1,8 +1,8 @@
 /**
  * The AG-UI event names the decoder knows, and small readers for wire values.
  */
-import { isRecord } from '../../fold/paths'
-import type { DetectInput } from '../types'
+import { isRecord } from '../../core/util/record'
+import type { DetectInput } from '../../core/protocol/types'
 
 /**
  * Every AG-UI 1.0 event type, plus the `THINKING_*` events of the 0.0.x line

@@ -7,11 +7,11 @@
  */
 // The default export works both in Node's ESM loader (CJS main) and in bundlers.
 import jsonPatch from 'fast-json-patch'
-import { quote, toErrorType, weftError } from '../../errors'
-import { isRecord } from '../../fold/paths'
-import type { Message } from '../../model'
-import type { MessagePlace, Op } from '../../ops'
-import type { DecodeContext, Decoder, FrameMeta } from '../types'
+import { quote, toErrorType, weftError } from '../../core/errors'
+import { isRecord } from '../../core/util/record'
+import type { Message } from '../../core/model'
+import type { MessagePlace, Op } from '../../core/ops'
+import type { DecodeContext, Decoder, FrameMeta } from '../../core/protocol/types'
 import { AG_UI_EVENT_TYPES, str, textField } from './event-types'
 import { readAgUiMessage, type MessagePart } from './messages'
 import { finalArguments, newToolTrack, pushArguments, resetArguments, type ToolTrack } from './tool-calls'

@@ -3,7 +3,7 @@
  * becomes several messages in order (reasoning, answer, ...), so tag text never
  * shows in an answer. Every reasoning span also gets a timeline row.
  */
-import type { MessagePlace, Op } from '../../ops'
+import type { MessagePlace, Op } from '../../core/ops'
 import type { StreamContext } from './stream-context'
 import { ThinkTagSplitter, type ThinkPiece } from './think-tags'
 

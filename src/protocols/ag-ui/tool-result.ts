@@ -4,8 +4,8 @@
  * weft's tool message. The document's back end adds `ui_schema` (compiled UI
  * hints, with `actions`), `tool_call_args` and `result` next to `content`.
  */
-import { checkNavigationAction, isNavigationAction } from '../../ag-ui/navigation'
-import { isRecord } from '../../fold/paths'
+import { checkNavigationAction, isNavigationAction } from './navigation'
+import { isRecord } from '../../core/util/record'
 
 /**
  * What a tool result contributes to its tool message, and the actions refused on the way.

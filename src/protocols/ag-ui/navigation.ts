@@ -4,7 +4,7 @@
  * kit checks both and hands the host `(path, params)`. The kit never touches
  * `location` itself.
  */
-import { isRecord, isSafeKey } from '../fold/paths'
+import { isRecord, isSafeKey } from '../../core/util/record'
 
 /**
  * Query parameters of a navigation: scalars only.

@@ -4,11 +4,11 @@
  * `GET <resumeUrl>?id=<streamId>&after=<count>`, which replays from that index
  * and then goes live. A 404 means the stream expired.
  */
-import { weftError, WeftStreamError } from '../../errors'
-import { isRecord } from '../../fold/paths'
-import { alignReplay } from '../align'
-import type { ResumeHandle, ResumeStrategy } from '../types'
-import { withQuery } from '../url'
+import { weftError, WeftStreamError } from '../../core/errors'
+import { isRecord } from '../../core/util/record'
+import { alignReplay } from '../../core/resume/align'
+import type { ResumeHandle, ResumeStrategy } from '../../core/resume/types'
+import { withQuery } from '../../core/resume/url'
 
 /**
  * A Vocion handle: the stream id and the events counted.

@@ -3,9 +3,9 @@
  * whose edits become `message.delta` ops on `input`, so each piece of arguments
  * costs its own length and never a re-parse or a copy of what came before.
  */
-import { isSafeKey } from '../../fold/paths'
-import type { Op } from '../../ops'
-import { IncrementalJsonParser, type JsonEdit, type JsonPathSegment } from '../../partial-json'
+import { isSafeKey } from '../../core/util/record'
+import type { Op } from '../../core/ops'
+import { IncrementalJsonParser, type JsonEdit, type JsonPathSegment } from '../../core/util/partial-json'
 
 /**
  * What the decoder remembers about one tool call.

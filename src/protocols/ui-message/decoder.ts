@@ -3,14 +3,14 @@
  * `tool-input-delta`, `data-<name>`, ...) ending with `data: [DONE]`. This file
  * reads the lifecycle and steps and hands each part kind to its own module.
  */
-import { toErrorType, weftError, type WeftError } from '../errors'
-import { isRecord, isSafeKey } from '../fold/paths'
-import type { Op } from '../ops'
-import type { DecodeContext, Decoder, DetectInput, ProtocolDefinition } from './types'
-import { createDataParts } from './ui-message/data-parts'
-import { createStreamContext, idOf, recordOf, textOf } from './ui-message/stream-context'
-import { createTextParts } from './ui-message/text-parts'
-import { createToolCalls } from './ui-message/tool-calls'
+import { toErrorType, weftError, type WeftError } from '../../core/errors'
+import { isRecord, isSafeKey } from '../../core/util/record'
+import type { Op } from '../../core/ops'
+import type { DecodeContext, Decoder, DetectInput, ProtocolDefinition } from '../../core/protocol/types'
+import { createDataParts } from './data-parts'
+import { createStreamContext, idOf, recordOf, textOf } from './stream-context'
+import { createTextParts } from './text-parts'
+import { createToolCalls } from './tool-calls'
 
 /**
  * Every chunk type the decoder reads, besides `data-<name>`.

@@ -1,6 +1,6 @@
-import { toNavigationTarget, type NavigationParams } from '../../core/ag-ui/navigation'
-import { useWeftCallbacks } from '../callbacks'
-import { asRecord, asText } from '../format'
+import { toNavigationTarget, type NavigationParams } from './navigation'
+import { useWeftCallbacks } from '../../components/callbacks'
+import { asRecord, asText } from '../../components/format'
 
 /**
  * One navigation action: an internal route, its query parameters and its label.

@@ -3,12 +3,12 @@
  * `202 {taskId, threadId, runId, created}`; the events then stream from
  * `GET <eventsUrl(threadId)>`. One send makes both requests, as a `StreamSource`.
  */
-import type { SendInput, StreamSource, StreamSourceContext } from '../client'
-import { textOf } from '../client'
-import { agUiInputMessageId } from '../decoders/ag-ui/decoder'
-import { isRecord } from '../fold/paths'
-import { newId } from '../ids'
-import { fetchJSON } from '../transport/fetch-json'
+import type { SendInput, StreamSource, StreamSourceContext } from '../../core/client'
+import { textOf } from '../../core/client'
+import { agUiInputMessageId } from './decoder'
+import { isRecord } from '../../core/util/record'
+import { newId } from '../../core/ids'
+import { fetchJSON } from '../../core/transport/fetch-json'
 
 /**
  * The body of `POST /runs`, as AG-UI defines it.

@@ -3,8 +3,8 @@
  * read into weft messages: text, reasoning, activity, and one tool message per
  * tool call, keyed by its `toolCallId`, that its result merges into.
  */
-import { isRecord } from '../../fold/paths'
-import type { Message } from '../../model'
+import { isRecord } from '../../core/util/record'
+import type { Message } from '../../core/model'
 import { str } from './event-types'
 import { parseJson, readToolResult } from './tool-result'
 

@@ -4,11 +4,11 @@
  * rows, recommended actions, human-in-the-loop gates) behind a `stream_meta`
  * frame that names the stream for resume.
  */
-import { quote, weftError, type ErrorType } from '../errors'
-import { isRecord } from '../fold/paths'
-import type { TraceStatus } from '../model'
-import type { Op, OpOf } from '../ops'
-import type { DecodeContext, Decoder, DetectInput, ProtocolDefinition } from './types'
+import { quote, weftError, type ErrorType } from '../../core/errors'
+import { isRecord } from '../../core/util/record'
+import type { TraceStatus } from '../../core/model'
+import type { Op, OpOf } from '../../core/ops'
+import type { DecodeContext, Decoder, DetectInput, ProtocolDefinition } from '../../core/protocol/types'
 
 /** Event types only a Vocion rail sends. */
 const DISTINCT_TYPES: ReadonlySet<string> = new Set([

@@ -4,10 +4,10 @@
  */
 import type { ProtocolName } from '../model'
 import type { ProtocolDefinition } from './types'
-import { agUiProtocol } from './ag-ui'
-import { uiMessageProtocol } from './ui-message'
-import { vocionProtocol } from './vocion'
-import { yaoProtocol } from './yao'
+import { agUiProtocol } from '../../protocols/ag-ui/protocol'
+import { uiMessageProtocol } from '../../protocols/ui-message/decoder'
+import { vocionProtocol } from '../../protocols/vocion/decoder'
+import { yaoProtocol } from '../../protocols/yao/decoder'
 
 /**
  * Every built-in protocol.

@@ -2,10 +2,10 @@
  * What the parts of the UI message stream decoder share for one stream: the
  * turn, id scoping, the step in progress, and how a problem is reported.
  */
-import { quote, weftError } from '../../errors'
-import { isRecord } from '../../fold/paths'
-import type { MessagePlace, Op } from '../../ops'
-import type { DataPart } from '../types'
+import { quote, weftError } from '../../core/errors'
+import { isRecord } from '../../core/util/record'
+import type { MessagePlace, Op } from '../../core/ops'
+import type { DataPart } from '../../core/protocol/types'
 
 /**
  * Codes of the problems this decoder reports.

@@ -2,10 +2,11 @@
  * Yao's hierarchical stream: chunk, message, block and thread ids, delta
  * merging at a path, and lifecycle events sent as `type: "event"` messages.
  */
-import { quote, weftError, type WeftError } from '../errors'
-import { getAt, isRecord, parsePath, PathError } from '../fold/paths'
-import type { Op, DeltaAction } from '../ops'
-import type { DecodeContext, Decoder, DetectInput, FrameMeta, ProtocolDefinition } from './types'
+import { quote, weftError, type WeftError } from '../../core/errors'
+import { getAt, parsePath, PathError } from '../../core/fold/paths'
+import { isRecord } from '../../core/util/record'
+import type { Op, DeltaAction } from '../../core/ops'
+import type { DecodeContext, Decoder, DetectInput, FrameMeta, ProtocolDefinition } from '../../core/protocol/types'
 
 /** A key that reads the same as a one-segment path. */
 const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/

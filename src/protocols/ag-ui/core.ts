@@ -10,4 +10,4 @@ export {
   checkNavigationAction, followNavigation, isNavigationAction, navigationHref, toNavigationTarget,
   type NavigateHandler, type NavigationCheck, type NavigationParams, type NavigationTarget,
 } from './navigation'
-export { agUiInputMessageId, agUiProtocol, createAgUiDecoder } from '../decoders/ag-ui'
+export { agUiInputMessageId, agUiProtocol, createAgUiDecoder } from './protocol'

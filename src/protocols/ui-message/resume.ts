@@ -3,9 +3,9 @@
  * from its start (204: nothing to resume), so the client skips what it already
  * folded, after checking that the replay matches it.
  */
-import { alignReplay } from '../align'
-import type { ResumeHandle, ResumeStrategy } from '../types'
-import { joinPath } from '../url'
+import { alignReplay } from '../../core/resume/align'
+import type { ResumeHandle, ResumeStrategy } from '../../core/resume/types'
+import { joinPath } from '../../core/resume/url'
 
 /**
  * A handle for an AI SDK style stream.

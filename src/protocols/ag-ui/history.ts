@@ -6,13 +6,13 @@
  * their `toolCallId`) are left as they are, so history and events never show
  * one message twice.
  */
-import { toWeftError, weftError, WeftStreamError, type WeftError } from '../errors'
-import { readAgUiMessage, type MessagePart } from '../decoders/ag-ui/messages'
-import { isRecord, own } from '../fold/paths'
-import type { AgentState } from '../model'
-import type { HydratedTurn, Op } from '../ops'
-import type { AgentStore } from '../store'
-import { fetchJSON } from '../transport/fetch-json'
+import { toWeftError, weftError, WeftStreamError, type WeftError } from '../../core/errors'
+import { readAgUiMessage, type MessagePart } from './messages'
+import { isRecord, own } from '../../core/util/record'
+import type { AgentState } from '../../core/model'
+import type { HydratedTurn, Op } from '../../core/ops'
+import type { AgentStore } from '../../core/store'
+import { fetchJSON } from '../../core/transport/fetch-json'
 
 /**
  * One page of history, as the server sends it.

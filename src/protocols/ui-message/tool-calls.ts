@@ -3,9 +3,9 @@
  * edit by edit, so a long input never costs more per delta), output, errors,
  * denial and approval gates. Every call is also a timeline row.
  */
-import { isSafeKey } from '../../fold/paths'
-import type { DeltaAction, Op } from '../../ops'
-import { IncrementalJsonParser, type JsonEdit, type JsonPathSegment } from '../../partial-json'
+import { isSafeKey } from '../../core/util/record'
+import type { DeltaAction, Op } from '../../core/ops'
+import { IncrementalJsonParser, type JsonEdit, type JsonPathSegment } from '../../core/util/partial-json'
 import { defined, idOf, textOf, type StreamContext } from './stream-context'
 
 interface ToolTrack {

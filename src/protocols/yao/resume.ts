@@ -3,11 +3,11 @@
  * `GET <resumeUrl>?since=<sequence>`, the server replays what is newer and then
  * sends `event: read_complete {last_seq, live}` (`live: false`: nothing more comes).
  */
-import { isRecord } from '../../fold/paths'
-import type { SSEFrame } from '../../transport/frames'
-import { alignReplay } from '../align'
-import type { ReplayFilter, ResumeHandle, ResumeStrategy } from '../types'
-import { withQuery } from '../url'
+import { isRecord } from '../../core/util/record'
+import type { SSEFrame } from '../../core/transport/frames'
+import { alignReplay } from '../../core/resume/align'
+import type { ReplayFilter, ResumeHandle, ResumeStrategy } from '../../core/resume/types'
+import { withQuery } from '../../core/resume/url'
 
 /**
  * A handle for a Yao task stream.

@@ -4,8 +4,8 @@
  * is a timeline row, `data-further-questions` the turn's suggestions and
  * `data-terminal-info` a notice. Any other data part is a `data-<name>` message.
  */
-import type { Op } from '../../ops'
-import type { TraceStatus } from '../../model'
+import type { Op } from '../../core/ops'
+import type { TraceStatus } from '../../core/model'
 import { defined, idOf, recordOf, textOf, type StreamContext } from './stream-context'
 
 type Chunk = Record<string, unknown>

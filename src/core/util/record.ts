@@ -1,0 +1,98 @@
+/**
+ * Small helpers for reading wire data safely: own-key lookups, plain-record
+ * checks and the guard that keeps wire data away from object prototypes.
+ */
+
+/** Keys that would let wire data reach a prototype if written through. */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
+
+/**
+ * True when a key may be written into the model.
+ *
+ * @example
+ * isSafeKey('title')     // true
+ * isSafeKey('__proto__') // false
+ */
+export function isSafeKey(key: string): boolean {
+  return !FORBIDDEN_KEYS.has(key)
+}
+
+/**
+ * A copy of wire data with every forbidden key removed, so nothing a server
+ * sends can reach a prototype later (Object.assign, spreads, drafts). Returns the
+ * same value when there was nothing to remove, which is the common case.
+ *
+ * @example
+ * clean(JSON.parse('{"__proto__":{"x":1},"a":2}')) // { a: 2 }
+ */
+export function clean<T>(value: T, onDrop?: (key: string) => void): T {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i]
+      const cleaned = clean(item, onDrop)
+      if (cleaned !== item) (out ??= value.slice())[i] = cleaned
+    }
+    return (out ?? value) as T
+  }
+  let out: Record<string, unknown> | undefined
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key]
+    if (!isSafeKey(key)) {
+      onDrop?.(key)
+      out ??= { ...(value as Record<string, unknown>) }
+      delete out[key]
+      continue
+    }
+    const cleaned = clean(item, onDrop)
+    if (cleaned !== item) (out ??= { ...(value as Record<string, unknown>) })[key] = cleaned
+  }
+  return (out ?? value) as T
+}
+
+/**
+ * The record's own entry for `key`, never something inherited: an id such as
+ * `constructor` or `toString` sent by a server must not find `Object.prototype`'s.
+ *
+ * @example
+ * own({ a: 1 }, 'a')           // 1
+ * own({ a: 1 }, 'constructor') // undefined
+ */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined
+}
+
+/**
+ * True for plain data objects (not arrays, not null).
+ *
+ * @example
+ * isRecord({}) // true
+ * isRecord([]) // false
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/**
+ * A deep copy of wire data with every forbidden key removed. The fold stores
+ * copies, never the caller's objects: later deltas in the same batch mutate what
+ * was stored, and must not reach back into the events a host passed in.
+ *
+ * @example
+ * const event = { props: { content: 'a' } }
+ * const stored = cleanCopy(event.props) // stored !== event.props
+ */
+export function cleanCopy<T>(value: T, onDrop?: (key: string) => void): T {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map((item) => cleanCopy(item, onDrop)) as T
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    if (!isSafeKey(key)) {
+      onDrop?.(key)
+      continue
+    }
+    out[key] = cleanCopy((value as Record<string, unknown>)[key], onDrop)
+  }
+  return out as T
+}
