@@ -43,6 +43,8 @@ export interface Turn {
   role: 'user' | 'assistant' | 'system'
   status: TurnStatus
   protocol?: ProtocolName
+  /** The turn this one follows; absent for the first turn. Siblings share a parent. */
+  parentId?: string
   runId?: string
   threadId?: string
   /** Blocks in order of appearance. */
@@ -208,7 +210,12 @@ export interface StreamCursor {
  * const { turnIds, turns } = store.getState()
  */
 export interface AgentState {
+  /** The active path: the turns the transcript shows and a request sends, in order. */
   turnIds: string[]
+  /** Children of each turn in the order they were made (the roots under `''`). */
+  branches: Record<string, string[]>
+  /** The child each turn last had on the active path (the root's under `''`). */
+  selected: Record<string, string>
   turns: Record<string, Turn>
   blocks: Record<string, Block>
   threads: Record<string, Thread>
@@ -233,6 +240,8 @@ export interface AgentState {
 export function emptyState(): AgentState {
   return {
     turnIds: [],
+    branches: {},
+    selected: {},
     turns: {},
     blocks: {},
     threads: {},

@@ -45,9 +45,15 @@ export interface HydratedTurn {
  * ]
  */
 export type Op =
-  | ({ op: 'turn.open'; turnId: string; role: Turn['role'] } & TurnFields)
+  /**
+   * Open a turn (or make a finished one stream again). A new turn goes under
+   * `parentId` (`null`: a root), by default after the last turn of the active path.
+   */
+  | ({ op: 'turn.open'; turnId: string; role: Turn['role']; parentId?: string | null } & TurnFields)
   | ({ op: 'turn.update'; turnId: string } & TurnFields)
   | { op: 'turn.finish'; turnId: string; status: Exclude<TurnStatus, 'streaming'>; error?: WeftError; finishReason?: string }
+  /** Make the branch through this turn the active path. */
+  | { op: 'branch.select'; turnId: string }
   | { op: 'block.open'; turnId: string; blockId: string; kind: string; label?: string }
   | { op: 'block.close'; blockId: string; status?: SpanStatus }
   /** Drop what a block added (the UI stream's `reset-step`). */

@@ -35,7 +35,8 @@ export interface AgentStoreOptions {
  */
 export function createAgentStore(options: AgentStoreOptions = {}): AgentStore {
   return createStore<AgentStoreState>()((set) => ({
-    ...(options.initialState ?? emptyState()),
+    ...emptyState(),
+    ...options.initialState,
     dispatch(ops) {
       if (ops.length === 0) return
       // `replace`: the produced state is complete, and a merge would bring back keys the fold deleted.

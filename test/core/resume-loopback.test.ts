@@ -89,7 +89,8 @@ function view(state: AgentState, turnId: string): unknown {
   const turn = state.turns[turnId]
   if (!turn) return undefined
   const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => a.id.localeCompare(b.id))
-  const { id: _id, ...fields } = turn
+  // The parent is the user turn each run makes afresh.
+  const { id: _id, parentId: _parent, ...fields } = turn
   const shown = {
     turn: fields,
     messages: turn.messageIds.map((id) => state.messages[id]),

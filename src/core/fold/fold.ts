@@ -12,6 +12,7 @@ import { coalesce, type MergedAppend } from './coalesce'
 import { applyDelta } from './deltas'
 import { getAt, parsePath, PathError } from './paths'
 import { cleanCopy, isRecord, isSafeKey, own } from '../util/record'
+import { attachTurn, prependChain, selectTurnBranch } from './branches'
 import { allNodeIds, failToolNode, finalizeTrace, upsertTraceNode } from './trace'
 
 /**
@@ -94,7 +95,7 @@ function refuseUnsafeIds(op: Op): void {
 function applyOp(state: AgentState, op: Op): void {
   switch (op.op) {
     case 'turn.open': {
-      const turn = ensureTurn(state, op.turnId, op.role)
+      const turn = ensureTurn(state, op.turnId, op.role, op.parentId)
       turn.role = op.role
       // Opening a finished turn again (a second run on one stream) makes it stream again.
       if (turn.status !== 'streaming') {
@@ -110,6 +111,11 @@ function applyOp(state: AgentState, op: Op): void {
       return
     case 'turn.finish':
       finishTurn(state, op)
+      return
+    case 'branch.select':
+      // An unknown turn must not be created by the problem report either.
+      if (own(state.turns, op.turnId)) selectTurnBranch(state, op.turnId)
+      else recordProblem(state, undefined, weftError('validation', `no turn "${op.turnId}" to select`, { code: op.op }))
       return
     case 'block.open': {
       const block = ensureBlock(state, op.turnId, op.blockId)
@@ -221,7 +227,7 @@ function applyOp(state: AgentState, op: Op): void {
   }
 }
 
-function ensureTurn(state: AgentState, turnId: string, role: Turn['role'] = 'assistant'): Turn {
+function ensureTurn(state: AgentState, turnId: string, role: Turn['role'] = 'assistant', parentId?: string | null, place = true): Turn {
   let turn = own(state.turns, turnId)
   if (!turn) {
     turn = {
@@ -229,7 +235,7 @@ function ensureTurn(state: AgentState, turnId: string, role: Turn['role'] = 'ass
       sources: [], metadata: {}, problems: [],
     }
     state.turns[turnId] = turn
-    state.turnIds.push(turnId)
+    if (place) attachTurn(state, turn, parentId)
   }
   return turn
 }
@@ -355,13 +361,14 @@ function hydrate(state: AgentState, op: OpOf<'hydrate'>): void {
   const fresh: string[] = []
   for (const { turn: incoming, messages } of op.turns) {
     const known = Boolean(own(state.turns, incoming.id))
-    const turn = ensureTurn(state, incoming.id, incoming.role)
+    // History at the end joins the active path as it comes; at the start it is placed below, as one chain.
+    const parent = typeof incoming.parentId === 'string' && own(state.turns, incoming.parentId) ? incoming.parentId : undefined
+    const turn = ensureTurn(state, incoming.id, incoming.role, parent, op.at === 'end')
     if (!known) {
-      state.turnIds.pop() // ensureTurn appended it; it is placed below
       fresh.push(turn.id)
       turn.status = incoming.status ?? 'done'
     }
-    const { id: _id, messageIds: _m, blockIds: _b, traceRootIds: _t, gateIds: _g, ...fields } = safe(state, incoming.id, incoming)
+    const { id: _id, messageIds: _m, blockIds: _b, traceRootIds: _t, gateIds: _g, parentId: _p, ...fields } = safe(state, incoming.id, incoming)
     Object.assign(turn, fields)
     for (const m of messages) {
       const message = ensureMessage(state, { turnId: turn.id, messageId: m.id, role: m.role, type: m.type, blockId: m.blockId, threadId: m.threadId })
@@ -370,8 +377,7 @@ function hydrate(state: AgentState, op: OpOf<'hydrate'>): void {
       message.status = m.status ?? 'done'
     }
   }
-  if (op.at === 'start') state.turnIds.unshift(...fresh)
-  else state.turnIds.push(...fresh)
+  if (op.at === 'start') prependChain(state, fresh)
 }
 
 function recordProblem(state: AgentState, turnId: string | undefined, error: WeftError): void {

@@ -1,0 +1,59 @@
+/**
+ * Reading the tree of turns: where a turn stands among its siblings.
+ */
+import { ROOT } from './fold/branches'
+import type { AgentState } from './model'
+import { own } from './util/record'
+
+export { ROOT as ROOT_BRANCH } from './fold/branches'
+
+/**
+ * Where a turn stands among its siblings (the answers a regenerate made, the
+ * questions an edit made).
+ *
+ * @example
+ * const { index, count } = selectBranch(state, turnId) // "‹ index + 1 / count ›"
+ */
+export interface BranchInfo {
+  /** The turn's place among its siblings, from 0. */
+  index: number
+  count: number
+  /** The siblings in the order they were made, the turn included. */
+  siblingIds: readonly string[]
+}
+
+const ALONE = new Map<string, BranchInfo>()
+const infos = new WeakMap<readonly string[], Map<string, BranchInfo>>()
+
+/**
+ * The branch a turn is on. The object is reused while its siblings are the same.
+ *
+ * @example
+ * selectBranch(state, 'turn-2') // { index: 1, count: 2, siblingIds: ['turn-2a', 'turn-2'] }
+ */
+export function selectBranch(state: AgentState, turnId: string): BranchInfo {
+  const turn = own(state.turns, turnId)
+  const siblings = turn ? own(state.branches ?? {}, turn.parentId ?? ROOT) : undefined
+  if (!siblings || !siblings.includes(turnId)) {
+    let alone = ALONE.get(turnId)
+    if (!alone) ALONE.set(turnId, (alone = { index: 0, count: turn ? 1 : 0, siblingIds: turn ? [turnId] : [] }))
+    return alone
+  }
+  let byTurn = infos.get(siblings)
+  if (!byTurn) infos.set(siblings, (byTurn = new Map()))
+  let info = byTurn.get(turnId)
+  if (!info) byTurn.set(turnId, (info = { index: siblings.indexOf(turnId), count: siblings.length, siblingIds: siblings }))
+  return info
+}
+
+/**
+ * The sibling of `turnId` at `index` (clamped), to switch to.
+ *
+ * @example
+ * siblingAt(state, 'turn-2', 0) // 'turn-2a'
+ */
+export function siblingAt(state: AgentState, turnId: string, index: number): string | undefined {
+  const { siblingIds } = selectBranch(state, turnId)
+  if (siblingIds.length === 0 || !Number.isInteger(index)) return undefined
+  return siblingIds[Math.min(Math.max(index, 0), siblingIds.length - 1)]
+}
