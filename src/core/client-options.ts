@@ -104,6 +104,13 @@ export interface AgentClientOptions {
   fetch?: typeof fetch
   /** Give up when the server is silent this long (ms, default 45 000; 0 disables). */
   idleTimeoutMs?: number
+  /**
+   * After the protocol's own end the client reads on to the end of the body, so
+   * what a server sends later is folded (a second run) or reported (`after_end`)
+   * exactly as `foldStream` would; a server that holds the connection open is
+   * let go after this many quiet milliseconds (default 300).
+   */
+  endGraceMs?: number
   /** Replaces `url`/`method`/`body` when a send needs more than one request. */
   source?: StreamSource
   /** Receives data parts the server marks as transient. */

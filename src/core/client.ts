@@ -20,7 +20,7 @@ import type {
 import type { AgentStore } from './store'
 import { RESUME_EXHAUSTED, RESUME_EXPIRED, type AgentClientOptions, type ResumeOptions, type SendInput } from './client-options'
 import { defaultRequest, textOf, type RequestPlan } from './request-plan'
-import type { SSEFrame } from './transport/frames'
+import { isDoneFrame, type SSEFrame } from './transport/frames'
 import { openStream, type OpenedStream, type StreamEndReason } from './transport/open-stream'
 
 // The options, the send input and the first request live in modules of their own; hosts import them from here.
@@ -28,6 +28,8 @@ export * from './client-options'
 export { textOf } from './request-plan'
 
 const DEFAULT_MAX_RETRIES = 5
+/** How long the client waits for more bytes after the protocol's own end before it closes the connection. */
+const DEFAULT_END_GRACE_MS = 300
 
 
 interface ResumeBinding {
@@ -345,7 +347,7 @@ export class AgentClient {
     let stream: OpenedStream
     try {
       stream = await openStream(
-        { ...request, signal: controller.signal, fetch: fetchImpl, idleTimeoutMs: options.idleTimeoutMs },
+        { ...request, signal: controller.signal, fetch: fetchImpl, idleTimeoutMs: options.idleTimeoutMs, readPastDone: true },
         { onRetry: (ms) => (run.retryMs = ms) },
       )
     } catch (thrown) {
@@ -371,38 +373,48 @@ export class AgentClient {
       for (const item of items) if (this.fold(run, reader, item)) progressed = true
       run.batcher.push([{ op: 'cursor', cursor: { ...reader.cursor(), eventCount: run.memory.ledger.count, lastEventId: run.lastEventId } }])
     }
+    const grace = Math.max(1, options.endGraceMs ?? DEFAULT_END_GRACE_MS)
+    /** Set at `[DONE]`: the replay filter is over, and what follows is only reported. */
+    let replay = filter
     try {
       // One await per arrival of bytes, not per frame: a frame's work stays synchronous.
       for await (const batch of stream.batches) {
         if (run.settled) break
         const ready: ReplayItem[] = []
         for (const frame of batch) {
+          if (isDoneFrame(frame)) {
+            // The frames before it go first, so whatever follows lands after the end.
+            if (replay) for (const out of replay.end(true)) ready.push(out)
+            replay = undefined
+            take(ready.splice(0))
+            reader.done()
+            continue
+          }
           const item = this.identify(run, frame)
-          if (filter) for (const out of filter.push(item)) ready.push(out)
+          if (replay) for (const out of replay.push(item)) ready.push(out)
           else ready.push(item)
         }
         take(ready)
-        // The protocol's own end arrived: a server that keeps the connection open
-        // (an AG-UI thread's events) must not hold the turn until the idle timeout.
-        if (reader.ended) break
+        // One rule for both paths: read on to the end of the body, as foldStream
+        // does, but once the protocol has ended only while bytes keep coming, so a
+        // server that holds the connection open does not hold the turn.
+        stream.settle(reader.ended ? grace : undefined)
       }
     } catch (thrown) {
       if (controller.signal.aborted || run.settled) return { kind: 'aborted' }
-      filter?.end(false)
-      if (reader.ended) return { kind: 'finished', reason: 'eof' }
+      if (reader.ended) {
+        if (replay) take(replay.end(true))
+        return { kind: 'finished', reason: 'eof' }
+      }
+      replay?.end(false)
       return { kind: 'lost', error: toWeftError(thrown, 'network'), progressed }
     }
     if (run.settled || controller.signal.aborted) return { kind: 'aborted' }
-    // Left the loop at the protocol's own end (the connection may still be open).
-    if (reader.ended) {
-      if (filter) take(filter.end(true))
-      return { kind: 'finished', reason: 'eof' }
-    }
     // Read again: the loop above moved it on.
     const endReason = endReasonOf(stream)
     if (endReason === 'aborted' || run.settled) return { kind: 'aborted' }
     const final = endReason === 'done'
-    if (filter) take(filter.end(final))
+    if (replay) take(replay.end(final || reader.ended))
     if (final || reader.ended || filter?.settled) return { kind: 'finished', reason: final ? 'done' : 'eof' }
     // Without a strategy the end of the body is the end of the turn.
     if (!run.resume) return { kind: 'finished', reason: 'eof' }

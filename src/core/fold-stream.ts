@@ -7,7 +7,7 @@ import { emptyState, type AgentState, type ProtocolName } from './model'
 import type { Op } from './ops'
 import { FrameDecoder } from './pipeline'
 import type { DataPart } from './protocol/types'
-import { parseSSEText } from './transport/frames'
+import { isDoneFrame, parseSSEText } from './transport/frames'
 
 /** Options for `foldStream`. */
 export interface FoldStreamOptions {
@@ -46,9 +46,11 @@ export function streamToOps(input: string | readonly unknown[], options: FoldStr
   let reason: 'done' | 'eof' = 'eof'
   if (typeof input === 'string') {
     for (const frame of parseSSEText(input)) {
-      if (frame.data === '[DONE]') {
+      // What follows `[DONE]` is reported, not folded, exactly as the live client does.
+      if (isDoneFrame(frame)) {
         reason = 'done'
-        break
+        reader.done()
+        continue
       }
       pushAll(ops, reader.frame(frame))
     }

@@ -38,6 +38,7 @@ export class FrameDecoder {
   private decoder: Decoder | undefined
   private held: Array<{ event: unknown; meta: FrameMeta }> = []
   private readonly options: FrameDecoderOptions
+  private afterDone = false
 
   constructor(options: FrameDecoderOptions) {
     this.options = options
@@ -49,13 +50,22 @@ export class FrameDecoder {
     return this.decoder?.protocol
   }
 
-  /** True once the protocol's own terminal event arrived. */
+  /** True once the protocol's own terminal event (or `data: [DONE]`) arrived. */
   get ended(): boolean {
-    return this.decoder?.ended ?? false
+    return this.afterDone || (this.decoder?.ended ?? false)
+  }
+
+  /**
+   * `data: [DONE]` arrived: the stream's last frame. Whatever follows it is
+   * reported as an `after_end` problem and not folded.
+   */
+  done(): void {
+    this.afterDone = true
   }
 
   /** One SSE frame. Malformed JSON becomes a `problem` op; the stream goes on. */
   frame(frame: SSEFrame): Op[] {
+    if (this.afterDone) return [this.afterEnd(frame.data)]
     let event: unknown
     try {
       event = JSON.parse(frame.data)
@@ -71,6 +81,7 @@ export class FrameDecoder {
 
   /** One event that is already parsed. */
   event(event: unknown, meta: FrameMeta = {}): Op[] {
+    if (this.afterDone) return [this.afterEnd(safeStringify(event))]
     if (this.decoder) return this.safeDecode(this.decoder, event, meta)
     this.held.push({ event, meta })
     const name = detectProtocol(protocols, { headers: this.options.headers, first: event, meta })
@@ -113,6 +124,14 @@ export class FrameDecoder {
       return this.decoder.end(reason)
     } catch (thrown) {
       return [{ op: 'turn.finish', turnId: this.options.turnId, status: 'done' }, this.crash(thrown)]
+    }
+  }
+
+  private afterEnd(text: string): Op {
+    return {
+      op: 'problem',
+      turnId: this.options.turnId,
+      error: weftError('protocol', 'a frame arrived after [DONE]; it was ignored', { code: 'after_end', detail: quote(text) }),
     }
   }
 

@@ -34,6 +34,8 @@ export class Lifeline {
   private timer: ReturnType<typeof setTimeout> | undefined
   private fired = false
   private disposed = false
+  private graceMs: number | undefined
+  private graceFired = false
   private readonly aborted: Promise<never>
   private readonly onCallerAbort = (): void => this.controller.abort(this.callerSignal?.reason)
 
@@ -62,7 +64,20 @@ export class Lifeline {
 
   /** The watchdog fired (and the caller had not aborted first). */
   get timedOut(): boolean {
-    return this.fired && !this.callerAborted
+    return this.fired && !this.graceFired && !this.callerAborted
+  }
+
+  /** The grace period after the protocol's end ran out with no more bytes: a clean end, not a failure. */
+  get graceOver(): boolean {
+    return this.graceFired && !this.callerAborted
+  }
+
+  /**
+   * From now on, wait at most `ms` for the next bytes (the protocol has ended and
+   * only stragglers may follow); `undefined` goes back to the idle timeout.
+   */
+  settle(ms: number | undefined): void {
+    this.graceMs = ms
   }
 
   /**
@@ -88,12 +103,15 @@ export class Lifeline {
   }
 
   private arm(): void {
-    if (this.idleMs <= 0 || this.disposed) return
+    const grace = this.graceMs
+    const ms = grace !== undefined && (this.idleMs <= 0 || grace < this.idleMs) ? grace : this.idleMs
+    if (ms <= 0 || this.disposed) return
     this.disarm()
     this.timer = setTimeout(() => {
       this.fired = true
-      this.controller.abort(new DOMException(`no data for ${this.idleMs} ms`, 'TimeoutError'))
-    }, this.idleMs)
+      this.graceFired = ms === grace
+      this.controller.abort(new DOMException(`no data for ${ms} ms`, 'TimeoutError'))
+    }, ms)
   }
 
   private disarm(): void {

@@ -29,6 +29,12 @@ export interface StreamRequest extends HttpRequest {
   lastEventId?: string
   /** Give up when no bytes arrive for this long, while waiting for headers or data. Default 45 000; 0 disables. */
   idleTimeoutMs?: number
+  /**
+   * Deliver `data: [DONE]` frames like any other and read on to the end of the
+   * body, so the caller sees (and can report) frames a server sent after it.
+   * `endReason` is still `done` when one arrived.
+   */
+  readPastDone?: boolean
 }
 
 /**
@@ -82,6 +88,12 @@ export interface OpenedStream {
    * loop was left early), or undefined while running and after an error.
    */
   readonly endReason: StreamEndReason | undefined
+  /**
+   * The protocol's own end arrived: from now on wait at most `ms` for more bytes,
+   * and when none come, end the iteration cleanly (as the end of the body would).
+   * `undefined` goes back to the idle timeout (a second run started).
+   */
+  settle(ms: number | undefined): void
   /**
    * The last event id delivered so far (kept across events without an `id:`),
    * starting from the request's `lastEventId`; undefined after the server resets it
@@ -155,7 +167,7 @@ export async function openStream(req: StreamRequest, hooks: StreamHooks = {}): P
       )
     }
     hooks.onOpen?.(response)
-    const stream = liveStream(response, response.body, line, idleMs, startId, hooks)
+    const stream = liveStream(response, response.body, line, idleMs, startId, hooks, req.readPastDone === true)
     handedOver = true
     return stream
   } finally {
@@ -171,9 +183,11 @@ function liveStream(
   idleMs: number,
   startId: string | undefined,
   hooks: StreamHooks,
+  readPastDone: boolean,
 ): OpenedStream {
   let endReason: StreamEndReason | undefined
   let lastEventId = startId
+  let sawDone = false
 
   /** Every frame one read of the body completed, up to a `[DONE]`. */
   async function* readBatches(): AsyncGenerator<SSEFrame[], void, undefined> {
@@ -202,6 +216,10 @@ function liveStream(
             endReason = 'aborted'
             return
           }
+          if (line.graceOver) {
+            endReason = sawDone ? 'done' : 'eof'
+            return
+          }
           if (line.timedOut) throw timeoutError(idleMs, 'while streaming')
           throw networkError('Connection lost while streaming', thrown)
         }
@@ -213,8 +231,9 @@ function liveStream(
         }
         const batch = queue
         queue = []
-        const done = batch.findIndex(isDoneFrame)
+        const done = readPastDone ? -1 : batch.findIndex(isDoneFrame)
         if (done >= 0) batch.length = done
+        if (readPastDone && !sawDone) sawDone = batch.some(isDoneFrame)
         if (batch.length > 0) {
           if (line.callerAborted) {
             endReason = 'aborted'
@@ -227,7 +246,7 @@ function liveStream(
           return
         }
         if (bodyDone) {
-          endReason = 'eof'
+          endReason = sawDone ? 'done' : 'eof'
           return
         }
       }
@@ -286,6 +305,9 @@ function liveStream(
     get endReason() {
       return endReason
     },
+    settle(ms) {
+      line.settle(ms)
+    },
     get lastEventId() {
       return lastEventId
     },
@@ -294,7 +316,7 @@ function liveStream(
 
 function finishedStream(response: Response, endReason: StreamEndReason, lastEventId: string | undefined): OpenedStream {
   async function* none(): AsyncGenerator<never, void, undefined> {}
-  return { response, frames: none(), batches: none(), endReason, lastEventId }
+  return { response, frames: none(), batches: none(), endReason, lastEventId, settle() {} }
 }
 
 function abortedResponse(): Response {

@@ -98,6 +98,8 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   let counter = 0
   let ended = false
   let finished = false
+  /** The event that closed the last run on the wire, until the next RUN_STARTED. */
+  let closedBy: 'RUN_FINISHED' | 'RUN_ERROR' | undefined
 
   const problem = (message: string, raw?: unknown, code?: string): Op => ({
     op: 'problem', turnId,
@@ -120,6 +122,10 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     const type = str(raw.type) ?? (meta.event !== undefined && AG_UI_EVENT_TYPES.has(meta.event) ? meta.event : undefined)
     if (!type) return [problem('an AG-UI event has no type', raw, 'missing_type')]
     if (!AG_UI_EVENT_TYPES.has(type)) return [problem(`unknown AG-UI event type "${type}"`, raw, 'unknown_event')]
+    // As @ag-ui/client verifies: after a run's end only a new run (or an error of a finished run) may follow.
+    if (closedBy && type !== 'RUN_STARTED' && !(type === 'RUN_ERROR' && closedBy === 'RUN_FINISHED')) {
+      return [problem(`${type} arrived after ${closedBy}; it was ignored until a new RUN_STARTED`, raw, 'after_end')]
+    }
     const ops: Op[] = []
     if (ALL_CLOSERS.has(type)) for (const lane of [...chunks.keys()]) ops.push(...closeChunk(lane))
     else if (LANE_CLOSERS.has(type)) ops.push(...closeChunk(laneOf(raw)))
@@ -208,6 +214,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     if (finished) ops.push({ op: 'turn.open', turnId, role: 'assistant' })
     finished = false
     ended = false
+    closedBy = undefined
     currentRunId = str(e.runId) ?? currentRunId
     const metadata: Record<string, unknown> = {}
     if (str(e.parentRunId)) metadata.parentRunId = e.parentRunId
@@ -234,6 +241,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
       ops.push({ op: 'turn.finish', turnId, status: 'done' })
     }
     runClosed(str(e.runId))
+    closedBy = 'RUN_FINISHED'
     return ops
   }
 
@@ -273,6 +281,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
       { op: 'turn.finish', turnId, status: 'error', error },
     ]
     runClosed(str(e.runId))
+    closedBy = 'RUN_ERROR'
     return ops
   }
 

@@ -199,7 +199,9 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
   }
 
   function terminate(status: 'error' | 'aborted', event: Record<string, unknown>): Op[] {
-    const ops = [...texts.endAll(), ...closeStep(status === 'error' ? 'error' : 'done')]
+    // An error leaves the text and reasoning parts open, as the AI SDK does: a server
+    // may go on streaming into them, and the end of the stream closes them.
+    const ops = [...(status === 'error' ? [] : texts.endAll()), ...closeStep(status === 'error' ? 'error' : 'done')]
     ended = true
     const reason = textOf(event.reason)
     if (status === 'aborted' && reason) ops.push({ op: 'turn.update', turnId, metadata: { abortReason: reason } })

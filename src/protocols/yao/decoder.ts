@@ -68,13 +68,31 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   let anonymous = 0
   let ended = false
   let lastSequence: number | undefined
+  /** Ids restart with each request: the first request's ids sit under `scope`, later ones under `scope/r<n>`. */
+  let prefix = scope
+  let requests = 1
+  /** The request the last `stream_start` opened (undefined before one arrived). */
+  let request: { id: string | undefined } | undefined
 
   // Streams name the same few ids thousands of times: one scoped string per id.
   const scopedIds = new Map<string, string>()
   const scoped = (id: string) => {
     let out = scopedIds.get(id)
-    if (out === undefined) scopedIds.set(id, (out = `${scope}/${id}`))
+    if (out === undefined) scopedIds.set(id, (out = `${prefix}/${id}`))
     return out
+  }
+
+  /** A `stream_start` on a connection that already carried a request: its ids are new ones. */
+  function openRequest(): Op[] {
+    const reopen = ended
+    requests += 1
+    prefix = `${scope}/r${requests}`
+    scopedIds.clear()
+    seenChunks.clear()
+    messageTypes.clear()
+    tools.clear()
+    ended = false
+    return reopen ? [{ op: 'turn.open', turnId, role: 'assistant' }] : []
   }
   const problem = (message: string, raw?: unknown, code?: string): Op => ({
     op: 'problem', turnId, error: weftError('protocol', message, { code, detail: raw === undefined ? undefined : quote(JSON.stringify(raw) ?? '') }),
@@ -89,6 +107,14 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     if (!isRecord(event)) return [problem('a Yao chunk must be an object', event)]
     const chunk = event as YaoChunk
     const ops: Op[] = []
+    const start = streamStartOf(chunk)
+    if (start) {
+      // A new request on the same connection: a repeat of the current one's start is not.
+      if (ended || (request !== undefined && start.requestId !== request.id)) ops.push(...openRequest())
+      request = { id: start.requestId }
+    } else if (ended) {
+      return [problem(`a "${str(chunk.type) ?? 'chunk'}" arrived after stream_end; it was ignored`, event, 'after_end')]
+    }
     const chunkId = str(chunk.chunk_id)
     if (chunkId !== undefined) {
       if (seenChunks.has(chunkId)) return [] // a repeated chunk applies once
@@ -307,6 +333,13 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
       return lastSequence === undefined ? {} : { sequence: lastSequence }
     },
   }
+}
+
+/** The request a `stream_start` event opens, or undefined for any other chunk. */
+function streamStartOf(chunk: YaoChunk): { requestId: string | undefined } | undefined {
+  if (chunk.type !== 'event' || !isRecord(chunk.props) || chunk.props.event !== 'stream_start') return undefined
+  const data = isRecord(chunk.props.data) ? chunk.props.data : chunk.props
+  return { requestId: str(data.request_id) }
 }
 
 function endError(raw: unknown): WeftError {
