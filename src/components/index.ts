@@ -18,7 +18,16 @@ export {
   WeftCallbacksProvider, useWeftCallbacks,
   type WeftCallbacks, type WeftCallbacksProviderProps, type Recommendation, type GateAnswer,
 } from './callbacks'
-export { TextMessage, citationMarkers } from './messages/text'
+export { TextMessage, MarkdownMessage, citationMarkers } from './messages/text'
+export { Markdown, MarkdownSettingsProvider, type MarkdownProps, type MarkdownSettingsProviderProps } from './markdown/markdown'
+export { CodeBlock } from './markdown/code-block'
+export type { CodeBlockProps } from './markdown/render'
+export { lazyShiki, useMarkdownSettings, type Highlighter, type HighlightedLine, type HighlightedToken, type MarkdownSettings } from './markdown/highlight'
+export { completeTail } from './markdown/tail'
+export { MarkdownBlocks, type MarkdownBlock } from './markdown/blocks'
+export { Citation, splitCitations } from './citations'
+export { CopyButton, type CopyButtonProps } from './copy-button'
+export { LabelsProvider, useLabels, englishLabels, type WeftLabels, type LabelsProviderProps } from './labels'
 export { ReasoningMessage } from './messages/reasoning'
 export { ToolCallMessage } from './messages/tool'
 export { FileMessage } from './messages/file'

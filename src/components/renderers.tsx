@@ -12,7 +12,7 @@ import { LoadingMessage } from './messages/loading'
 import { NoticeMessage } from './messages/notice'
 import { ReasoningMessage } from './messages/reasoning'
 import { RecommendedActionCard } from './messages/recommended-action'
-import { TextMessage } from './messages/text'
+import { MarkdownMessage } from './messages/text'
 import { ToolCallMessage } from './messages/tool'
 
 /**
@@ -49,7 +49,7 @@ export type MessageRenderers = Readonly<Record<string, MessageRenderer | undefin
  * <RendererProvider renderers={{ ...defaultRenderers, text: MarkdownText }} />
  */
 export const defaultRenderers: MessageRenderers = Object.freeze({
-  text: TextMessage,
+  text: MarkdownMessage,
   reasoning: ReasoningMessage,
   tool: ToolCallMessage,
   file: FileMessage,

@@ -1,21 +1,27 @@
 import { asText } from '../format'
+import { useLabels } from '../labels'
+import { Markdown } from '../markdown/markdown'
 import type { MessageRendererProps } from '../renderers'
 
 /**
- * The model's reasoning, in a collapsible `<details>`: open while it streams,
- * folded once it is done.
+ * The model's reasoning as markdown, in a collapsible `<details>`: open while
+ * it streams, folded once it is done.
  *
  * @example
  * <RendererProvider renderers={{ reasoning: ReasoningMessage }} />
  */
 export function ReasoningMessage({ message }: MessageRendererProps) {
+  const labels = useLabels()
   const streaming = message.status === 'streaming'
   return (
     <details data-weft="reasoning" data-state={message.status} open={streaming}>
-      <summary>{streaming ? 'Thinking…' : 'Reasoning'}</summary>
-      <div key={streaming ? 'streaming' : 'final'} aria-hidden={streaming || undefined}>
-        {asText(message.props.content)}
-      </div>
+      <summary>{streaming ? labels.thinking : labels.reasoning}</summary>
+      <Markdown
+        key={streaming ? 'streaming' : 'final'}
+        aria-hidden={streaming || undefined}
+        text={asText(message.props.content)}
+        streaming={streaming}
+      />
     </details>
   )
 }

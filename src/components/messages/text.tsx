@@ -1,11 +1,12 @@
-import { Fragment, useMemo, type ReactNode } from 'react'
+import { Fragment, useMemo } from 'react'
 import type { Source } from '../../core/model'
+import { Citation, citationMarkers, splitCitations } from '../citations'
 import { asText } from '../format'
+import { Markdown } from '../markdown/markdown'
 import { useCitations } from '../../react/selectors'
 import type { MessageRendererProps } from '../renderers'
-import { safeUrl } from '../safe-url'
 
-const MARKER = /\[(\d{1,4})\]/g
+export { citationMarkers }
 
 /**
  * Plain text (never markup), with `[n]` markers linked to the turn's sources.
@@ -29,7 +30,9 @@ export function TextMessage({ message }: MessageRendererProps) {
           {paragraph.split('\n').map((line, l) => (
             <Fragment key={l}>
               {l > 0 && <br />}
-              {withCitations(line, byMarker)}
+              {splitCitations(line, byMarker).map((part, i) =>
+                typeof part === 'string' ? part : <Citation key={i} marker={part.marker} source={part.source} />,
+              )}
             </Fragment>
           ))}
         </p>
@@ -39,44 +42,25 @@ export function TextMessage({ message }: MessageRendererProps) {
 }
 
 /**
- * The distinct `[n]` markers of a text, in order of appearance.
+ * The default text renderer: an assistant's text as markdown (see `Markdown`),
+ * a person's own words as plain text, the way they typed them. Hidden from
+ * assistive technology while it streams; the finished answer is a new node,
+ * announced once.
  *
  * @example
- * citationMarkers('A [1], B [2][1]') // [1, 2]
+ * <RendererProvider renderers={{ text: MarkdownMessage }} />
  */
-export function citationMarkers(text: string): number[] {
-  const seen: number[] = []
-  for (const match of text.matchAll(MARKER)) {
-    const n = Number(match[1])
-    if (!seen.includes(n)) seen.push(n)
-  }
-  return seen
-}
-
-function withCitations(line: string, sources: ReadonlyMap<number, Source | undefined>): ReactNode[] {
-  const out: ReactNode[] = []
-  let last = 0
-  for (const match of line.matchAll(MARKER)) {
-    const at = match.index ?? 0
-    const source = sources.get(Number(match[1]))
-    if (!source) continue
-    if (at > last) out.push(line.slice(last, at))
-    out.push(<Citation key={at} marker={match[0]} source={source} />)
-    last = at + match[0].length
-  }
-  if (last < line.length) out.push(line.slice(last))
-  return out
-}
-
-function Citation({ marker, source }: { marker: string; source: Source }) {
-  const href = safeUrl(source.url)
-  const title = source.title ?? source.filename ?? source.url
-  if (!href) {
-    return <span data-weft="citation" data-source-id={source.id} title={title}>{marker}</span>
-  }
+export function MarkdownMessage({ message }: MessageRendererProps) {
+  if (message.role === 'user') return <TextMessage message={message} />
+  const streaming = message.status === 'streaming'
   return (
-    <a data-weft="citation" data-source-id={source.id} href={href} title={title} target="_blank" rel="noopener noreferrer">
-      {marker}
-    </a>
+    <Markdown
+      data-weft="text"
+      key={streaming ? 'streaming' : 'final'}
+      aria-hidden={streaming || undefined}
+      text={asText(message.props.content)}
+      streaming={streaming}
+      turnId={message.turnId}
+    />
   )
 }

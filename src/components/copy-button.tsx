@@ -1,0 +1,48 @@
+/**
+ * A button that copies text to the clipboard and says so for a moment.
+ */
+import { forwardRef, useEffect, useRef, useState, type ButtonHTMLAttributes } from 'react'
+import { useLabels } from './labels'
+
+/**
+ * Props of `CopyButton`.
+ *
+ * @example
+ * <CopyButton text={code} label="Copy code" />
+ */
+export interface CopyButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'onClick'> {
+  /** What to copy, or a function that returns it at click time. */
+  text: string | (() => string)
+  /** The button's accessible name and text (default "Copy"). */
+  label?: string
+}
+
+/**
+ * Copies `text` with the Clipboard API; `data-state` is `copied` for two
+ * seconds after a copy, `failed` when the browser refused.
+ *
+ * @example
+ * <CopyButton text={() => message.props.content as string} />
+ */
+export const CopyButton = forwardRef<HTMLButtonElement, CopyButtonProps>(function CopyButton({ text, label, children, ...rest }, ref) {
+  const labels = useLabels()
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  useEffect(() => () => clearTimeout(timer.current), [])
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(typeof text === 'function' ? text() : text)
+      setState('copied')
+    } catch {
+      setState('failed')
+    }
+    clearTimeout(timer.current)
+    timer.current = setTimeout(() => setState('idle'), 2000)
+  }
+  const name = label ?? labels.copy
+  return (
+    <button type="button" data-weft="copy" data-state={state} aria-label={name} title={name} {...rest} ref={ref} onClick={() => void copy()}>
+      {children ?? (state === 'copied' ? labels.copied : name)}
+    </button>
+  )
+})

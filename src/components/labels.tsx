@@ -1,0 +1,176 @@
+/**
+ * Every string the components show or announce, in one object. English by
+ * default; a host passes its own (whole or in part) to `LabelsProvider`.
+ */
+import { createContext, useContext, useMemo, type ReactNode } from 'react'
+
+/**
+ * The visible and announced strings of the components.
+ *
+ * @example
+ * const labels: Partial<WeftLabels> = { send: 'Ask', stop: 'Cancel' }
+ */
+export interface WeftLabels {
+  conversation: string
+  lane: string
+  workTimeline: string
+  traceDetails: string
+  working: string
+  steps: (count: number) => string
+  sources: string
+  sourceCount: (count: number) => string
+  suggestions: string
+  message: string
+  send: string
+  stop: string
+  copy: string
+  copied: string
+  copyCode: string
+  copyMarkdown: string
+  goodAnswer: string
+  badAnswer: string
+  regenerate: string
+  edit: string
+  messageActions: string
+  jumpToLatest: string
+  thinking: string
+  reasoning: string
+  tool: string
+  toolInput: string
+  toolOutput: string
+  showMore: string
+  showLess: string
+  toolStates: Readonly<Record<'input-streaming' | 'input-available' | 'approval-requested' | 'approval-responded' | 'output-available' | 'output-error' | 'output-denied' | 'called', string>>
+  preliminary: string
+  approvalNeeded: string
+  approvalQuestion: string
+  approve: string
+  reject: string
+  reason: string
+  submit: string
+  answer: string
+  gateDetails: string
+  gateStates: Readonly<Record<'approved' | 'rejected' | 'answered' | 'expired' | 'cancelled', string>>
+  statuses: Readonly<Record<'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'done' | 'error' | 'aborted', string>>
+  retry: string
+  somethingWentWrong: string
+  cannotShow: string
+  image: string
+  file: string
+  linkNotShown: string
+  recommendedAction: string
+  stateInspector: string
+}
+
+/**
+ * The English strings the components use unless a host gives others.
+ *
+ * @example
+ * <LabelsProvider labels={{ ...englishLabels, send: 'Ask' }} />
+ */
+export const englishLabels: WeftLabels = Object.freeze({
+  conversation: 'Conversation',
+  lane: 'Lane',
+  workTimeline: 'Work timeline',
+  traceDetails: 'Details',
+  working: 'Working…',
+  steps: (count: number) => `${count} ${count === 1 ? 'step' : 'steps'}`,
+  sources: 'Sources',
+  sourceCount: (count: number) => `${count} ${count === 1 ? 'source' : 'sources'}`,
+  suggestions: 'Suggested follow-ups',
+  message: 'Message',
+  send: 'Send',
+  stop: 'Stop',
+  copy: 'Copy',
+  copied: 'Copied',
+  copyCode: 'Copy code',
+  copyMarkdown: 'Copy as Markdown',
+  goodAnswer: 'Good answer',
+  badAnswer: 'Bad answer',
+  regenerate: 'Regenerate',
+  edit: 'Edit',
+  messageActions: 'Message actions',
+  jumpToLatest: 'Jump to latest',
+  thinking: 'Thinking…',
+  reasoning: 'Reasoning',
+  tool: 'Tool',
+  toolInput: 'Input',
+  toolOutput: 'Output',
+  showMore: 'Show more',
+  showLess: 'Show less',
+  toolStates: Object.freeze({
+    'input-streaming': 'Preparing',
+    'input-available': 'Running',
+    'approval-requested': 'Awaiting approval',
+    'approval-responded': 'Answered',
+    'output-available': 'Done',
+    'output-error': 'Failed',
+    'output-denied': 'Denied',
+    called: 'Called',
+  }),
+  preliminary: 'preliminary',
+  approvalNeeded: 'Approval needed',
+  approvalQuestion: 'The agent is waiting for your approval.',
+  approve: 'Approve',
+  reject: 'Reject',
+  reason: 'Reason (optional)',
+  submit: 'Submit',
+  answer: 'Your answer',
+  gateDetails: 'Details',
+  gateStates: Object.freeze({ approved: 'Approved', rejected: 'Rejected', answered: 'Answered', expired: 'Expired', cancelled: 'Cancelled' }),
+  statuses: Object.freeze({
+    idle: 'Ready',
+    connecting: 'Connecting…',
+    streaming: 'Answering…',
+    reconnecting: 'Reconnecting…',
+    done: 'Done',
+    error: 'Something went wrong',
+    aborted: 'Stopped',
+  }),
+  retry: 'Retry',
+  somethingWentWrong: 'Something went wrong.',
+  cannotShow: 'This part could not be shown.',
+  image: 'Image',
+  file: 'File',
+  linkNotShown: '(link not shown)',
+  recommendedAction: 'Recommended action',
+  stateInspector: 'State inspector',
+})
+
+const LabelsContext = createContext<WeftLabels>(englishLabels)
+
+/**
+ * Props of `LabelsProvider`.
+ *
+ * @example
+ * const props: LabelsProviderProps = { labels: { send: 'Ask' } }
+ */
+export interface LabelsProviderProps {
+  /** Merged over the labels above (English at the top). */
+  labels: Partial<WeftLabels>
+  children?: ReactNode
+}
+
+/**
+ * Gives the components below it their strings, merged over the enclosing ones.
+ *
+ * @example
+ * <LabelsProvider labels={{ send: '发送', stop: '停止' }}>
+ *   <Composer send={send} />
+ * </LabelsProvider>
+ */
+export function LabelsProvider({ labels, children }: LabelsProviderProps) {
+  const outer = useContext(LabelsContext)
+  const value = useMemo<WeftLabels>(() => ({ ...outer, ...labels }), [outer, labels])
+  return <LabelsContext.Provider value={value}>{children}</LabelsContext.Provider>
+}
+
+/**
+ * The labels in force.
+ *
+ * @example
+ * const { send } = useLabels()
+ */
+export function useLabels(): WeftLabels {
+  return useContext(LabelsContext)
+}

@@ -1,0 +1,107 @@
+/**
+ * Markdown answers, drawn by weft from marked's block tokens.
+ */
+import { forwardRef, useMemo, useRef, type HTMLAttributes, type ReactNode } from 'react'
+import type { Token } from 'marked'
+import type { Source } from '../../core/model'
+import { useCitations } from '../../react/selectors'
+import { citationMarkers } from '../citations'
+import { MarkdownBlocks, type MarkdownBlock } from './blocks'
+import { CodeBlock } from './code-block'
+import { MarkdownSettingsContext, useMarkdownSettings, type MarkdownSettings } from './highlight'
+import { MarkdownBlockView, type RenderContext } from './render'
+
+/**
+ * Props of `Markdown`.
+ *
+ * @example
+ * <Markdown text={answer} streaming turnId={turnId} />
+ */
+export interface MarkdownProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
+  /** The markdown source. */
+  text: string
+  /** While true, the unfinished last block is drawn as its finished form. */
+  streaming?: boolean
+  /** The turn whose sources `[n]` markers link to. */
+  turnId?: string
+}
+
+const markersOf = new WeakMap<Token, number[]>()
+
+function blockMarkers(block: MarkdownBlock): number[] {
+  let known = markersOf.get(block.token)
+  if (!known) {
+    known = citationMarkers(block.token.raw)
+    markersOf.set(block.token, known)
+  }
+  return known
+}
+
+const NO_MARKERS: readonly number[] = Object.freeze([])
+
+/**
+ * GitHub-flavoured markdown (headings, lists, task lists, tables, quotes,
+ * emphasis, links, code), safe by construction: no HTML is ever parsed (raw
+ * HTML shows as text), every URL passes `safeUrl`, images load from http(s)
+ * only. While `streaming`, finished blocks are kept and memoised and only the
+ * last one is parsed again per token; an unterminated fence, list, table, link
+ * or emphasis shows as its finished form.
+ *
+ * @example
+ * <Markdown text={'## Weather\n\n**18 °C**, light rain [1]'} turnId={turnId} />
+ */
+export const Markdown = forwardRef<HTMLDivElement, MarkdownProps>(function Markdown({ text, streaming = false, turnId, ...rest }, ref) {
+  const parser = useRef<MarkdownBlocks | undefined>(undefined)
+  parser.current ??= new MarkdownBlocks()
+  const blocks = useMemo(() => parser.current!.update(text, streaming), [text, streaming])
+  return (
+    <div data-weft="markdown" {...rest} ref={ref}>
+      {turnId ? <CitedBlocks blocks={blocks} turnId={turnId} /> : <Blocks blocks={blocks} citations={NO_CITATIONS} />}
+    </div>
+  )
+})
+
+const NO_CITATIONS: ReadonlyMap<number, Source | undefined> = new Map()
+
+/** Blocks whose `[n]` markers link to the turn's sources (this part needs the store). */
+function CitedBlocks({ blocks, turnId }: { blocks: readonly MarkdownBlock[]; turnId: string }) {
+  const markerKey = [...new Set(blocks.flatMap(blockMarkers))].join(',')
+  const markers = useMemo(() => (markerKey ? markerKey.split(',').map(Number) : NO_MARKERS), [markerKey])
+  const sources = useCitations(turnId, markers)
+  const citations = useMemo(() => new Map(markers.map((n, i) => [n, sources[i]])), [markers, sources])
+  return <Blocks blocks={blocks} citations={citations} />
+}
+
+function Blocks({ blocks, citations }: { blocks: readonly MarkdownBlock[]; citations: ReadonlyMap<number, Source | undefined> }) {
+  const { dataImages } = useMarkdownSettings()
+  const context = useMemo<RenderContext>(() => ({ citations, dataImages, CodeBlock }), [citations, dataImages])
+  return <>{blocks.map((block) => <MarkdownBlockView key={block.key} token={block.token} context={context} />)}</>
+}
+
+/**
+ * Props of `MarkdownSettingsProvider`.
+ *
+ * @example
+ * const props: MarkdownSettingsProviderProps = { highlight: false }
+ */
+export interface MarkdownSettingsProviderProps extends Partial<MarkdownSettings> {
+  children?: ReactNode
+}
+
+/**
+ * Sets how markdown below it is drawn: the highlighter (`false` for plain
+ * code) and whether `data:` images are accepted.
+ *
+ * @example
+ * <MarkdownSettingsProvider dataImages highlight={myHighlighter}>
+ *   <Transcript.Root />
+ * </MarkdownSettingsProvider>
+ */
+export function MarkdownSettingsProvider({ children, highlight, dataImages }: MarkdownSettingsProviderProps) {
+  const outer = useMarkdownSettings()
+  const value = useMemo<MarkdownSettings>(
+    () => ({ highlight: highlight ?? outer.highlight, dataImages: dataImages ?? outer.dataImages }),
+    [outer, highlight, dataImages],
+  )
+  return <MarkdownSettingsContext.Provider value={value}>{children}</MarkdownSettingsContext.Provider>
+}

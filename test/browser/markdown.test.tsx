@@ -1,0 +1,183 @@
+import { act, render, screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { Markdown, MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
+import { MarkdownBlocks } from '../../src/components/markdown/blocks'
+import { Transcript } from '../../src/components/transcript'
+import type { Op } from '../../src/core/ops'
+import { markdownAnswer } from '../fixtures/markdown-answer'
+import { renderWith, storeWith } from './support'
+
+const plain = (ui: React.ReactNode) => <MarkdownSettingsProvider highlight={false}>{ui}</MarkdownSettingsProvider>
+
+function draw(text: string, streaming = false, dataImages = false) {
+  return renderWith(storeWith([]), <MarkdownSettingsProvider highlight={false} dataImages={dataImages}><Markdown text={text} streaming={streaming} /></MarkdownSettingsProvider>)
+}
+
+describe('Markdown: GFM', () => {
+  it('draws headings, emphasis, lists, task lists, quotes, tables, links, code and rules', () => {
+    const { container } = draw(markdownAnswer)
+    const md = container.querySelector('[data-weft="markdown"]')!
+    expect(md.querySelector('h2')!.textContent).toBe('Weather in Paris')
+    expect(md.querySelector('strong')!.textContent).toBe('18 °C')
+    expect(md.querySelector('em')!.textContent).toBe('light rain')
+    expect(md.querySelector('del')!.textContent).toBe('no')
+    const firstList = md.querySelector('ul')!
+    expect(firstList.querySelector('code')!.textContent).toBe('fetch')
+    expect([...firstList.querySelectorAll('ol > li')].map((li) => li.textContent)).toEqual(['nested one', 'nested two'])
+    const tasks = [...md.querySelectorAll('li[data-task] [data-weft="task-box"]')]
+    expect(tasks.map((t) => t.getAttribute('data-state'))).toEqual(['checked', 'unchecked'])
+    expect(md.querySelector('blockquote em')!.textContent).toBe('colder')
+    const headers = [...md.querySelectorAll('th')]
+    expect(headers.map((th) => [th.textContent, th.style.textAlign])).toEqual([['City', 'left'], ['Temp', 'right'], ['Rain', 'center']])
+    expect([...md.querySelectorAll('tbody tr')].map((tr) => tr.textContent)).toEqual(['Paris18yes', 'Lyon21no'])
+    const link = screen.getByRole('link', { name: 'Météo-France' })
+    expect(link.getAttribute('href')).toBe('https://meteofrance.com/paris')
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer')
+    const code = md.querySelector('[data-weft="code-block"]')!
+    expect(code.getAttribute('data-lang')).toBe('ts')
+    expect(code.querySelector('[data-weft="code-lang"]')!.textContent).toBe('ts')
+    expect(code.querySelector('pre code')!.textContent).toBe("const res = await fetch('/api/weather?city=Paris')\nconsole.log(await res.json())")
+    expect(md.querySelector('hr')).not.toBeNull()
+    expect(md.lastElementChild!.textContent).toBe('That is all.')
+  })
+
+  it('reads character references', () => {
+    const { container } = draw('Tom &amp; Jerry &lt;3 &#169; &#x1F600;')
+    expect(container.textContent).toBe('Tom & Jerry <3 © 😀')
+  })
+})
+
+describe('Markdown: safe by construction', () => {
+  it('shows raw HTML as text and never creates its elements', () => {
+    const { container } = draw('<script>window.__pwned = 1</script>\n\nHi <img src=x onerror="window.__pwned=2"> <b>bold</b>\n\n<div onclick="x()">block</div>')
+    expect(container.querySelector('script, img, b, div[onclick]')).toBeNull()
+    expect(container.textContent).toContain('<script>window.__pwned = 1</script>')
+    expect(container.textContent).toContain('<img src=x onerror="window.__pwned=2">')
+    expect((window as { __pwned?: number }).__pwned).toBeUndefined()
+  })
+
+  it('refuses script URLs in links and images, and images that are not http(s)', () => {
+    const { container } = draw('[a](javascript:alert(1)) [b](JaVaScRiPt:alert(1)) [c](data:text/html,<b>x</b>) ![d](javascript:x) ![e](/local.png) ![f](data:image/png;base64,AAAA) ![g](https://example.com/g.png)')
+    expect([...container.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([])
+    expect([...container.querySelectorAll('[data-weft="link-blocked"]')].map((s) => s.textContent)).toEqual(['a', 'b', 'c'])
+    expect([...container.querySelectorAll('img')].map((i) => i.getAttribute('src'))).toEqual(['https://example.com/g.png'])
+    expect([...container.querySelectorAll('[data-weft="image-blocked"]')].map((s) => s.textContent)).toEqual(['d', 'e', 'f'])
+  })
+
+  it('accepts raster data images only when the host allows them', () => {
+    const { container } = draw('![f](data:image/png;base64,AAAA) ![s](data:image/svg+xml;base64,PHN2Zz4=)', false, true)
+    expect([...container.querySelectorAll('img')].map((i) => i.getAttribute('src'))).toEqual(['data:image/png;base64,AAAA'])
+  })
+})
+
+/** Text outside code that shows markdown syntax the reader should never see. */
+function rawMarkup(root: Element): string | undefined {
+  const copy = root.cloneNode(true) as Element
+  copy.querySelectorAll('pre, code').forEach((el) => el.remove())
+  const text = copy.textContent ?? ''
+  for (const marker of ['**', '~~', '](', '```', '##', '`']) if (text.includes(marker)) return marker
+  for (const p of copy.querySelectorAll('p')) if (/^\s*[|>#]/.test(p.textContent ?? '')) return p.textContent ?? ''
+  return undefined
+}
+
+describe('Markdown: streaming', () => {
+  it('shows every prefix of an answer as its finished form, with no raw markup', () => {
+    const { container, rerender } = render(plain(<Markdown text="" streaming />))
+    const seen: Array<[number, string]> = []
+    for (let end = 1; end <= markdownAnswer.length; end++) {
+      rerender(plain(<Markdown text={markdownAnswer.slice(0, end)} streaming />))
+      const found = rawMarkup(container)
+      if (found) seen.push([end, found])
+    }
+    expect(seen).toEqual([])
+  })
+
+  it('draws an unterminated fence, table, link and emphasis as they will end', () => {
+    const { container } = draw('Some **bold and *it', true)
+    expect(container.querySelector('strong')!.textContent).toBe('bold and it')
+    expect(container.querySelector('strong em')!.textContent).toBe('it')
+    const table = draw('| a | b |\n|--', true).container
+    expect([...table.querySelectorAll('th')].map((th) => th.textContent)).toEqual(['a', 'b'])
+    const fence = draw('```python\nprint(1)\n', true).container
+    expect(fence.querySelector('[data-weft="code-block"]')!.getAttribute('data-lang')).toBe('python')
+    expect(fence.querySelector('pre')!.textContent).toBe('print(1)')
+    const link = draw('Read [the guide](https://exa', true).container
+    expect(link.textContent).toBe('Read the guide')
+    expect(link.querySelector('a')).toBeNull()
+  })
+
+  it('keeps finished blocks (same objects) and lexes only the text from the last open block on', () => {
+    const blocks = new MarkdownBlocks()
+    const paragraphs = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with **bold** text and a [link](https://example.com/${i}).`)
+    const text = paragraphs.join('\n\n')
+    let previous = blocks.update('', true)
+    let lexedBefore = 0
+    let replaced = 0
+    const perToken: number[] = []
+    for (let end = 8; end <= text.length; end += 8) {
+      const next = blocks.update(text.slice(0, end), true)
+      // Every block that was finished before is the very same object now.
+      for (let i = 0; i < previous.length - 1; i++) if (next[i] !== previous[i]) replaced++
+      perToken.push(blocks.lexedChars - lexedBefore)
+      lexedBefore = blocks.lexedChars
+      previous = next
+    }
+    // A token costs the length of the open block, not of the answer so far.
+    expect(replaced).toBe(0)
+    expect(Math.max(...perToken)).toBeLessThan(paragraphs[199]!.length + 16)
+    expect(previous).toHaveLength(200)
+  })
+
+  it('does not redraw finished blocks while the last one streams', () => {
+    const { container, rerender } = render(plain(<Markdown text={'First paragraph.\n\nSecond'} streaming />))
+    const first = container.querySelector('p')!
+    rerender(plain(<Markdown text={'First paragraph.\n\nSecond grows'} streaming />))
+    rerender(plain(<Markdown text={'First paragraph.\n\nSecond grows more\n\n- a list'} streaming />))
+    expect(container.querySelector('p')).toBe(first)
+    expect(container.querySelector('li')!.textContent).toBe('a list')
+  })
+})
+
+describe('Markdown in the transcript', () => {
+  const sourceOps = (): Op[] => [
+    { op: 'turn.open', turnId: 't1', role: 'assistant' },
+    { op: 'source.add', turnId: 't1', source: { id: 's1', kind: 'url', url: 'https://meteo.example/paris', title: 'Météo Paris', citationIndex: 1 } },
+    { op: 'message.delta', turnId: 't1', messageId: 'm1', type: 'text', action: 'append', path: 'content', value: '**Rain** today [1].\n\n- more [1]' },
+    { op: 'turn.finish', turnId: 't1', status: 'done' },
+  ]
+
+  it('links [n] markers inside markdown to their sources', () => {
+    const { container } = renderWith(storeWith(sourceOps()), plain(<Transcript.Root />))
+    const citations = [...container.querySelectorAll('[data-weft="text"] a[data-weft="citation"]')]
+    expect(citations.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('title')])).toEqual([
+      ['[1]', 'https://meteo.example/paris', 'Météo Paris'],
+      ['[1]', 'https://meteo.example/paris', 'Météo Paris'],
+    ])
+    expect(container.querySelector('[data-weft="text"] strong')!.textContent).toBe('Rain')
+  })
+
+  it('keeps a person’s own words as they typed them, not as markdown', () => {
+    const store = storeWith([
+      { op: 'turn.open', turnId: 'u1', role: 'user' },
+      { op: 'message.put', turnId: 'u1', messageId: 'u1/m', role: 'user', type: 'text', props: { content: 'What is **2*3**?' }, status: 'done' },
+    ])
+    const { container } = renderWith(store, <Transcript.Root />)
+    expect(container.querySelector('strong')).toBeNull()
+    expect(container.querySelector('[data-weft="text"]')!.textContent).toBe('What is **2*3**?')
+  })
+
+  it('hides the streaming answer from assistive technology and adds the finished one as a new node', () => {
+    const store = storeWith([
+      { op: 'turn.open', turnId: 't1', role: 'assistant' },
+      { op: 'message.delta', turnId: 't1', messageId: 'm1', type: 'text', action: 'append', path: 'content', value: '## Hi' },
+    ])
+    const { container } = renderWith(store, plain(<Transcript.Root />))
+    const streaming = container.querySelector('[data-weft="text"]')!
+    expect(streaming.getAttribute('aria-hidden')).toBe('true')
+    act(() => store.getState().dispatch([{ op: 'message.finish', messageId: 'm1', status: 'done' }]))
+    const done = container.querySelector('[data-weft="text"]')!
+    expect(done).not.toBe(streaming)
+    expect(done.hasAttribute('aria-hidden')).toBe(false)
+    expect(done.querySelector('h2')!.textContent).toBe('Hi')
+  })
+})
