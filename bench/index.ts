@@ -3,6 +3,7 @@
  * the peers in one process. Printed, never asserted.
  */
 import { benchBytes } from './bytes'
+import { benchMarkdown } from './markdown'
 import { benchRenders } from './renders'
 import { benchUIMessage } from './ui-message'
 import { benchYao } from './yao'
@@ -12,5 +13,6 @@ await benchYao()
 await benchUIMessage()
 await benchRenders()
 await benchBytes()
+await benchMarkdown()
 // jsdom and React leave timers behind; the figures are printed.
 process.exit(0)

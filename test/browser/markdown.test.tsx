@@ -110,14 +110,14 @@ describe('Markdown: streaming', () => {
     const blocks = new MarkdownBlocks()
     const paragraphs = Array.from({ length: 200 }, (_, i) => `Paragraph ${i} with **bold** text and a [link](https://example.com/${i}).`)
     const text = paragraphs.join('\n\n')
-    let previous = blocks.update('', true)
+    let previous = blocks.update('', true).done
     let lexedBefore = 0
     let replaced = 0
     const perToken: number[] = []
     for (let end = 8; end <= text.length; end += 8) {
-      const next = blocks.update(text.slice(0, end), true)
-      // Every block that was finished before is the very same object now.
-      for (let i = 0; i < previous.length - 1; i++) if (next[i] !== previous[i]) replaced++
+      const next = blocks.update(text.slice(0, end), true).done
+      // Every block that was closed before is the very same object now.
+      for (let i = 0; i < previous.length; i++) if (next[i] !== previous[i]) replaced++
       perToken.push(blocks.lexedChars - lexedBefore)
       lexedBefore = blocks.lexedChars
       previous = next
@@ -125,7 +125,16 @@ describe('Markdown: streaming', () => {
     // A token costs the length of the open block, not of the answer so far.
     expect(replaced).toBe(0)
     expect(Math.max(...perToken)).toBeLessThan(paragraphs[199]!.length + 16)
-    expect(previous).toHaveLength(200)
+    expect(previous).toHaveLength(199)
+    expect(blocks.update(text, false).live).toHaveLength(1)
+  })
+
+  it('starts over when the text is replaced rather than extended', () => {
+    const blocks = new MarkdownBlocks()
+    blocks.update('First **one**\n\nSecond', true)
+    const { done, live } = blocks.update('Replaced text\n\nSecond and more', true)
+    expect(done.map((b) => b.token.raw)).toEqual(['Replaced text'])
+    expect(live.map((b) => b.token.raw)).toEqual(['Second and more'])
   })
 
   it('does not redraw finished blocks while the last one streams', () => {

@@ -24,46 +24,71 @@ function lex(text: string): Token[] {
 }
 
 /**
+ * The blocks of a text: `done` (closed; the same array while none closes, so a
+ * view of them can be memoised as a whole) and `live` (the open block, completed
+ * as its finished form while streaming).
+ *
+ * @example
+ * const { done, live } = new MarkdownBlocks().update('# Hi\n\nText', true)
+ */
+export interface MarkdownBlockList {
+  done: readonly MarkdownBlock[]
+  live: readonly MarkdownBlock[]
+}
+
+/**
  * Lexes a growing markdown text into blocks, re-lexing only the tail. Give it
  * each new version of the text; a text that does not extend the previous one
  * starts over.
  *
  * @example
  * const blocks = new MarkdownBlocks()
- * blocks.update('# Title\n\nSome **bo', true) // heading (kept), paragraph "Some **bo**" (live)
- * blocks.update('# Title\n\nSome **bold**\n\nNext', true) // heading reused, paragraph kept, "Next" live
+ * blocks.update('# Title\n\nSome **bo', true) // done: heading; live: paragraph "Some **bo**"
+ * blocks.update('# Title\n\nSome **bold**\n\nNext', true) // the same heading; the paragraph closes; "Next" is live
  */
 export class MarkdownBlocks {
-  private done: MarkdownBlock[] = []
-  private doneText = ''
+  private done: readonly MarkdownBlock[] = []
+  /** How much of the text is closed, and its first and last characters (to see that a new text extends it). */
+  private doneLength = 0
+  private doneEdges = ''
   /** Characters lexed so far, for the bench. */
   lexedChars = 0
 
   /** The blocks of `text`; while `streaming`, the last one is completed as its finished form. */
-  update(text: string, streaming: boolean): MarkdownBlock[] {
-    const source = text.replace(/\r\n?/g, '\n')
-    if (!source.startsWith(this.doneText)) {
+  update(text: string, streaming: boolean): MarkdownBlockList {
+    if (!this.extends(text)) {
       this.done = []
-      this.doneText = ''
+      this.doneLength = 0
+      this.doneEdges = ''
     }
-    const start = this.doneText.length
-    const tail = source.slice(start)
+    const start = this.doneLength
+    const tail = text.slice(start).replace(/\r\n?/g, '\n')
     this.lexedChars += tail.length
-    if (!streaming) return [...this.done, ...place(lex(tail), start)]
+    if (!streaming) return { done: this.done, live: place(lex(tail), start) }
     // The completion touches only the end of the text, so blocks before the last keep their raw text.
     const tokens = lex(completeTail(tail))
-    const closed = this.keepClosed(tokens, tail)
-    return [...this.done, ...place(tokens.slice(closed), this.doneText.length)]
+    // A carriage return would put the raws out of step with the text: nothing closes then.
+    const closed = tail.length === text.length - start ? this.keepClosed(tokens, tail, text) : 0
+    return { done: this.done, live: place(tokens.slice(closed), this.doneLength) }
+  }
+
+  /**
+   * Whether `text` goes on from the closed text. Streamed text only grows at its
+   * end, so the edges of the closed part are compared rather than all of it,
+   * which would cost a pass over the whole answer per token.
+   */
+  private extends(text: string): boolean {
+    return text.length >= this.doneLength && edges(text, this.doneLength) === this.doneEdges
   }
 
   /**
    * Blocks before the last one that is not blank space are closed: a later
    * block has started. Returns how many tokens were kept.
    */
-  private keepClosed(tokens: readonly Token[], tail: string): number {
+  private keepClosed(tokens: readonly Token[], tail: string, text: string): number {
     let lastContent = tokens.length - 1
     while (lastContent >= 0 && tokens[lastContent]!.type === 'space') lastContent--
-    let offset = this.doneText.length
+    let offset = this.doneLength
     const kept: MarkdownBlock[] = []
     let consumed = ''
     for (let i = 0; i < lastContent; i++) {
@@ -74,10 +99,17 @@ export class MarkdownBlocks {
     }
     // Only when the raws are the text itself is it safe to cut there.
     if (lastContent <= 0 || !tail.startsWith(consumed)) return 0
-    this.done = this.done.concat(kept)
-    this.doneText += consumed
+    if (kept.length > 0) this.done = this.done.concat(kept)
+    this.doneLength += consumed.length
+    this.doneEdges = edges(text, this.doneLength)
     return lastContent
   }
+}
+
+const EDGE = 48
+
+function edges(text: string, length: number): string {
+  return length <= 2 * EDGE ? text.slice(0, length) : text.slice(0, EDGE) + text.slice(length - EDGE, length)
 }
 
 function place(tokens: readonly Token[], start: number): MarkdownBlock[] {

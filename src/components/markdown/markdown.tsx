@@ -1,12 +1,12 @@
 /**
  * Markdown answers, drawn by weft from marked's block tokens.
  */
-import { forwardRef, useMemo, useRef, type HTMLAttributes, type ReactNode } from 'react'
+import { forwardRef, memo, useMemo, useRef, type HTMLAttributes, type ReactNode } from 'react'
 import type { Token } from 'marked'
 import type { Source } from '../../core/model'
 import { useCitations } from '../../react/selectors'
 import { citationMarkers } from '../citations'
-import { MarkdownBlocks, type MarkdownBlock } from './blocks'
+import { MarkdownBlocks, type MarkdownBlock, type MarkdownBlockList } from './blocks'
 import { CodeBlock } from './code-block'
 import { MarkdownSettingsContext, useMarkdownSettings, type MarkdownSettings } from './highlight'
 import { MarkdownBlockView, type RenderContext } from './render'
@@ -62,21 +62,41 @@ export const Markdown = forwardRef<HTMLDivElement, MarkdownProps>(function Markd
 })
 
 const NO_CITATIONS: ReadonlyMap<number, Source | undefined> = new Map()
+const doneMarkers = new WeakMap<readonly MarkdownBlock[], number[]>()
+
+function markersOfList({ done, live }: MarkdownBlockList): string {
+  let known = doneMarkers.get(done)
+  if (!known) {
+    known = [...new Set(done.flatMap(blockMarkers))]
+    doneMarkers.set(done, known)
+  }
+  return [...new Set([...known, ...live.flatMap(blockMarkers)])].join(',')
+}
 
 /** Blocks whose `[n]` markers link to the turn's sources (this part needs the store). */
-function CitedBlocks({ blocks, turnId }: { blocks: readonly MarkdownBlock[]; turnId: string }) {
-  const markerKey = [...new Set(blocks.flatMap(blockMarkers))].join(',')
+function CitedBlocks({ blocks, turnId }: { blocks: MarkdownBlockList; turnId: string }) {
+  const markerKey = markersOfList(blocks)
   const markers = useMemo(() => (markerKey ? markerKey.split(',').map(Number) : NO_MARKERS), [markerKey])
   const sources = useCitations(turnId, markers)
   const citations = useMemo(() => new Map(markers.map((n, i) => [n, sources[i]])), [markers, sources])
   return <Blocks blocks={blocks} citations={citations} />
 }
 
-function Blocks({ blocks, citations }: { blocks: readonly MarkdownBlock[]; citations: ReadonlyMap<number, Source | undefined> }) {
+function Blocks({ blocks, citations }: { blocks: MarkdownBlockList; citations: ReadonlyMap<number, Source | undefined> }) {
   const { dataImages } = useMarkdownSettings()
   const context = useMemo<RenderContext>(() => ({ citations, dataImages, CodeBlock }), [citations, dataImages])
-  return <>{blocks.map((block) => <MarkdownBlockView key={block.key} token={block.token} context={context} />)}</>
+  return (
+    <>
+      <DoneBlocks blocks={blocks.done} context={context} />
+      {blocks.live.map((block) => <MarkdownBlockView key={block.key} token={block.token} context={context} />)}
+    </>
+  )
 }
+
+/** Closed blocks: drawn again only when one more closes (or the sources change), never per token. */
+const DoneBlocks = memo(function DoneBlocks({ blocks, context }: { blocks: readonly MarkdownBlock[]; context: RenderContext }) {
+  return <>{blocks.map((block) => <MarkdownBlockView key={block.key} token={block.token} context={context} />)}</>
+})
 
 /**
  * Props of `MarkdownSettingsProvider`.
