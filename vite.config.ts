@@ -9,7 +9,7 @@ import { mockAgentServer } from './mock/vite-plugin.js'
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /** Runtime dependencies and peers stay imports in the published build, subpaths included. */
-const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch)(\/|$)/
+const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|marked|shiki)(\/|$)/
 
 /** The system Chromium that `scripts/ensure-chromium.mjs` finds or installs. */
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? '/usr/bin/chromium'
@@ -57,6 +57,22 @@ export default defineConfig({
       'immer',
       'eventsource-parser',
       'fast-json-patch',
+      'marked',
+      'shiki/core',
+      'shiki/engine/javascript',
+      'shiki/langs/typescript.mjs',
+      'shiki/langs/tsx.mjs',
+      'shiki/langs/javascript.mjs',
+      'shiki/langs/json.mjs',
+      'shiki/langs/shellscript.mjs',
+      'shiki/langs/python.mjs',
+      'shiki/langs/html.mjs',
+      'shiki/langs/css.mjs',
+      'shiki/langs/yaml.mjs',
+      'shiki/langs/sql.mjs',
+      'shiki/langs/diff.mjs',
+      'shiki/themes/github-light.mjs',
+      'shiki/themes/github-dark.mjs',
     ],
   },
   build: {
