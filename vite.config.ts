@@ -9,7 +9,7 @@ import { mockAgentServer } from './mock/vite-plugin.js'
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /** Runtime dependencies and peers stay imports in the published build, subpaths included. */
-const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|marked|shiki)(\/|$)/
+const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|marked|shiki|@testing-library\/react|msw|storybook|@storybook\/[^/]+)(\/|$)/
 
 /** The system Chromium that `scripts/ensure-chromium.mjs` finds or installs. */
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? '/usr/bin/chromium'
@@ -39,8 +39,20 @@ const chromium = () => ({
   }),
 })
 
+/** Tests import the package by its public names, as a host does; these point them at the sources. */
+const publicEntries = [
+  { find: /^weft\/testing\/msw$/, replacement: here('src/testing/msw.ts') },
+  { find: /^weft\/testing\/storybook$/, replacement: here('src/testing/storybook.tsx') },
+  { find: /^weft\/testing$/, replacement: here('src/testing/index.ts') },
+  { find: /^weft\/react$/, replacement: here('src/react/index.ts') },
+  { find: /^weft\/components$/, replacement: here('src/components/index.ts') },
+  { find: /^weft\/core$/, replacement: here('src/core/index.ts') },
+  { find: /^weft$/, replacement: here('src/index.ts') },
+]
+
 export default defineConfig({
   plugins: [react()],
+  resolve: { alias: publicEntries },
   // Pre-bundled up front for Storybook and the browser projects: a dependency discovered
   // mid-run makes Vite re-optimize and reload the page, which fails the running test.
   optimizeDeps: {
@@ -88,6 +100,8 @@ export default defineConfig({
         core: here('src/core/index.ts'),
         react: here('src/react/index.ts'),
         components: here('src/components/index.ts'),
+        // Test helpers: an entry of their own, so none of it reaches the main entries.
+        testing: here('src/testing/index.ts'),
         styles: here('src/components/styles.css'),
       },
       formats: ['es'],
@@ -110,7 +124,7 @@ export default defineConfig({
         test: {
           name: 'core',
           environment: 'node',
-          include: ['test/core/**/*.test.ts'],
+          include: ['test/core/**/*.test.ts', 'test/testing/**/*.node.test.ts'],
           // Some tests loop over dozens of real loopback connections; a busy shared machine
           // must not turn a slow run into a failure (no test asserts a timing).
           testTimeout: 30_000,
@@ -121,14 +135,14 @@ export default defineConfig({
         test: {
           name: 'react',
           environment: 'jsdom',
-          include: ['test/react/**/*.test.{ts,tsx}'],
+          include: ['test/react/**/*.test.{ts,tsx}', 'test/testing/**/*.jsdom.test.tsx'],
         },
       },
       {
         extends: true,
         test: {
           name: 'browser',
-          include: ['test/browser/**/*.test.tsx'],
+          include: ['test/browser/**/*.test.tsx', 'test/testing/**/*.browser.test.tsx'],
           browser: chromium(),
         },
       },

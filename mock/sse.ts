@@ -2,7 +2,7 @@
  * SSE writing helpers shared by the built-in stream route and any route added later.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { encodeFrame, type LineEnding, type MockFrame } from './scenario.js'
+import { encodeFrame, seededRandom, sliceBytes, type LineEnding, type MockFrame } from './scenario.js'
 
 /** How a stream is written; parsed from the query by {@link parseStreamOptions}. */
 export interface StreamOptions {
@@ -62,7 +62,7 @@ export async function streamFrames(
   res.writeHead(200, { ...SSE_HEADERS, ...headers })
   res.flushHeaders()
 
-  const random = mulberry32(options.seed)
+  const random = seededRandom(options.seed)
   let sent = 0
   for (const frame of frames) {
     if (options.cutAfter !== undefined && sent >= options.cutAfter) break
@@ -113,32 +113,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
   })
 }
 
-/**
- * Cuts `bytes` into slices of 1–16 bytes, always splitting inside CRLF pairs and
- * multibyte UTF-8 sequences: the cases a streaming decoder most often gets wrong.
- */
-export function sliceBytes(bytes: Uint8Array, random: () => number = Math.random): Uint8Array[] {
-  const cuts = new Set<number>()
-  for (let i = 1; i < bytes.length; i++) {
-    const prev = bytes[i - 1]!
-    const cur = bytes[i]!
-    if (prev === 0x0d && cur === 0x0a) cuts.add(i) // between CR and LF
-    if (prev >= 0xc0 && (cur & 0xc0) === 0x80) cuts.add(i) // right after a multibyte lead byte
-  }
-  for (let i = 0; i < bytes.length; ) {
-    i += 1 + Math.floor(random() * 16)
-    if (i < bytes.length) cuts.add(i)
-  }
-  const sorted = [...cuts].sort((a, b) => a - b)
-  const slices: Uint8Array[] = []
-  let start = 0
-  for (const cut of sorted) {
-    slices.push(bytes.subarray(start, cut))
-    start = cut
-  }
-  slices.push(bytes.subarray(start))
-  return slices
-}
+export { sliceBytes }
 
 /** Parses a whole-number query value; anything else is `undefined`. */
 export function toInt(value: string | null): number | undefined {
@@ -162,13 +137,4 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** Small seeded PRNG (mulberry32) so random slicing is reproducible with `seed=`. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export const mulberry32 = seededRandom

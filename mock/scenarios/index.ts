@@ -10,12 +10,14 @@ import { yaoScenarios } from './yao.js'
 import { uiMessageScenarios } from './ui-message.js'
 import { vocionScenarios } from './vocion.js'
 import { agUiScenarios } from './ag-ui.js'
+import { situationScenarios } from './situations.js'
 
 export const scenarios: Scenario[] = [
   ...yaoScenarios,
   ...uiMessageScenarios,
   ...vocionScenarios,
   ...agUiScenarios,
+  ...situationScenarios,
 ]
 
 export function findScenario(protocol: string, name: string, from: readonly Scenario[] = scenarios): Scenario | undefined {

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { AgentClient, type AgentClientOptions, type SendInput } from '../core/client'
 import type { WeftError } from '../core/errors'
 import type { StreamStatus } from '../core/model'
-import { useAgentStore } from './provider'
+import { useAgentStore, useWithClientDefaults } from './provider'
 import { useAgentSelector } from './selectors'
 
 /** Options of `useAgentStream`: where the agent is and how to talk to it. */
@@ -31,7 +31,8 @@ export interface AgentStreamHandle {
  *   return <button onClick={() => (status === 'streaming' ? stop() : send('Hello'))}>{status}</button>
  * }
  */
-export function useAgentStream(options: UseAgentStreamOptions): AgentStreamHandle {
+export function useAgentStream(hostOptions: UseAgentStreamOptions): AgentStreamHandle {
+  const options = useWithClientDefaults(hostOptions)
   const store = useAgentStore()
   const [client] = useState(() => new AgentClient(store, options))
   // The latest options serve the next send; a run in flight keeps its own.

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { AgentClient, type AgentClientOptions, type SendInput } from '../core/client'
 import type { ResumeStrategyName } from '../core/resume/strategies/index'
 import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from '../core/resume/types'
-import { useAgentStore } from './provider'
+import { useAgentStore, useWithClientDefaults } from './provider'
 import { useAgentSelector } from './selectors'
 import type { AgentStreamHandle, UseAgentStreamOptions } from './use-agent-stream'
 
@@ -67,7 +67,7 @@ export interface ResumableStreamHandle extends AgentStreamHandle {
  */
 export function useResumableStream(options: UseResumableStreamOptions): ResumableStreamHandle {
   const store = useAgentStore()
-  const clientOptions = toClientOptions(options)
+  const clientOptions = useWithClientDefaults(toClientOptions(options))
   const [client] = useState(() => new AgentClient(store, clientOptions))
   // The latest options serve the next send or reconnect; a run in flight keeps its own.
   client.setOptions(clientOptions)

@@ -1,0 +1,75 @@
+/**
+ * The recorded streams `weft/testing` ships: every situation a chat UI meets, in
+ * every protocol. Each is also a plain JSON file in the package
+ * (`weft/testing/fixtures/<protocol>/<name>.json`) a host can copy and edit.
+ */
+import type { AgentFixture, FixtureProtocol } from './frames'
+import { fixtureSet } from './fixtures/index'
+
+/**
+ * Every fixture by protocol and name.
+ *
+ * @example
+ * streamResponse(fixtures.vocion.hitl)
+ */
+export const fixtures: Readonly<Record<FixtureProtocol, Readonly<Record<string, AgentFixture>>>> = fixtureSet
+
+/**
+ * The situations a chat UI should be tested against.
+ *
+ * @example
+ * const situation: Situation = 'error-mid-stream'
+ */
+export type Situation =
+  | 'plain'
+  | 'reasoning'
+  | 'tools-with-approval'
+  | 'sources'
+  | 'error-mid-stream'
+  | 'dropped-connection'
+  | 'concurrent'
+  | 'long-answer'
+
+/**
+ * Which fixture shows each situation in each protocol. A protocol missing from a
+ * situation has no such stream (Yao has no approval or source events).
+ *
+ * @example
+ * for (const [protocol, name] of Object.entries(situations.reasoning)) test(name, () => { ... })
+ */
+export const situations: Readonly<Record<Situation, Partial<Record<FixtureProtocol, string>>>> = {
+  plain: { yao: 'streaming-text', 'ui-message': 'plain', 'ag-ui': 'plain', vocion: 'plain' },
+  reasoning: { yao: 'one-block', 'ui-message': 'reasoning', 'ag-ui': 'subagents', vocion: 'answer' },
+  'tools-with-approval': { 'ui-message': 'full', 'ag-ui': 'interrupt', vocion: 'hitl' },
+  sources: { 'ui-message': 'full', vocion: 'answer' },
+  'error-mid-stream': { yao: 'error-mid-stream', 'ui-message': 'error-mid-stream', 'ag-ui': 'error-mid-stream', vocion: 'error-mid-stream' },
+  'dropped-connection': { yao: 'dropped-connection', 'ui-message': 'dropped-connection', 'ag-ui': 'dropped-connection', vocion: 'dropped-connection' },
+  concurrent: { yao: 'concurrent-threads', 'ui-message': 'full', 'ag-ui': 'subagents', vocion: 'answer' },
+  'long-answer': { yao: 'long-answer', 'ui-message': 'long-answer', 'ag-ui': 'long-answer', vocion: 'long-answer' },
+}
+
+/**
+ * One fixture; an unknown name throws with the names there are.
+ *
+ * @example
+ * const fixture = getFixture('ag-ui', 'interrupt')
+ */
+export function getFixture(protocol: FixtureProtocol, name: string): AgentFixture {
+  const byName = fixtures[protocol] as Record<string, AgentFixture> | undefined
+  const fixture = byName && Object.hasOwn(byName, name) ? byName[name] : undefined
+  if (!fixture) {
+    const known = byName ? Object.keys(byName).join(', ') : 'none'
+    throw new Error(`weft/testing: no fixture ${protocol}/${name} (${protocol} has: ${known})`)
+  }
+  return fixture
+}
+
+/**
+ * Every fixture as a flat list, for table-driven tests.
+ *
+ * @example
+ * test.each(allFixtures())('$protocol/$name folds', (fixture) => { ... })
+ */
+export function allFixtures(): AgentFixture[] {
+  return Object.values(fixtures).flatMap((byName) => Object.values(byName))
+}

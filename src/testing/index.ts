@@ -1,0 +1,13 @@
+/**
+ * weft/testing: test and browse a host's agent UI without a server. Streams as
+ * the protocols' SSE, an injectable `fetch`, a Testing Library render helper,
+ * recorded fixtures for every protocol, and a recorder that turns a live stream
+ * into one. A separate entry: nothing here is in weft's main bundles.
+ */
+export { streamResponse, toFixture, type Pace, type Chunking, type StreamResponseOptions, type StreamSource } from './stream-response'
+export { mockFetch, type MockFetch, type MockRoute, type RecordedRequest, type RouteAnswer, type RouteContext } from './mock-fetch'
+export { renderWithAgent, type RenderWithAgentOptions, type AgentRenderResult } from './render-with-agent'
+export { waitForTurnEnd, type TurnEndOptions } from './turn-end'
+export { fixtures, situations, getFixture, allFixtures, type Situation } from './fixtures'
+export { recordStream, type RecordStreamOptions, type StreamRecorder } from './recorder'
+export { encodeFrame, sliceBytes, seededRandom, type AgentFixture, type FixtureFrame, type FixtureProtocol, type LineEnding } from './frames'

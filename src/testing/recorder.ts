@@ -1,0 +1,193 @@
+/**
+ * Records a live agent stream into a fixture, with its timing, so a stream seen
+ * against a real server becomes a test in one step.
+ */
+import { createFrameParser, foldStream, type AgentClientOptions, type ProtocolName } from '../core/index'
+import { encodeFrame, type AgentFixture, type FixtureFrame, type FixtureProtocol } from './frames'
+
+/**
+ * Options of `recordStream`.
+ *
+ * @example
+ * const options: RecordStreamOptions = { url: '/api/agent', protocol: 'vocion', name: 'renewal-bug' }
+ */
+export interface RecordStreamOptions extends AgentClientOptions {
+  /** The fixture's name (default `recording`, then `recording-2`, …). */
+  name?: string
+  /** The fixture's title (default: the request's method and path). */
+  title?: string
+  /**
+   * Response headers to keep besides the protocol markers weft reads. Request
+   * headers are never kept, and neither is any header whose name looks secret.
+   */
+  keepHeaders?: readonly string[]
+  /** Called with each finished recording. */
+  onRecording?: (fixture: AgentFixture) => void
+}
+
+/**
+ * A recorder: hand `options` (or `fetch`) to the client, then read the fixtures.
+ *
+ * @example
+ * const recorder = recordStream({ url: '/api/agent', protocol: 'vocion' })
+ * const client = new AgentClient(createAgentStore(), recorder.options)
+ * await client.send('Where is the renewal?')
+ * writeFileSync('renewal.json', JSON.stringify(recorder.last(), null, 2))
+ */
+export interface StreamRecorder {
+  /** The client options with the recording `fetch` in place. */
+  readonly options: AgentClientOptions
+  /** A `fetch` that records every event stream it reads. */
+  readonly fetch: typeof fetch
+  /** Every recording so far, oldest first (one per streamed response). */
+  readonly recordings: readonly AgentFixture[]
+  /** The latest recording, complete once its stream ended. */
+  last(): AgentFixture | undefined
+}
+
+/** Headers weft reads to recognise a protocol; kept so a replay detects the same one. */
+const PROTOCOL_HEADERS = ['content-type', 'x-vercel-ai-ui-message-stream']
+/** Names that carry credentials or sessions. Never kept, whatever `keepHeaders` says. */
+const SECRET_NAME = /auth|cookie|token|secret|key|session|password|credential|signature|csrf|xsrf/i
+const SECRET_PARAM = /token|key|secret|auth|sig|session|password|code|credential/i
+
+/**
+ * Wraps a client's `fetch` so every event stream it reads is recorded as a fixture:
+ * the frames as they arrived (ids, event names, comments, retry), each with the
+ * wait before it, and whether the connection dropped. Request headers, cookies
+ * and secret-looking query parameters are never recorded.
+ *
+ * @example
+ * const recorder = recordStream({ url: 'https://agent.example.com/chat', headers: { authorization: `Bearer ${token}` } })
+ * const { send } = useAgentStream(recorder.options)
+ */
+export function recordStream(options: RecordStreamOptions = {}): StreamRecorder {
+  const { name, title, keepHeaders = [], onRecording, ...clientOptions } = options
+  const recordings: AgentFixture[] = []
+  const inner = clientOptions.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
+  const keep = new Set([...PROTOCOL_HEADERS, ...keepHeaders.map((h) => h.toLowerCase())].filter((h) => !SECRET_NAME.test(h)))
+
+  const recordingFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const started = now()
+    const response = await inner(input, init)
+    const type = response.headers.get('content-type') ?? ''
+    if (!response.ok || !response.body || !type.includes('text/event-stream')) return response
+
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
+    const url = scrubUrl(input instanceof Request ? input.url : String(input))
+    const headers: Record<string, string> = {}
+    response.headers.forEach((value, key) => {
+      if (keep.has(key.toLowerCase()) && key.toLowerCase() !== 'content-type') headers[key.toLowerCase()] = value
+    })
+    const count = recordings.length + 1
+    const fixture: AgentFixture = {
+      protocol: (clientOptions.protocol ?? 'vocion') as FixtureProtocol,
+      name: name ? (count > 1 ? `${name}-${count}` : name) : count > 1 ? `recording-${count}` : 'recording',
+      title: title ?? `${method} ${pathOf(url)}`,
+      frames: [],
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      request: { method, url },
+    }
+    recordings.push(fixture)
+
+    let last = started
+    const push = (frame: FixtureFrame) => {
+      const at = now()
+      const delayMs = Math.max(0, Math.round(at - last))
+      last = at
+      fixture.frames.push(delayMs > 0 ? { ...frame, delayMs } : frame)
+    }
+    const parser = createFrameParser({
+      onFrame: (frame) => push({
+        ...(frame.id !== undefined ? { id: frame.id } : {}),
+        ...(frame.event !== undefined ? { event: frame.event } : {}),
+        ...(frame.retry !== undefined ? { retry: frame.retry } : {}),
+        data: parseData(frame.data),
+      }),
+      onComment: (text) => push({ comment: text.startsWith(' ') ? text.slice(1) : text }),
+    })
+    const finish = (end: 'clean' | 'drop') => {
+      if (end === 'drop') fixture.end = 'drop'
+      if (!clientOptions.protocol) fixture.protocol = detected(fixture) ?? fixture.protocol
+      onRecording?.(fixture)
+    }
+
+    const decoder = new TextDecoder()
+    const reader = response.body.getReader()
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let result: ReadableStreamReadResult<Uint8Array>
+        try {
+          result = await reader.read()
+        } catch (error) {
+          parser.push(decoder.decode())
+          finish('drop')
+          controller.error(error)
+          return
+        }
+        if (result.done) {
+          parser.push(decoder.decode())
+          finish('clean')
+          controller.close()
+          return
+        }
+        parser.push(decoder.decode(result.value, { stream: true }))
+        controller.enqueue(result.value)
+      },
+      cancel(reason) {
+        return reader.cancel(reason)
+      },
+    })
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+
+  return {
+    options: { ...clientOptions, fetch: recordingFetch as typeof fetch },
+    fetch: recordingFetch as typeof fetch,
+    get recordings() {
+      return recordings
+    },
+    last: () => recordings[recordings.length - 1],
+  }
+}
+
+function parseData(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text)
+    // Only objects and arrays are stored parsed: a bare number or string keeps its exact bytes.
+    return typeof value === 'object' && value !== null ? value : text
+  } catch {
+    return text
+  }
+}
+
+function detected(fixture: AgentFixture): ProtocolName | undefined {
+  const text = fixture.frames.map((frame) => encodeFrame(frame)).join('')
+  const state = foldStream(text)
+  return state.turns['turn-1']?.protocol
+}
+
+/** Removes query parameters that look like credentials, and any user info. */
+function scrubUrl(raw: string): string {
+  try {
+    const url = new URL(raw, 'http://relative.invalid/')
+    url.username = ''
+    url.password = ''
+    for (const key of [...url.searchParams.keys()]) if (SECRET_PARAM.test(key)) url.searchParams.delete(key)
+    return url.origin === 'http://relative.invalid' ? url.pathname + url.search : url.toString()
+  } catch {
+    return raw.split('?')[0] ?? ''
+  }
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url, 'http://relative.invalid/').pathname
+  } catch {
+    return url
+  }
+}
+
+function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now()
+}

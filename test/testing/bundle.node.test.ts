@@ -1,0 +1,60 @@
+/**
+ * The published build keeps `weft/testing` to itself: no main entry (`weft`,
+ * `weft/core`, `weft/react`, `weft/components`) reaches its code, and the testing
+ * entries import no test runner, so they load under Jest as well as Vitest.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { build } from 'vite'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
+const MAIN = ['index.js', 'core.js', 'react.js', 'components.js']
+/** Strings only the testing code holds: its functions and a fixture's text. */
+const TESTING_MARKERS = ['weft/testing:', 'mockFetch has no route', 'the turn did not end within', 'Paragraph 1: the café', 'agentHandlers']
+
+let outDir: string
+
+/** Every file an entry loads, itself included (static and dynamic imports). */
+function closure(entry: string): string[] {
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    const code = readFileSync(join(outDir, file), 'utf8')
+    for (const m of code.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) visit(join(dirname(file), m[1]!).replace(/\\/g, '/'))
+  }
+  visit(entry)
+  return [...seen]
+}
+
+beforeAll(async () => {
+  outDir = mkdtempSync(join(tmpdir(), 'weft-build-'))
+  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'silent', build: { outDir, sourcemap: false, emptyOutDir: true } })
+}, 120_000)
+afterAll(() => rmSync(outDir, { recursive: true, force: true }))
+
+describe('the weft/testing entries', () => {
+  it.each(MAIN)('%s never loads testing code', (entry) => {
+    const files = closure(entry)
+    expect(files.length).toBeGreaterThan(1)
+    for (const file of files) {
+      expect(file.startsWith('testing')).toBe(false)
+      const code = readFileSync(join(outDir, file), 'utf8')
+      for (const marker of TESTING_MARKERS) expect(code.includes(marker), `${file} holds ${marker}`).toBe(false)
+      expect(code).not.toMatch(/from\s*["'](msw|@testing-library\/react|storybook)/)
+    }
+  })
+
+  it.each(['testing.js'])('%s imports no test runner and has a size of its own', (entry) => {
+    const files = closure(entry)
+    const code = files.map((f) => readFileSync(join(outDir, f), 'utf8'))
+    expect(code.some((c) => c.includes('weft/testing:'))).toBe(true)
+    for (const c of code) expect(c).not.toMatch(/from\s*["'](vitest|@vitest\/[^"']+|jest|@jest\/[^"']+)["']/)
+    const own = readFileSync(join(outDir, entry))
+    expect(gzipSync(own).length).toBeGreaterThan(1000)
+  })
+})

@@ -1,0 +1,3 @@
+import { hostChatCases } from './host-chat.cases'
+
+hostChatCases('jsdom')

@@ -1,0 +1,54 @@
+/**
+ * A host's own chat component, written the way an app built on weft writes one:
+ * its markup, its request body, weft's hooks underneath. The host-style tests
+ * render it with `weft/testing` only.
+ */
+import { useState } from 'react'
+import { useAgentStream, useGates, useMessage, useStatus, useTurn, useTurnIds } from 'weft/react'
+
+function Text({ id }: { id: string }) {
+  const message = useMessage(id)
+  if (!message || message.type !== 'text') return null
+  return <p data-role={message.role}>{String(message.props.content ?? '')}</p>
+}
+
+function Turn({ id }: { id: string }) {
+  const turn = useTurn(id)
+  const gates = useGates(id)
+  if (!turn) return null
+  return (
+    <li data-testid={`turn-${turn.role}`} data-status={turn.status}>
+      {turn.messageIds.map((m) => <Text key={m} id={m} />)}
+      {gates.map((g) => <p key={g.id} data-testid="gate">Needs approval: {g.title ?? g.kind}</p>)}
+      {turn.error && <p role="alert">Something went wrong: {turn.error.message}</p>}
+    </li>
+  )
+}
+
+/** What a host ships: ask a question, read the answer, retry after an error. */
+export function SupportChat({ endpoint = '/api/support/chat' }: { endpoint?: string }) {
+  const [question, setQuestion] = useState('')
+  const { send } = useAgentStream({ url: endpoint, body: (input) => ({ question: typeof input === 'string' ? input : input?.text, locale: 'en-GB' }) })
+  const status = useStatus()
+  const turnIds = useTurnIds()
+  const busy = status === 'connecting' || status === 'streaming'
+  return (
+    <section aria-label="Support chat">
+      <ol>{turnIds.map((id) => <Turn key={id} id={id} />)}</ol>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault()
+          void send(question)
+          setQuestion('')
+        }}
+      >
+        <label>
+          Question
+          <input value={question} onChange={(event) => setQuestion(event.target.value)} />
+        </label>
+        <button type="submit" disabled={busy}>Ask</button>
+      </form>
+      <output data-testid="status">{status}</output>
+    </section>
+  )
+}

@@ -1,0 +1,163 @@
+/**
+ * `mockFetch` records what a client sent; `recordStream` turns a live stream from
+ * a real loopback server into a fixture that replays to the same state and holds no secrets.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AgentClient, createAgentStore, syncScheduler, type AgentClientOptions } from 'weft/core'
+import { fixtures, getFixture, mockFetch, recordStream, streamResponse, type AgentFixture } from 'weft/testing'
+import { scenarios } from '../../mock/scenarios/index'
+import { buildFixtures, buildIndex, FIXTURE_DIR } from '../../scripts/fixtures'
+import { startServer, type TestServer } from '../helpers/server'
+import { content, runClient } from './support'
+
+describe('mockFetch', () => {
+  it('answers by method and URL and records the request a send made', async () => {
+    const fetch = mockFetch({ 'POST /api/agent': fixtures.vocion.plain! })
+    const state = await runClient({ url: '/api/agent', protocol: 'vocion', fetch, headers: { 'x-tenant': 'acme' }, body: (input) => ({ q: input, mode: 'fast' }) }, 'Hello')
+    expect(state.status).toBe('done')
+    expect(fetch.calls).toHaveLength(1)
+    const call = fetch.lastCall!
+    expect(call.method).toBe('POST')
+    expect(new URL(call.url).pathname).toBe('/api/agent')
+    expect(call.headers['x-tenant']).toBe('acme')
+    expect(call.json()).toEqual({ q: 'Hello', mode: 'fast' })
+  })
+
+  it('an unmatched request gets a 404 the client reports, and is listed', async () => {
+    const fetch = mockFetch({ 'POST /api/agent': fixtures.vocion.plain! })
+    const state = await runClient({ url: '/api/other', fetch }, 'Hi')
+    expect(state.status).toBe('error')
+    expect(state.error?.status).toBe(404)
+    expect(fetch.unmatched.map((c) => new URL(c.url).pathname)).toEqual(['/api/other'])
+  })
+
+  it('a list of answers is served in order, the last one repeating', async () => {
+    const fetch = mockFetch({ '/api/agent': [fixtures.vocion.plain!, fixtures.vocion['error-mid-stream']!] })
+    const store = createAgentStore()
+    const client = new AgentClient(store, { url: '/api/agent', protocol: 'vocion', fetch, scheduler: syncScheduler })
+    await client.send('one')
+    expect(store.getState().status).toBe('done')
+    await client.send('two')
+    expect(store.getState().status).toBe('error')
+    await client.send('three')
+    expect(store.getState().status).toBe('error')
+    expect(fetch.calls.map((c) => c.json<{ input: string }>().input)).toEqual(['one', 'two', 'three'])
+  })
+
+  it('routes match wildcards, regular expressions and functions of the request', async () => {
+    const fetch = mockFetch([
+      { method: 'GET', url: /\/runs\/\w+\/events$/, answer: fixtures['ag-ui'].plain! },
+      { url: '/threads/*/messages', answer: (request) => new Response(JSON.stringify({ path: new URL(request.url).pathname }), { headers: { 'content-type': 'application/json' } }) },
+    ])
+    const events = await fetch('https://agent.test/runs/r1/events')
+    expect(events.headers.get('content-type')).toContain('text/event-stream')
+    const json = await (await fetch('/threads/t-9/messages', { method: 'POST', body: '{}' })).json()
+    expect(json).toEqual({ path: '/threads/t-9/messages' })
+    expect((await fetch('/runs/r1/events', { method: 'POST' })).status).toBe(404)
+  })
+})
+
+describe('recordStream', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer()
+    server.server.on('request', () => {})
+  })
+  afterAll(() => server.close())
+
+  const live = (protocol: string, name: string, query = '') => `${server.url}/mock/stream/${protocol}/${name}${query}`
+
+  it.each(scenarios.map((s) => [`${s.protocol}/${s.name}`, s.protocol, s.name] as const))(
+    '%s: record a live run, replay it, get the same state',
+    async (_label, protocol, name) => {
+      const recorder = recordStream({ url: live(protocol, name, '?chunk=random&seed=5'), protocol: protocol as AgentClientOptions['protocol'] })
+      const liveState = await runClient(recorder.options, 'Go')
+      const fixture = recorder.last()!
+      expect(fixture.frames.length).toBeGreaterThan(0)
+      // What a host would check in: plain JSON.
+      const copied = JSON.parse(JSON.stringify(fixture)) as AgentFixture
+      const replayed = await runClient({ url: '/replay', protocol: copied.protocol, fetch: mockFetch({ '/replay': copied }) }, 'Go')
+      expect(content(replayed)).toEqual(content(liveState))
+    },
+  )
+
+  it('detects the protocol when the client did not name it, and keeps the frame ids and event names', async () => {
+    const recorder = recordStream({ url: live('ag-ui', 'run') })
+    await runClient(recorder.options)
+    const fixture = recorder.last()!
+    expect(fixture.protocol).toBe('ag-ui')
+    expect(fixture.frames[0]).toMatchObject({ id: 'run_1:0001', event: 'RUN_STARTED' })
+  })
+
+  it('records a dropped connection as such, and the replay drops too', async () => {
+    const recorder = recordStream({ url: live('vocion', 'answer', '?cut=6'), protocol: 'vocion' })
+    const liveState = await runClient(recorder.options)
+    const fixture = recorder.last()!
+    expect(fixture.end).toBe('drop')
+    expect(fixture.frames.filter((f) => f.comment === undefined)).toHaveLength(6)
+    const replayed = await runClient({ url: '/r', protocol: 'vocion', fetch: mockFetch({ '/r': fixture }) })
+    expect(replayed.error?.type).toBe('network')
+    expect(content(replayed)).toEqual(content(liveState))
+  })
+
+  it('records the wait before each frame, which a recorded pace replays', async () => {
+    const recorder = recordStream({ url: live('vocion', 'plain', '?delay=25'), protocol: 'vocion' })
+    await runClient(recorder.options)
+    const fixture = recorder.last()!
+    expect(fixture.frames.some((f) => (f.delayMs ?? 0) > 0)).toBe(true)
+    const replayed = await runClient({ url: '/r', protocol: 'vocion', fetch: async () => streamResponse(fixture, { pace: 'recorded' }) })
+    expect(replayed.status).toBe('done')
+  })
+
+  it('never records secrets from headers, cookies or the query string', async () => {
+    const secret = 'sk-live-9f8e7d6c5b4a'
+    const secretServer = await startServer({
+      routes: [{
+        method: 'POST', path: '/secret/stream',
+        handler: ({ res }) => {
+          res.writeHead(200, {
+            'content-type': 'text/event-stream', 'set-cookie': `session=${secret}; HttpOnly`, 'x-api-key': secret,
+            'x-session-token': secret, 'x-vercel-ai-ui-message-stream': 'v1', 'x-request-id': 'req-1',
+          })
+          res.end(fixtures['ui-message'].plain!.frames.map((f) => `data: ${typeof f.data === 'string' ? f.data : JSON.stringify(f.data)}\n\n`).join(''))
+        },
+      }],
+    })
+    try {
+      const recorder = recordStream({
+        url: `http://user:${secret}@${secretServer.url.slice('http://'.length)}/secret/stream?api_key=${secret}&access_token=${secret}&lang=en`,
+        headers: { authorization: `Bearer ${secret}`, cookie: `sid=${secret}`, 'x-api-key': secret },
+        keepHeaders: ['x-api-key', 'set-cookie', 'x-request-id'],
+      })
+      const state = await runClient({ ...recorder.options, url: `${secretServer.url}/secret/stream?api_key=${secret}&access_token=${secret}&lang=en` })
+      expect(state.status).toBe('done')
+      // The server did receive the credentials: the recorder passed them on, it only left them out of the fixture.
+      expect(secretServer.requests[0]!.headers.authorization).toBe(`Bearer ${secret}`)
+      const fixture = recorder.last()!
+      const saved = JSON.stringify(recorder.recordings)
+      expect(saved).not.toContain(secret)
+      expect(saved).not.toContain('Bearer')
+      expect(fixture.headers).toEqual({ 'x-vercel-ai-ui-message-stream': 'v1', 'x-request-id': 'req-1' })
+      expect(fixture.request?.url).toBe(`${secretServer.url}/secret/stream?lang=en`)
+      expect(fixture.protocol).toBe('ui-message')
+    } finally {
+      await secretServer.close()
+    }
+  })
+})
+
+describe('fixtures', () => {
+  it('are the mock server’s scenarios, and the files are up to date (npx tsx scripts/fixtures.ts)', () => {
+    const built = buildFixtures()
+    for (const [key, text] of built) expect(readFileSync(join(FIXTURE_DIR, `${key}.json`), 'utf8'), key).toBe(text)
+    expect(readFileSync(join(FIXTURE_DIR, 'index.ts'), 'utf8')).toBe(buildIndex([...built.keys()]))
+    for (const s of scenarios) expect(getFixture(s.protocol as AgentFixture['protocol'], s.name).frames).toEqual(s.frames)
+  })
+
+  it('an unknown fixture names the ones there are', () => {
+    expect(() => getFixture('yao', 'nope')).toThrow(/yao has: .*simple-text/)
+    expect(() => getFixture('yao', '__proto__')).toThrow(/no fixture/)
+  })
+})
