@@ -19,7 +19,7 @@ function Turn({ id }: { id: string }) {
   return (
     <li data-testid={`turn-${turn.role}`} data-status={turn.status}>
       {turn.messageIds.map((m) => <Text key={m} id={m} />)}
-      {gates.map((g) => <p key={g.id} data-testid="gate">Needs approval: {g.title ?? g.kind}</p>)}
+      {gates.map((g) => <p key={g.id} data-testid="gate">Needs approval: {g.question}</p>)}
       {turn.error && <p role="alert">Something went wrong: {turn.error.message}</p>}
     </li>
   )
