@@ -65,13 +65,18 @@ export interface Batcher {
 }
 
 /**
- * Queue ops and dispatch them in one batch per scheduled flush.
+ * Queue ops and dispatch them in one batch per scheduled flush. An error thrown
+ * by `dispatch` goes to `onError`, never out of a scheduler callback.
  *
  * @example
  * const batcher = createBatcher((ops) => store.getState().dispatch(ops), frameScheduler())
  * batcher.push([{ op: 'stream.status', status: 'streaming' }])
  */
-export function createBatcher(dispatch: (ops: readonly Op[]) => void, scheduler: Scheduler = defaultScheduler()): Batcher {
+export function createBatcher(
+  dispatch: (ops: readonly Op[]) => void,
+  scheduler: Scheduler = defaultScheduler(),
+  onError: (thrown: unknown, ops: readonly Op[]) => void = () => {},
+): Batcher {
   let queue: Op[] = []
   let cancel: (() => void) | undefined
 
@@ -81,7 +86,18 @@ export function createBatcher(dispatch: (ops: readonly Op[]) => void, scheduler:
     if (queue.length === 0) return
     const batch = queue
     queue = []
-    dispatch(batch)
+    // The fold isolates an op it cannot apply; what may still throw here is the
+    // dispatch's own callback (a store listener). It must not escape a frame
+    // callback, where nobody could catch it, nor stop the stream.
+    try {
+      dispatch(batch)
+    } catch (thrown) {
+      try {
+        onError(thrown, batch)
+      } catch {
+        // A failing error handler has nowhere left to report to.
+      }
+    }
   }
 
   return {

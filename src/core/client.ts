@@ -277,7 +277,10 @@ export class AgentClient {
     const batcher = createBatcher((ops) => {
       this.store.getState().dispatch(ops)
       this.persist(run)
-    }, options.scheduler ?? defaultScheduler())
+    }, options.scheduler ?? defaultScheduler(), (thrown) => {
+      // The store took the batch (the fold never throws); a listener of the host's did.
+      this.store.getState().dispatch([{ op: 'problem', turnId: run.turnId, error: toWeftError(thrown, 'unknown') }])
+    })
     const run: ActiveRun = {
       turnId, options, resume, memory, batcher,
       controller: new AbortController(),

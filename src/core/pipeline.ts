@@ -13,6 +13,16 @@ import type { SSEFrame } from './transport/frames'
 /** How many events to hold back while the protocol is still unknown. */
 const DETECT_WINDOW = 8
 
+/**
+ * The deepest nesting of objects and arrays an event may have. Real events are a
+ * few levels deep; one nested thousands deep would overflow the stack when the
+ * fold copies it, so it is refused before it gets there.
+ *
+ * @example
+ * new FrameDecoder({ turnId: 't' }).event(deeplyNested) // [a `too_deep` problem]
+ */
+export const MAX_EVENT_DEPTH = 100
+
 /** Options for a `FrameDecoder`. */
 export interface FrameDecoderOptions {
   turnId: string
@@ -82,6 +92,13 @@ export class FrameDecoder {
   /** One event that is already parsed. */
   event(event: unknown, meta: FrameMeta = {}): Op[] {
     if (this.afterDone) return [this.afterEnd(safeStringify(event))]
+    if (deeperThan(event, MAX_EVENT_DEPTH)) {
+      return [{
+        op: 'problem',
+        turnId: this.options.turnId,
+        error: weftError('protocol', `an event nested deeper than ${MAX_EVENT_DEPTH} levels was refused`, { code: 'too_deep' }),
+      }]
+    }
     if (this.decoder) return this.safeDecode(this.decoder, event, meta)
     this.held.push({ event, meta })
     const name = detectProtocol(protocols, { headers: this.options.headers, first: event, meta })
@@ -159,6 +176,20 @@ export class FrameDecoder {
       }),
     }
   }
+}
+
+/** True when `value` nests objects or arrays more than `limit` levels deep (never recurses past the limit). */
+function deeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false
+  if (limit === 0) return true
+  if (Array.isArray(value)) {
+    for (const item of value) if (deeperThan(item, limit - 1)) return true
+    return false
+  }
+  for (const key in value) {
+    if (Object.prototype.hasOwnProperty.call(value, key) && deeperThan((value as Record<string, unknown>)[key], limit - 1)) return true
+  }
+  return false
 }
 
 function safeStringify(value: unknown): string {

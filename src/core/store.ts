@@ -4,7 +4,7 @@
  * runs the fold inside one immer `produce`.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import { applyOps, produceWith } from './fold/fold'
+import { applyOps, foldIsolated } from './fold/fold'
 import { emptyState, type AgentState } from './model'
 import type { Op } from './ops'
 
@@ -40,7 +40,7 @@ export function createAgentStore(options: AgentStoreOptions = {}): AgentStore {
     dispatch(ops) {
       if (ops.length === 0) return
       // `replace`: the produced state is complete, and a merge would bring back keys the fold deleted.
-      set((current) => produceWith(current, (draft) => applyOps(draft, ops)), true)
+      set((current) => foldIsolated(current, ops, (draft, some) => applyOps(draft, some)), true)
     },
     reset(state) {
       set((current) => ({ ...emptyState(), ...state, dispatch: current.dispatch, reset: current.reset }), true)

@@ -3,12 +3,25 @@
  */
 import type { DeltaAction } from '../ops'
 import { getAt, parsePath, PathError, setAt } from './paths'
+
+/**
+ * Thrown (and caught inside the fold, which records a problem) when a delta's
+ * value cannot combine with what is there; what is there stays.
+ *
+ * @example
+ * applyDelta({ content: 'Hi' }, 'append', 'content', null) // throws DeltaError, content stays 'Hi'
+ */
+export class DeltaError extends Error {
+  override name = 'DeltaError'
+}
 import { isRecord } from '../util/record'
 
 /**
  * Apply one delta to `props` in place.
  *
- * - `append`: strings concatenate, arrays extend, objects append key by key, anything else is set.
+ * - `append`: strings concatenate, arrays extend, objects append key by key; a value that
+ *   cannot extend a string or an object throws `DeltaError` (the old value stays); a missing
+ *   value or another scalar is set.
  * - `replace`: the value at the path (or all of props) is replaced.
  * - `merge`: deep merge of objects; arrays and scalars are replaced.
  * - `set`: the field at the path is set; with no path, a shallow assign into props.
@@ -62,21 +75,38 @@ function applyAtRoot(props: Record<string, unknown>, action: DeltaAction, value:
 
 /** The result of appending `value` to `current`, reusing `current` when it can grow in place. */
 function appended(current: unknown, value: unknown): unknown {
-  if (typeof current === 'string' && typeof value === 'string') return current + value
+  if (typeof current === 'string') {
+    if (typeof value === 'string') return current + value
+    // Text already shown is never replaced by a value that cannot extend it.
+    throw new DeltaError(`cannot append ${typeName(value)} to text; the text was kept`)
+  }
   if (Array.isArray(current)) {
     if (Array.isArray(value)) current.push(...value)
     else current.push(value)
     return current
   }
-  if (isRecord(current) && isRecord(value)) {
-    appendInto(current, value)
-    return current
+  if (isRecord(current)) {
+    if (isRecord(value)) {
+      appendInto(current, value)
+      return current
+    }
+    throw new DeltaError(`cannot append ${typeName(value)} to an object; the object was kept`)
   }
   return value
 }
 
 function appendInto(target: Record<string, unknown>, value: Record<string, unknown>): void {
-  for (const key of Object.keys(value)) target[key] = appended(target[key], value[key])
+  let refused: DeltaError | undefined
+  for (const key of Object.keys(value)) {
+    // One key that cannot combine keeps its value; the others still append.
+    try {
+      target[key] = appended(target[key], value[key])
+    } catch (thrown) {
+      if (!(thrown instanceof DeltaError)) throw thrown
+      refused = new DeltaError(`"${key}": ${thrown.message}`)
+    }
+  }
+  if (refused) throw refused
 }
 
 function mergeInto(target: Record<string, unknown>, value: Record<string, unknown>): void {

@@ -9,7 +9,7 @@ import { weftError, type WeftError } from '../errors'
 import type { AgentState, Block, Message, Thread, Turn } from '../model'
 import type { MessagePlace, Op, OpOf } from '../ops'
 import { coalesce, type MergedAppend } from './coalesce'
-import { applyDelta } from './deltas'
+import { applyDelta, DeltaError } from './deltas'
 import { getAt, parsePath, PathError } from './paths'
 import { cleanCopy, isRecord, isSafeKey, own } from '../util/record'
 import { attachTurn, prependChain, selectTurnBranch } from './branches'
@@ -23,7 +23,30 @@ import { allNodeIds, failToolNode, finalizeTrace, upsertTraceNode } from './trac
  */
 export function fold(state: AgentState, ops: readonly Op[]): AgentState {
   if (ops.length === 0) return state
-  return produceWith(state, (draft) => applyOps(draft, ops))
+  return foldIsolated(state, ops, (draft, some) => applyOps(draft, some))
+}
+
+/**
+ * Fold a batch in one `produce`; if that throws (immer copying a structure deep
+ * enough to overflow the stack, say), nothing of the batch is lost: it is split
+ * until the op that throws stands alone, that op becomes a problem, and the rest
+ * are applied in order. The happy path costs one try.
+ *
+ * @example
+ * const next = foldIsolated(state, ops, (draft, some) => applyOps(draft, some))
+ */
+export function foldIsolated<S extends AgentState>(state: S, ops: readonly Op[], apply: (draft: S, ops: readonly Op[]) => void): S {
+  try {
+    return produceWith(state, (draft) => apply(draft, ops))
+  } catch (thrown) {
+    if (ops.length > 1) {
+      const half = ops.length >> 1
+      return foldIsolated(foldIsolated(state, ops.slice(0, half), apply), ops.slice(half), apply)
+    }
+    const op = ops[0] as Op
+    const error = weftError('protocol', `could not apply ${op.op}: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { code: 'fold_failed' })
+    return produceWith(state, (draft) => recordProblem(draft, turnOf(draft, op), error))
+  }
 }
 
 /**
@@ -59,14 +82,19 @@ export function applyOps(state: AgentState, ops: readonly Op[]): void {
       refuseUnsafeIds(op)
       applyOp(state, op)
     } catch (thrown) {
-      const named = 'turnId' in op && typeof op.turnId === 'string' && isSafeKey(op.turnId) ? op.turnId : undefined
-      const turnId = named ?? state.activeTurnId
-      const message = thrown instanceof PathError
+      const turnId = turnOf(state, op)
+      const message = thrown instanceof PathError || thrown instanceof DeltaError
         ? thrown.message
         : `could not apply ${op.op}: ${thrown instanceof Error ? thrown.message : String(thrown)}`
       recordProblem(state, turnId, weftError('protocol', message, { code: op.op }))
     }
   }
+}
+
+/** The turn a problem with `op` belongs to. */
+function turnOf(state: AgentState, op: Op): string | undefined {
+  const named = 'turnId' in op && typeof op.turnId === 'string' && isSafeKey(op.turnId) ? op.turnId : undefined
+  return named ?? state.activeTurnId
 }
 
 /** The id fields an op may carry, each a key of one of the model's records. */
@@ -142,9 +170,11 @@ function applyOp(state: AgentState, op: Op): void {
       return
     }
     case 'message.put': {
+      // Copied first: props that cannot be copied must not leave an empty message behind.
+      const props = safe(state, op.turnId, op.props)
       const message = ensureMessage(state, op)
       message.type = op.type
-      message.props = safe(state, op.turnId, op.props)
+      message.props = props
       if (op.status) message.status = op.status
       return
     }

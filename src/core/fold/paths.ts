@@ -9,6 +9,15 @@ export class PathError extends Error {
 }
 
 /**
+ * The most segments a path may have. Real props are a few levels deep; a path of
+ * thousands would build a structure that overflows the stack when it is copied.
+ *
+ * @example
+ * parsePath(Array(MAX_PATH_SEGMENTS + 1).fill('a').join('.')) // throws PathError
+ */
+export const MAX_PATH_SEGMENTS = 64
+
+/**
  * Split a dot/bracket path into segments; an empty path is `[]` (the whole props).
  *
  * @example
@@ -37,6 +46,9 @@ function splitPath(path: string): readonly string[] {
     if (!match || part === '') throw new PathError(`malformed path "${path}"`)
     if (match[1]) segments.push(match[1])
     for (const index of (match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)) segments.push(index[1] ?? '')
+  }
+  if (segments.length > MAX_PATH_SEGMENTS) {
+    throw new PathError(`a path of ${segments.length} segments is deeper than the limit of ${MAX_PATH_SEGMENTS}`)
   }
   for (const s of segments) {
     if (s === '') throw new PathError(`empty segment in path "${path}"`)

@@ -218,12 +218,14 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     const wireId = str(chunk.message_id) ?? `${str(chunk.chunk_id) ?? 'chunk'}#${++anonymous}`
     const known = messageTypes.get(wireId)
     const typeChange = chunk.type_change === true
-    messageTypes.set(wireId, known && !typeChange && chunk.delta === true ? known : wireType)
+    // Only a boolean is a flag: `null`, `0`, `""` or `[]` count as no flag, never as "replace".
+    const flag = typeof chunk.delta === 'boolean' ? chunk.delta : undefined
+    messageTypes.set(wireId, known && !typeChange && flag === true ? known : wireType)
     const where = place(wireId, wireType, chunk, props)
 
     // `delta: false` replaces; an absent flag on a message already streaming of the
     // same type merges, as Yao's concurrent example shows (C1 + C3 → one message).
-    const isDelta = chunk.delta === true || (chunk.delta === undefined && known === wireType && str(chunk.message_id) !== undefined)
+    const isDelta = flag === true || (flag === undefined && known === wireType && str(chunk.message_id) !== undefined)
     const ops: Op[] = []
     if (!isDelta) {
       ops.push({ op: 'message.put', ...where, type: where.type as string, props })
