@@ -3,7 +3,9 @@
  */
 import type { Scheduler } from './batcher'
 import type { WeftError } from './errors'
-import type { ProtocolName } from './model'
+import type { AttachmentLimits, ClientTool } from './conversation'
+import type { Gate, ProtocolName } from './model'
+import type { RequestTrigger } from './protocol/request'
 import type { Op } from './ops'
 import type { DataPart } from './protocol/types'
 import type { ResumeStrategyName } from './resume/strategies/index'
@@ -14,9 +16,9 @@ import type { StreamRequest } from './transport/open-stream'
  * What a host passes to `send`: the user's text, or text plus anything the request needs.
  *
  * @example
- * const input: SendInput = { text: 'Summarise this', attachments: [fileId] }
+ * const input: SendInput = { text: 'Summarise this', files: [pdfFile] }
  */
-export type SendInput = string | { text?: string; [key: string]: unknown }
+export type SendInput = string | { text?: string; files?: readonly Blob[]; [key: string]: unknown }
 
 /**
  * What a `StreamSource` is given for one send.
@@ -96,9 +98,27 @@ export interface AgentClientOptions {
   headers?: HeadersInit | (() => HeadersInit)
   /**
    * The request body: a value, or a function of the send input. Objects are sent
-   * as JSON. Default: `{ input: <text> }`.
+   * as JSON. Default: the protocol's own request built from the active path (the
+   * AI SDK chat request, AG-UI's `RunAgentInput`, ...), or `{ input: <text> }`
+   * while the protocol is not known yet. A function is handed that built body.
    */
-  body?: RequestBody | ((input: SendInput | undefined, context: { turnId: string }) => RequestBody)
+  body?: RequestBody | ((input: SendInput | undefined, context: { turnId: string; built?: RequestBody; trigger: RequestTrigger }) => RequestBody)
+  /** The conversation's id on the wire (AI SDK chat `id`, AG-UI `threadId`, Yao `chat_id`). Default: the resume key, else a fresh id per client. */
+  conversationId?: string
+  /** Tools the browser runs when the agent calls them; their results go back in the next request. */
+  tools?: Record<string, ClientTool>
+  /** Requests made on their own after tool results or answers, per user action (default 5). */
+  maxSteps?: number
+  /**
+   * Where a gate's answer goes when the protocol has no request of its own for
+   * it (Vocion's `hitl_gate` and its `resumeUrl`). Return a request to stream
+   * the rest of the answer into the same turn, or nothing. Without it such a gate cannot be answered.
+   */
+  continueGate?: (gate: Gate, response: unknown, context: { fetch: typeof fetch; signal: AbortSignal }) => Promise<Omit<StreamRequest, 'signal' | 'fetch'> | void>
+  /** Turns a file into a URL; without it files are sent as data URLs. */
+  upload?: (file: Blob) => Promise<string>
+  /** What a user may attach; a file outside them is refused before anything is sent. */
+  attachments?: AttachmentLimits
   credentials?: RequestCredentials
   /** Replaces the global `fetch`. */
   fetch?: typeof fetch

@@ -5,7 +5,16 @@
  */
 import { createBatcher, defaultScheduler, type Batcher } from './batcher'
 import { toWeftError, weftError, WeftStreamError, type WeftError } from './errors'
+import { siblingAt } from './branches'
+import {
+  answerOps, checkFiles, checkGateResponse, clientCalls, isActionReview, reopenOps, toFilePart, toolMessage, turnSettled,
+  type ActionResult, type AnswerResult, type ClientTool, type FilePart, type GateResponse,
+} from './conversation'
 import { newId } from './ids'
+import type { AgentState, Gate, ProtocolName } from './model'
+import { getProtocol } from './protocol/registry'
+import type { GateAnswerEntry, RequestTrigger, ToolDeclaration } from './protocol/request'
+import { isRecord, own } from './util/record'
 import type { HydratedTurn, Op } from './ops'
 import { FrameDecoder } from './pipeline'
 import { backoffDelay } from './resume/backoff'
@@ -21,10 +30,11 @@ import type { AgentStore } from './store'
 import { RESUME_EXHAUSTED, RESUME_EXPIRED, type AgentClientOptions, type ResumeOptions, type SendInput } from './client-options'
 import { defaultRequest, textOf, type RequestPlan } from './request-plan'
 import { isDoneFrame, type SSEFrame } from './transport/frames'
-import { openStream, type OpenedStream, type StreamEndReason } from './transport/open-stream'
+import { openStream, type OpenedStream, type StreamEndReason, type StreamRequest } from './transport/open-stream'
 
 // The options, the send input and the first request live in modules of their own; hosts import them from here.
 export * from './client-options'
+export type { ActionResult, AnswerResult, ApprovalResponse, AttachmentLimits, ClientTool, FilePart, GateResponse, InterruptDecision } from './conversation'
 export { textOf } from './request-plan'
 
 const DEFAULT_MAX_RETRIES = 5
@@ -68,6 +78,10 @@ interface ActiveRun {
   failures: number
   /** The server's `retry:`. */
   retryMs?: number
+  /** Ids of a continuation are scoped apart from the earlier runs of the same turn. */
+  scope?: string
+  /** Why the first request failed, if it did. */
+  failure?: WeftError
 }
 
 type Outcome =
@@ -91,11 +105,19 @@ const COUNT_EVERYTHING = { counted: true } as const
 export class AgentClient {
   private options: AgentClientOptions
   private active: ActiveRun | undefined
+  /** Answers and tool results per turn that no request has carried yet. */
+  private readonly unsent = new Map<string, GateAnswerEntry[]>()
+  /** Tool calls the client ran (or is running), so none runs twice. */
+  private readonly startedCalls = new Set<string>()
+  private readonly toolRuns = new Set<AbortController>()
+  private continuations = 0
+  private readonly conversationId: string
   readonly store: AgentStore
 
   constructor(store: AgentStore, options: AgentClientOptions) {
     this.store = store
     this.options = options
+    this.conversationId = options.conversationId ?? options.resume?.conversationKey ?? newId('chat')
   }
 
   /** Replace the options; a run in flight keeps the ones it started with. */
@@ -110,51 +132,287 @@ export class AgentClient {
 
   /**
    * Send one input and stream the answer into the store. Resolves when the
-   * stream ends; never rejects (failures land in the store as typed errors).
+   * stream ends (and any client tools and the requests they lead to are done);
+   * never rejects (failures land in the store as typed errors).
    */
   async send(input?: SendInput): Promise<void> {
+    await this.submit(input, undefined)
+  }
+
+  /**
+   * Ask again for an answer (by default the last one on the active path). The
+   * old answer stays as a sibling branch.
+   *
+   * @example
+   * await client.regenerate()
+   */
+  async regenerate(turnId?: string): Promise<ActionResult> {
+    const state = this.store.getState()
+    const targetId = turnId ?? [...state.turnIds].reverse().find((id) => own(state.turns, id)?.role === 'assistant')
+    const target = targetId ? own(state.turns, targetId) : undefined
+    if (!target || target.role !== 'assistant') return refused(`there is no answer${turnId ? ` "${turnId}"` : ''} to regenerate`)
+    const answer = newId('turn')
+    const protocol = this.options.protocol ?? target.protocol
+    await this.runTurn({
+      turnId: answer, input: undefined, trigger: 'regenerate', replacing: target.id,
+      opening: [{ op: 'turn.open', turnId: answer, role: 'assistant', parentId: target.parentId ?? null, protocol }],
+    })
+    await this.proceed(answer)
+    return { ok: true }
+  }
+
+  /**
+   * Replace a question: a new user turn beside `turnId` and its answer. The old
+   * question and everything after it stay on their branch.
+   *
+   * @example
+   * await client.edit(userTurnId, 'What about Lyon?')
+   */
+  async edit(turnId: string, input: SendInput): Promise<ActionResult> {
+    const turn = own(this.store.getState().turns, turnId)
+    if (!turn || turn.role !== 'user') return refused(`"${turnId}" is not a question that can be edited`)
+    return this.submit(input, turn.parentId ?? null)
+  }
+
+  /**
+   * Show the sibling at `index` of `turnId` (a regenerated answer, an edited
+   * question) and the branch below it. A run in flight is stopped first.
+   *
+   * @example
+   * client.selectBranch(answerId, 0)
+   */
+  selectBranch(turnId: string, index: number): ActionResult {
+    const sibling = siblingAt(this.store.getState(), turnId, index)
+    if (!sibling) return refused(`"${turnId}" has no branch ${index}`)
+    if (this.busy) this.stop()
+    this.store.getState().dispatch([{ op: 'branch.select', turnId: sibling }])
+    return { ok: true }
+  }
+
+  /**
+   * Answer a gate: an approval (`{ approved, reason? }`), an action review
+   * (`{ decisions }`) or an interrupt's value. The store shows the answer at once;
+   * the run then goes on the way its protocol expects. A second answer, or an
+   * answer to an unknown gate, is refused and changes nothing.
+   *
+   * @example
+   * await client.answer(gate.id, { approved: true })
+   */
+  async answer(gateId: string, response: GateResponse): Promise<AnswerResult> {
+    const state = this.store.getState()
+    const checked = checkGateResponse(state, gateId, response)
+    if ('error' in checked) return { ok: false, error: checked.error }
+    const { gate } = checked
+    const turn = own(state.turns, gate.turnId)
+    const hostRoute = gate.url !== undefined || turn?.protocol === 'vocion'
+    if (hostRoute && !this.options.continueGate) {
+      return refused('this gate is answered at a URL the server named; give the client a continueGate function to send it there')
+    }
+    this.store.getState().dispatch(answerOps(state, gate, response))
+    if (hostRoute && this.options.continueGate) return this.continueThroughHost(gate, response)
+    const pending = this.unsent.get(gate.turnId) ?? []
+    const payload = isRecord(gate.payload) ? gate.payload : {}
+    pending.push({
+      gateId: gate.id, kind: isActionReview(gate) ? 'action-review' : gate.kind, response,
+      interruptId: typeof payload.id === 'string' ? payload.id : typeof payload.approvalId === 'string' ? payload.approvalId : gate.id,
+    })
+    this.unsent.set(gate.turnId, pending)
+    const failure = await this.proceed(gate.turnId)
+    return failure ? { ok: false, error: failure } : { ok: true }
+  }
+
+  private async submit(input: SendInput | undefined, parentId: string | null | undefined): Promise<ActionResult> {
+    const options = this.options
+    const files = typeof input === 'object' && input !== null && Array.isArray(input.files) ? input.files : []
+    const invalid = checkFiles(files, options.attachments)
+    if (invalid) {
+      this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error: invalid }])
+      options.onError?.(invalid)
+      return { ok: false, error: invalid }
+    }
+    let parts: FilePart[]
+    try {
+      parts = await Promise.all(files.map((file) => toFilePart(file, options.upload)))
+    } catch (thrown) {
+      const error = toWeftError(thrown, 'validation')
+      this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
+      options.onError?.(error)
+      return { ok: false, error }
+    }
+    const turnId = newId('turn')
+    const text = textOf(input)
+    const opening: Op[] = []
+    if (text !== undefined || parts.length > 0) {
+      const userTurn = newId('user')
+      opening.push({ op: 'turn.open', turnId: userTurn, role: 'user', ...(parentId !== undefined ? { parentId } : {}) })
+      parts.forEach((part, i) => opening.push({ op: 'message.put', turnId: userTurn, messageId: `${userTurn}/file:${i}`, role: 'user', type: 'file', props: { ...part }, status: 'done' }))
+      if (text !== undefined) opening.push({ op: 'message.put', turnId: userTurn, messageId: `${userTurn}/text`, role: 'user', type: 'text', props: { content: text }, status: 'done' })
+      opening.push({ op: 'turn.finish', turnId: userTurn, status: 'done' })
+    }
+    opening.push({ op: 'turn.open', turnId, role: 'assistant', protocol: options.protocol, ...(opening.length === 0 && parentId !== undefined ? { parentId } : {}) })
+    await this.runTurn({ turnId, input, trigger: 'submit', opening })
+    await this.proceed(turnId)
+    return { ok: true }
+  }
+
+  /** Open (or reopen) a turn and stream one request into it. Resolves with the error when the request itself failed. */
+  private async runTurn(plan: {
+    turnId: string
+    input: SendInput | undefined
+    trigger: RequestTrigger
+    opening: Op[]
+    replacing?: string
+    answers?: readonly GateAnswerEntry[]
+    scope?: string
+    request?: RequestPlan
+  }): Promise<WeftError | undefined> {
     const options = this.options
     const binding = bindingOf(options)
     const previous = this.active
     // A stream of another conversation that was only detached stays resumable there.
     if (previous?.parked && previous.resume && binding && previous.resume.key !== binding.key) this.active = undefined
     this.stop()
-    const turnId = newId('turn')
+    const { turnId, input } = plan
     // A run without resume still counts its events in a ledger; it never compares them.
     const memory: TurnMemory = binding ? openTurnMemory(this.store, turnId) : { ledger: new TurnLedger() }
-    const run = this.createRun(turnId, options, binding, memory, { opened: true, fromStart: false })
-    this.active = run
     const dispatch = (ops: readonly Op[]) => this.store.getState().dispatch(ops)
-
-    const text = textOf(input)
-    const opening: Op[] = []
-    if (text !== undefined) {
-      const userTurn = newId('user')
-      opening.push(
-        { op: 'turn.open', turnId: userTurn, role: 'user' },
-        { op: 'message.put', turnId: userTurn, messageId: `${userTurn}/text`, role: 'user', type: 'text', props: { content: text }, status: 'done' },
-        { op: 'turn.finish', turnId: userTurn, status: 'done' },
-      )
-    }
-    opening.push(
-      { op: 'turn.open', turnId, role: 'assistant', protocol: options.protocol },
+    dispatch([
+      ...plan.opening,
       { op: 'stream.status', status: 'connecting' },
       { op: 'cursor', cursor: { turnId, eventCount: 0, streamId: undefined, lastEventId: undefined, sequence: undefined, protocol: options.protocol } },
-    )
-    dispatch(opening)
+    ])
+    const state = this.store.getState()
+    const protocol = options.protocol ?? protocolOf(state, turnId)
+    const run = this.createRun(turnId, protocol && !options.protocol ? { ...options, protocol } : options, binding, memory, { opened: true, fromStart: false })
+    run.scope = plan.scope
+    this.active = run
 
     let request: RequestPlan
     try {
       const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
-      request = options.source
-        ? await options.source.open({ input, turnId, signal: run.controller.signal, fetch: fetchImpl, dispatch })
-        : defaultRequest(options, input, turnId)
+      if (plan.request) request = plan.request
+      else if (options.source) request = await options.source.open({ input, turnId, signal: run.controller.signal, fetch: fetchImpl, dispatch })
+      else {
+        const at = state.turnIds.indexOf(turnId)
+        const path = state.turnIds.slice(0, plan.trigger === 'continue' ? at + 1 : Math.max(at, 0))
+        const builder = protocol ? getProtocol(protocol).request : undefined
+        const built = builder?.({
+          state, path, turnId, trigger: plan.trigger, conversationId: this.conversationId, runId: newId('run'), input,
+          tools: declareTools(options.tools), answers: plan.answers ?? [], replacing: plan.replacing,
+        })
+        request = defaultRequest(options, input, turnId, built, plan.trigger)
+      }
     } catch (thrown) {
-      if (!run.settled && !run.controller.signal.aborted) this.fail(run, toWeftError(thrown, 'network'))
-      return
+      const error = toWeftError(thrown, 'network')
+      if (!run.settled && !run.controller.signal.aborted) this.fail(run, error)
+      return error
     }
-    if (run.controller.signal.aborted) return
+    if (run.controller.signal.aborted) return undefined
     await this.drive(run, request)
+    return run.failure
+  }
+
+  /**
+   * After a run: execute the client tools it called, then go on while nothing
+   * waits for the user, at most `maxSteps` requests in a row.
+   */
+  private async proceed(turnId: string): Promise<WeftError | undefined> {
+    const max = Math.max(0, this.options.maxSteps ?? 5)
+    for (let steps = 0; ; steps++) {
+      if (this.busy) return undefined
+      const turn = own(this.store.getState().turns, turnId)
+      if (!turn || turn.status !== 'done') return undefined
+      const ran = await this.runClientTools(turnId)
+      if (ran === 'stopped') return undefined
+      if (ran) this.unsent.set(turnId, this.unsent.get(turnId) ?? [])
+      const answers = this.unsent.get(turnId)
+      if (!answers || !turnSettled(this.store.getState(), turnId)) return undefined
+      if (steps >= max) {
+        const error = weftError('validation', `stopped after ${max} automatic requests in a row (maxSteps)`, { code: 'max_steps', retryable: false })
+        this.store.getState().dispatch([{ op: 'problem', turnId, error }])
+        return undefined
+      }
+      this.unsent.delete(turnId)
+      const failure = await this.runTurn({
+        turnId, input: undefined, trigger: 'continue', answers, scope: `${turnId}~${++this.continuations}`,
+        opening: [{ op: 'turn.open', turnId, role: 'assistant' }],
+      })
+      if (failure) {
+        this.reopenGates(turnId, answers, failure)
+        return failure
+      }
+    }
+  }
+
+  /** Run the client's tools the turn called; `stopped` when `stop()` cut them short. */
+  private async runClientTools(turnId: string): Promise<boolean | 'stopped'> {
+    const tools = this.options.tools
+    if (!tools) return false
+    const calls = clientCalls(this.store.getState(), turnId, tools, this.startedCalls)
+    if (calls.length === 0) return false
+    const controller = new AbortController()
+    this.toolRuns.add(controller)
+    try {
+      await Promise.all(calls.map(async (call) => {
+        const toolCallId = call.props.toolCallId as string
+        this.startedCalls.add(toolCallId)
+        const tool = own(tools, call.props.name as string) as ClientTool
+        let value: Record<string, unknown>
+        try {
+          const output = await tool.execute(call.props.input, { signal: controller.signal, turnId, toolCallId })
+          value = controller.signal.aborted ? { state: 'output-error', errorText: 'The tool was stopped.' } : { state: 'output-available', output }
+        } catch (thrown) {
+          value = { state: 'output-error', errorText: controller.signal.aborted ? 'The tool was stopped.' : thrown instanceof Error ? thrown.message : String(thrown) }
+        }
+        const ops: Op[] = [{ op: 'message.delta', turnId, messageId: call.id, type: 'tool', action: 'set', path: '', value }]
+        if (value.state === 'output-error') ops.push({ op: 'trace.fail', turnId, nodeId: call.id, tool: call.props.name as string, message: value.errorText as string })
+        else ops.push({ op: 'trace.node', turnId, node: { id: call.id, status: 'done', result: value.output } })
+        this.store.getState().dispatch(ops)
+      }))
+    } finally {
+      this.toolRuns.delete(controller)
+    }
+    return controller.signal.aborted ? 'stopped' : true
+  }
+
+  /** The continuation was refused: the gates it carried are pending again, with the error on the turn. */
+  private reopenGates(turnId: string, answers: readonly GateAnswerEntry[], error: WeftError): void {
+    const state = this.store.getState()
+    const ops: Op[] = [{ op: 'turn.finish', turnId, status: 'done' }]
+    for (const answer of answers) {
+      const gate = own(state.gates, answer.gateId)
+      if (gate) ops.push(...reopenOps(state, gate, error))
+    }
+    state.dispatch(ops)
+  }
+
+  private async continueThroughHost(gate: Gate, response: unknown): Promise<AnswerResult> {
+    const continueGate = this.options.continueGate
+    if (!continueGate) return refused('no continueGate function')
+    const controller = new AbortController()
+    this.toolRuns.add(controller)
+    let request: Omit<StreamRequest, 'signal' | 'fetch'> | void
+    try {
+      const fetchImpl = this.options.fetch ?? globalThis.fetch.bind(globalThis)
+      request = await continueGate(gate, response, { fetch: fetchImpl, signal: controller.signal })
+    } catch (thrown) {
+      const error = toWeftError(thrown, 'network')
+      const state = this.store.getState()
+      state.dispatch(reopenOps(state, gate, error))
+      return { ok: false, error }
+    } finally {
+      this.toolRuns.delete(controller)
+    }
+    if (!request) return { ok: true }
+    const failure = await this.runTurn({
+      turnId: gate.turnId, input: undefined, trigger: 'continue', request, scope: `${gate.turnId}~${++this.continuations}`,
+      opening: [{ op: 'turn.open', turnId: gate.turnId, role: 'assistant' }],
+    })
+    if (failure) {
+      this.reopenGates(gate.turnId, [{ gateId: gate.id, kind: gate.kind, response }], failure)
+      return { ok: false, error: failure }
+    }
+    return { ok: true }
   }
 
   /**
@@ -230,6 +488,7 @@ export class AgentClient {
 
   /** Abort the request in flight, mark its turn `aborted` and forget its resume handle. */
   stop(): void {
+    for (const controller of this.toolRuns) controller.abort()
     const run = this.active
     if (run && (!run.settled || run.parked)) {
       run.settled = true
@@ -365,7 +624,11 @@ export class AgentClient {
     if (!resuming) run.streamUrl = request.url
 
     const reader = (run.memory.reader ??= new FrameDecoder({
-      turnId: run.turnId, protocol: options.protocol ?? run.handle?.protocol, headers: stream.response.headers, onData: options.onData,
+      turnId: run.turnId, scope: run.scope, protocol: options.protocol ?? run.handle?.protocol, headers: stream.response.headers, onData: options.onData,
+      priorToolCall: (toolCallId) => {
+        const message = toolMessage(this.store.getState(), run.turnId, toolCallId)
+        return message ? { messageId: message.id, name: typeof message.props.name === 'string' ? message.props.name : 'tool' } : undefined
+      },
       runId: request.runId,
     }))
     run.batcher.push([{ op: 'stream.status', status: 'streaming' }])
@@ -634,11 +897,34 @@ export class AgentClient {
   private fail(run: ActiveRun, error: WeftError): void {
     run.batcher.flush()
     run.settled = true
+    run.failure = error
     const ops: Op[] = [{ op: 'stream.status', status: 'error', error }]
     if (run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error })
     this.store.getState().dispatch(ops)
     run.options.onError?.(error)
   }
+}
+
+function refused(message: string): { ok: false; error: WeftError } {
+  return { ok: false, error: weftError('validation', message, { retryable: false }) }
+}
+
+/** The protocol a turn speaks: its own, else the latest one named on the active path before it. */
+function protocolOf(state: AgentState, turnId: string): ProtocolName | undefined {
+  const own_ = own(state.turns, turnId)?.protocol
+  if (own_) return own_
+  for (let i = state.turnIds.length - 1; i >= 0; i--) {
+    const protocol = own(state.turns, state.turnIds[i] as string)?.protocol
+    if (protocol) return protocol
+  }
+  return undefined
+}
+
+function declareTools(tools: AgentClientOptions['tools']): ToolDeclaration[] {
+  if (!tools) return []
+  return Object.entries(tools).map(([name, tool]) => ({
+    name, ...(tool.description !== undefined ? { description: tool.description } : {}), ...(tool.parameters !== undefined ? { parameters: tool.parameters } : {}),
+  }))
 }
 
 function bindingOf(options: AgentClientOptions): ResumeBinding | undefined {

@@ -7,7 +7,7 @@ import type { ProtocolName, StreamCursor } from './model'
 import type { Op } from './ops'
 import { detectProtocol } from './protocol/detect'
 import { getProtocol, protocols } from './protocol/registry'
-import type { DataPart, Decoder, FrameMeta } from './protocol/types'
+import type { DataPart, DecodeContext, Decoder, FrameMeta } from './protocol/types'
 import type { SSEFrame } from './transport/frames'
 
 /** How many events to hold back while the protocol is still unknown. */
@@ -35,6 +35,8 @@ export interface FrameDecoderOptions {
   onData?: (part: DataPart) => void
   /** The run this stream answers, when known (see `DecodeContext.runId`). */
   runId?: string
+  /** Tool calls earlier streams of the same turn made (see `DecodeContext.priorToolCall`). */
+  priorToolCall?: DecodeContext['priorToolCall']
 }
 
 /**
@@ -153,8 +155,8 @@ export class FrameDecoder {
   }
 
   private create(name: ProtocolName): Decoder {
-    const { turnId, scope = turnId, onData, runId } = this.options
-    return getProtocol(name).create({ turnId, scope, onData, runId })
+    const { turnId, scope = turnId, onData, runId, priorToolCall } = this.options
+    return getProtocol(name).create({ turnId, scope, onData, runId, priorToolCall })
   }
 
   private safeDecode(decoder: Decoder, event: unknown, meta: FrameMeta): Op[] {

@@ -2,7 +2,8 @@
  * The first request of a send: the host's url, method, headers and body, made
  * from the send input.
  */
-import type { AgentClientOptions, SendInput } from './client-options'
+import type { AgentClientOptions, RequestBody, SendInput } from './client-options'
+import type { RequestTrigger } from './protocol/request'
 import { weftError, WeftStreamError } from './errors'
 import type { StreamRequest } from './transport/open-stream'
 
@@ -22,14 +23,23 @@ export function textOf(input: SendInput | undefined): string | undefined {
 
 /**
  * The request `url`, `method`, `headers` and `body` describe for one send;
- * objects are sent as JSON.
+ * objects are sent as JSON. `built` is the protocol's own body: sent unless the
+ * host's `body` replaces it (a `body` function is handed it).
  *
  * @example
  * defaultRequest({ url: '/api/agent' }, 'Hi', 'turn-1') // POST {"input":"Hi"}
  */
-export function defaultRequest(options: AgentClientOptions, input: SendInput | undefined, turnId: string): RequestPlan {
+export function defaultRequest(
+  options: AgentClientOptions,
+  input: SendInput | undefined,
+  turnId: string,
+  built?: RequestBody,
+  trigger: RequestTrigger = 'submit',
+): RequestPlan {
   if (!options.url) throw new WeftStreamError(weftError('validation', 'the agent client needs a url (or a source)'))
-  const raw = typeof options.body === 'function' ? options.body(input, { turnId }) : options.body ?? { input: textOf(input) ?? '' }
+  const raw = typeof options.body === 'function'
+    ? options.body(input, { turnId, built, trigger })
+    : options.body ?? built ?? { input: textOf(input) ?? '' }
   const headers = new Headers(typeof options.headers === 'function' ? options.headers() : options.headers)
   const method = options.method ?? 'POST'
   let body: BodyInit | null = null

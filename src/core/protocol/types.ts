@@ -4,6 +4,7 @@
  */
 import type { ProtocolName, StreamCursor } from '../model'
 import type { Op } from '../ops'
+import type { RequestBuilder } from './request'
 
 /** The SSE fields that came with an event. */
 export interface FrameMeta {
@@ -35,6 +36,12 @@ export interface DecodeContext {
    * their end.
    */
   runId?: string
+  /**
+   * A tool call an earlier stream of the same turn made (the answer goes on
+   * after a tool result or an approval): its message and name, so the rest of
+   * the call lands on it.
+   */
+  priorToolCall?(toolCallId: string): { messageId: string; name: string } | undefined
 }
 
 /**
@@ -78,4 +85,6 @@ export interface ProtocolDefinition {
   create: DecoderFactory
   /** How sure this protocol is that it is reading its own stream: 0 (no) to 1 (certain). */
   sniff(input: DetectInput): number
+  /** Builds this protocol's own request from the active path. Without one, the client sends `{ input: <text> }`. */
+  request?: RequestBuilder
 }

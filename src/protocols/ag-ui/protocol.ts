@@ -4,6 +4,7 @@
 import type { ProtocolDefinition } from '../../core/protocol/types'
 import { createAgUiDecoder } from './decoder'
 import { sniffAgUi } from './event-types'
+import { agUiRequest } from './request'
 
 export { createAgUiDecoder, agUiInputMessageId } from './decoder'
 export { AG_UI_EVENT_TYPES, sniffAgUi } from './event-types'
@@ -16,4 +17,4 @@ export { readToolResult, type ToolResultReading } from './tool-result'
  * @example
  * foldStream(sseText, { protocol: 'ag-ui' })
  */
-export const agUiProtocol: ProtocolDefinition = { name: 'ag-ui', create: createAgUiDecoder, sniff: sniffAgUi }
+export const agUiProtocol: ProtocolDefinition = { name: 'ag-ui', create: createAgUiDecoder, sniff: sniffAgUi, request: agUiRequest }

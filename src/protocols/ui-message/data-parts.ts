@@ -58,7 +58,7 @@ export function createDataParts(stream: StreamContext): DataParts {
     }
     // With an id, a later part of the same type and id replaces this one in place.
     const messageId = id ? stream.scoped(type, id) : stream.fresh(type)
-    return [{ op: 'message.put', ...stream.place(messageId, type), props: { data: chunk.data }, status: 'done' }]
+    return [{ op: 'message.put', ...stream.place(messageId, type), props: defined({ data: chunk.data, id }), status: 'done' }]
   }
 
   function deliver(type: string, id: string | undefined, chunk: Chunk): Op[] {

@@ -11,6 +11,7 @@ import { createDataParts } from './data-parts'
 import { createStreamContext, idOf, recordOf, textOf } from './stream-context'
 import { createTextParts } from './text-parts'
 import { createToolCalls } from './tool-calls'
+import { uiMessageRequest } from './request'
 
 /**
  * Every chunk type the decoder reads, besides `data-<name>`.
@@ -281,4 +282,4 @@ function sniffUIMessage({ headers, first }: DetectInput): number {
  * @example
  * foldStream(text, { protocol: 'ui-message' })
  */
-export const uiMessageProtocol: ProtocolDefinition = { name: 'ui-message', create: createUIMessageDecoder, sniff: sniffUIMessage }
+export const uiMessageProtocol: ProtocolDefinition = { name: 'ui-message', create: createUIMessageDecoder, sniff: sniffUIMessage, request: uiMessageRequest }

@@ -5,7 +5,7 @@
 import { quote, weftError } from '../../core/errors'
 import { isRecord } from '../../core/util/record'
 import type { MessagePlace, Op } from '../../core/ops'
-import type { DataPart } from '../../core/protocol/types'
+import type { DataPart, DecodeContext } from '../../core/protocol/types'
 
 /**
  * Codes of the problems this decoder reports.
@@ -36,6 +36,8 @@ export interface StepInfo {
 export interface StreamContext {
   readonly turnId: string
   readonly onData: ((part: DataPart) => void) | undefined
+  /** A tool call an earlier stream of this turn made. */
+  readonly priorToolCall: DecodeContext['priorToolCall']
   /** The step in progress, if any. */
   step: StepInfo | undefined
   /** A stream-scoped id for a wire id, so two answers never share an id. */
@@ -53,12 +55,13 @@ export interface StreamContext {
  * @example
  * const stream = createStreamContext({ turnId: 't1', scope: 't1' })
  */
-export function createStreamContext(options: { turnId: string; scope: string; onData?: (part: DataPart) => void }): StreamContext {
+export function createStreamContext(options: { turnId: string; scope: string; onData?: (part: DataPart) => void; priorToolCall?: DecodeContext['priorToolCall'] }): StreamContext {
   const { turnId, scope } = options
   let counter = 0
   const context: StreamContext = {
     turnId,
     onData: options.onData,
+    priorToolCall: options.priorToolCall,
     step: undefined,
     scoped: (kind, wireId) => `${scope}/${kind}:${wireId}`,
     fresh: (kind) => `${scope}/${kind}#${++counter}`,

@@ -90,6 +90,14 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     if (!toolCallId) return { ops: [stream.problem(`${what} without a toolCallId`, chunk, 'missing_id')] }
     const found = tracks.get(toolCallId)
     if (found) return { track: found, ops: [] }
+    // The answer goes on after the user acted: the call is an earlier stream's, and its message is kept.
+    const prior = stream.priorToolCall?.(toolCallId)
+    if (prior) {
+      const track = newTrack(toolCallId, prior.name, chunk)
+      track.messageId = prior.messageId
+      track.blockId = undefined
+      return { track, ops: [] }
+    }
     const track = newTrack(toolCallId, idOf(chunk.toolName) ?? 'tool', chunk)
     return {
       track,

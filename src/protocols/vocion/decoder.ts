@@ -9,6 +9,7 @@ import { isRecord } from '../../core/util/record'
 import type { TraceStatus } from '../../core/model'
 import type { Op, OpOf } from '../../core/ops'
 import type { DecodeContext, Decoder, DetectInput, ProtocolDefinition } from '../../core/protocol/types'
+import { vocionRequest } from './request'
 
 /** Event types only a Vocion rail sends. */
 const DISTINCT_TYPES: ReadonlySet<string> = new Set([
@@ -571,4 +572,4 @@ function sniffVocion({ first }: DetectInput): number {
  * @example
  * foldStream([{ type: 'stream_meta', streamId: 's1' }, { type: 'response_delta', delta: 'Hi' }], { protocol: 'vocion' })
  */
-export const vocionProtocol: ProtocolDefinition = { name: 'vocion', create: createVocionDecoder, sniff: sniffVocion }
+export const vocionProtocol: ProtocolDefinition = { name: 'vocion', create: createVocionDecoder, sniff: sniffVocion, request: vocionRequest }

@@ -7,6 +7,7 @@ import { getAt, parsePath, PathError } from '../../core/fold/paths'
 import { isRecord } from '../../core/util/record'
 import type { Op, DeltaAction } from '../../core/ops'
 import type { DecodeContext, Decoder, DetectInput, FrameMeta, ProtocolDefinition } from '../../core/protocol/types'
+import { yaoRequest } from './request'
 
 /** A key that reads the same as a one-segment path. */
 const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/
@@ -383,4 +384,4 @@ function sniffYao({ first }: DetectInput): number {
  * @example
  * foldStream(text, { protocol: 'yao' })
  */
-export const yaoProtocol: ProtocolDefinition = { name: 'yao', create: createYaoDecoder, sniff: sniffYao }
+export const yaoProtocol: ProtocolDefinition = { name: 'yao', create: createYaoDecoder, sniff: sniffYao, request: yaoRequest }

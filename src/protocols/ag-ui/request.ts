@@ -1,0 +1,132 @@
+/**
+ * AG-UI's `RunAgentInput` built from the active path: user and assistant
+ * messages with their tool calls, one `role: "tool"` message per tool result,
+ * the client's tools, the shared state, and `resume` entries answering the
+ * interrupts a run ended with.
+ */
+import type { RequestBody } from '../../core/client-options'
+import type { AgentState, Message } from '../../core/model'
+import type { RequestContext } from '../../core/protocol/request'
+import { isRecord, own } from '../../core/util/record'
+
+type AgUiMessage = Record<string, unknown> & { id: string; role: string }
+
+/**
+ * The AG-UI messages of the turns in `path`. Ids are the ones the stream gave,
+ * so a server that echoes them in `MESSAGES_SNAPSHOT` updates them in place.
+ *
+ * @example
+ * toAgUiMessages(state, state.turnIds) // [{ id: 'u1', role: 'user', content: 'Hi' }, ...]
+ */
+export function toAgUiMessages(state: AgentState, path: readonly string[]): AgUiMessage[] {
+  const out: AgUiMessage[] = []
+  for (const turnId of path) {
+    const turn = own(state.turns, turnId)
+    if (!turn) continue
+    const messages = turn.messageIds.map((id) => own(state.messages, id)).filter((m): m is Message => m !== undefined)
+    if (turn.role === 'user') {
+      const user = userMessage(turn.id, messages)
+      if (user) out.push(user)
+      continue
+    }
+    let assistant: AgUiMessage | undefined
+    const results: AgUiMessage[] = []
+    const flush = () => {
+      if (assistant) out.push(assistant)
+      out.push(...results)
+      assistant = undefined
+      results.length = 0
+    }
+    for (const message of messages) {
+      if (message.role === 'system' && message.type === 'text') {
+        flush()
+        out.push({ id: message.id, role: 'system', content: text(message.props.content) })
+      } else if (message.type === 'text' && message.role !== 'user') {
+        flush()
+        assistant = { id: message.id, role: 'assistant', content: text(message.props.content) }
+      } else if (message.type === 'tool') {
+        const props = message.props
+        const toolCallId = typeof props.toolCallId === 'string' ? props.toolCallId : message.id
+        const parent = typeof props.parentMessageId === 'string' ? props.parentMessageId : undefined
+        if (!assistant || (parent && assistant.id !== parent)) {
+          flush()
+          assistant = { id: parent ?? `${toolCallId}:call`, role: 'assistant' }
+        }
+        const calls = (assistant.toolCalls ??= []) as unknown[]
+        calls.push({ id: toolCallId, type: 'function', function: { name: text(props.name) || 'tool', arguments: argumentsOf(props) } })
+        const result = toolResult(message, toolCallId)
+        if (result) results.push(result)
+      }
+    }
+    flush()
+  }
+  return out
+}
+
+/**
+ * Build the `RunAgentInput` for a request.
+ *
+ * @example
+ * agUiRequest(context) // { threadId, runId, messages, tools, context: [], state: {}, forwardedProps: {} }
+ */
+export function agUiRequest(context: RequestContext): RequestBody {
+  const body: Record<string, unknown> = {
+    threadId: context.conversationId,
+    runId: context.runId,
+    messages: toAgUiMessages(context.state, context.path),
+    tools: context.tools.map((tool) => ({ name: tool.name, description: tool.description ?? '', ...(tool.parameters !== undefined ? { parameters: tool.parameters } : {}) })),
+    context: [],
+    state: context.state.agentState,
+    forwardedProps: {},
+  }
+  const resume = context.answers.filter((answer) => answer.kind === 'interrupt' && answer.interruptId)
+  if (resume.length > 0) {
+    body.resume = resume.map((answer) => ({ interruptId: answer.interruptId, status: 'resolved', payload: answer.response }))
+  }
+  return body
+}
+
+function userMessage(turnId: string, messages: Message[]): AgUiMessage | undefined {
+  const texts = messages.filter((m) => m.type === 'text')
+  const files = messages.filter((m) => m.type === 'file' || m.type === 'image')
+  const first = texts[0] ?? files[0]
+  if (!first) return undefined
+  const content = texts.map((m) => text(m.props.content)).join('\n')
+  if (files.length === 0) return { id: first.id, role: 'user', content }
+  const parts: unknown[] = content ? [{ type: 'text', text: content }] : []
+  for (const file of files) {
+    const url = text(file.props.url)
+    const mimeType = text(file.props.mediaType) || 'application/octet-stream'
+    const data = /^data:([^;,]+)?;base64,(.*)$/s.exec(url)
+    const source = data ? { type: 'data', value: data[2], mimeType: data[1] ?? mimeType } : { type: 'url', value: url, mimeType }
+    parts.push({ type: mimeType.startsWith('image/') ? 'image' : 'document', source })
+  }
+  return { id: first.id ?? `${turnId}:input`, role: 'user', content: parts }
+}
+
+function toolResult(message: Message, toolCallId: string): AgUiMessage | undefined {
+  const props = message.props
+  const id = typeof props.resultMessageId === 'string' ? props.resultMessageId : `${toolCallId}:result`
+  if (props.state === 'output-available') return { id, role: 'tool', toolCallId, content: asContent(props.output) }
+  if (props.state === 'output-error') {
+    const error = text(props.errorText) || 'the tool failed'
+    return { id, role: 'tool', toolCallId, content: error, error }
+  }
+  if (props.state === 'output-denied') return { id, role: 'tool', toolCallId, content: 'The user denied this tool call.', error: 'denied' }
+  return undefined
+}
+
+function argumentsOf(props: Record<string, unknown>): string {
+  if (typeof props.inputText === 'string' && props.inputText !== '') return props.inputText
+  return props.input === undefined ? '{}' : JSON.stringify(props.input)
+}
+
+function asContent(output: unknown): string {
+  if (typeof output === 'string') return output
+  if (isRecord(output) && typeof output.content === 'string' && Object.keys(output).length === 1) return output.content
+  return JSON.stringify(output ?? null)
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}

@@ -1,0 +1,51 @@
+/**
+ * The AI SDK chat request, as `useChat`'s default transport sends it:
+ * `{ id, messages, trigger, messageId }`, which a stock route hands to
+ * `validateUIMessages` and `convertToModelMessages`.
+ */
+import type { RequestBody } from '../../core/client-options'
+import type { RequestContext } from '../../core/protocol/request'
+import { own } from '../../core/util/record'
+import { toUIMessages, uiMessageId, type UIMessage } from './ui-messages'
+
+/**
+ * The body of an AI SDK chat request.
+ *
+ * @example
+ * const body: UIChatRequest = { id: 'chat-1', messages: [], trigger: 'submit-message' }
+ */
+export interface UIChatRequest {
+  id: string
+  messages: UIMessage[]
+  trigger: 'submit-message' | 'regenerate-message'
+  messageId?: string
+  [key: string]: unknown
+}
+
+/**
+ * Build the AI SDK chat request for the active path. A regenerate names the
+ * answer it replaces; a continuation (after a tool result or an approval) names
+ * the answer it continues, which is the last message sent.
+ *
+ * @example
+ * uiMessageRequest(context) // { id: 'chat-1', messages: [...], trigger: 'submit-message' }
+ */
+export function uiMessageRequest(context: RequestContext): RequestBody {
+  const messages = toUIMessages(context.state, context.path)
+  const body: UIChatRequest = {
+    id: context.conversationId,
+    messages,
+    trigger: context.trigger === 'regenerate' ? 'regenerate-message' : 'submit-message',
+  }
+  if (context.trigger === 'regenerate' && context.replacing) {
+    const turn = own(context.state.turns, context.replacing)
+    if (turn) body.messageId = uiMessageId(turn)
+  } else if (context.trigger === 'continue') {
+    const last = messages.at(-1)
+    if (last?.role === 'assistant') body.messageId = last.id
+  }
+  // The `interrupt` chunk's review is answered the way its action requests imply: `{ decisions }`, sent as `resume`.
+  const review = context.answers.find((answer) => answer.kind === 'action-review')
+  if (review) body.resume = review.response
+  return body
+}

@@ -1,0 +1,156 @@
+/**
+ * The conversation as the AI SDK's `UIMessage[]`: one message per turn of the
+ * active path, its parts rebuilt from the turn's messages in order. This is the
+ * one place where weft's model and `UIMessage` meet; a history loader that reads
+ * `UIMessage[]` into turns belongs beside it, so what one reads the other writes back.
+ */
+import type { AgentState, Message, Turn } from '../../core/model'
+import { isRecord, own } from '../../core/util/record'
+
+/**
+ * One part of a `UIMessage`, as the AI SDK defines it (text, reasoning, tool,
+ * file, source, data and step parts).
+ *
+ * @example
+ * const part: UIMessagePart = { type: 'text', text: 'Hello', state: 'done' }
+ */
+export type UIMessagePart = { type: string } & Record<string, unknown>
+
+/**
+ * The AI SDK's `UIMessage`.
+ *
+ * @example
+ * const message: UIMessage = { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }
+ */
+export interface UIMessage {
+  id: string
+  role: 'system' | 'user' | 'assistant'
+  metadata?: unknown
+  parts: UIMessagePart[]
+}
+
+/** The `UIMessage` id of a turn: the server's `messageId` when it sent one. */
+export function uiMessageId(turn: Turn): string {
+  const id = turn.metadata.messageId
+  return typeof id === 'string' && id !== '' ? id : turn.id
+}
+
+/**
+ * The turns of `path` as `UIMessage[]`.
+ *
+ * @example
+ * toUIMessages(state, state.turnIds) // [{ id, role: 'user', parts: [{ type: 'text', text: 'Hi' }] }, ...]
+ */
+export function toUIMessages(state: AgentState, path: readonly string[]): UIMessage[] {
+  const out: UIMessage[] = []
+  for (const id of path) {
+    const turn = own(state.turns, id)
+    if (!turn) continue
+    const message = toUIMessage(state, turn)
+    if (message) out.push(message)
+  }
+  return out
+}
+
+/**
+ * One turn as a `UIMessage`, or `undefined` for a turn with nothing to send.
+ *
+ * @example
+ * toUIMessage(state, state.turns['turn-1'])
+ */
+export function toUIMessage(state: AgentState, turn: Turn): UIMessage | undefined {
+  const parts: UIMessagePart[] = []
+  let step: string | undefined
+  for (const messageId of turn.messageIds) {
+    const message = own(state.messages, messageId)
+    if (!message) continue
+    // Each step of an answer begins with a `step-start` part, as the AI SDK writes it.
+    const block = message.blockId ? own(state.blocks, message.blockId) : undefined
+    if (turn.role === 'assistant' && block?.kind === 'step' && block.id !== step) {
+      step = block.id
+      parts.push({ type: 'step-start' })
+    }
+    const part = toPart(message)
+    if (part) parts.push(part)
+  }
+  for (const source of turn.sources) {
+    if (source.kind === 'url' && source.url) parts.push(defined({ type: 'source-url', sourceId: source.id, url: source.url, title: source.title }))
+    else if (source.kind === 'document') {
+      parts.push(defined({ type: 'source-document', sourceId: source.id, mediaType: source.mediaType ?? 'text/plain', title: source.title ?? source.filename ?? source.id, filename: source.filename }))
+    }
+  }
+  if (parts.length === 0) return undefined
+  const { messageId: _id, ...rest } = turn.metadata
+  const metadata = Object.keys(rest).length > 0 ? rest : undefined
+  return defined({ id: uiMessageId(turn), role: turn.role, metadata, parts }) as unknown as UIMessage
+}
+
+function toPart(message: Message): UIMessagePart | undefined {
+  const { props } = message
+  const state = message.status === 'streaming' ? 'streaming' : 'done'
+  switch (message.type) {
+    case 'text':
+      return defined({ type: 'text', text: str(props.content) ?? '', state: message.role === 'user' ? undefined : state, providerMetadata: props.providerMetadata })
+    case 'reasoning':
+      return defined({ type: 'reasoning', text: str(props.content) ?? '', state, providerMetadata: props.providerMetadata })
+    case 'file':
+    case 'image': {
+      const url = str(props.url) ?? str(props.src)
+      if (!url) return undefined
+      return defined({ type: 'file', mediaType: str(props.mediaType) ?? str(props.mimeType) ?? 'application/octet-stream', url, filename: str(props.filename) ?? str(props.name) })
+    }
+    case 'tool':
+      return toolPart(props)
+    default:
+      if (message.type.startsWith('data-') && 'data' in props) return defined({ type: message.type, id: str(props.id), data: props.data })
+      return undefined
+  }
+}
+
+/** The fields each tool state carries, as the AI SDK's `UIToolInvocation` lists them. */
+function toolPart(props: Record<string, unknown>): UIMessagePart | undefined {
+  const toolCallId = str(props.toolCallId)
+  const name = str(props.name)
+  if (!toolCallId || !name) return undefined
+  const state = str(props.state) ?? 'input-available'
+  const approval = isRecord(props.approval) ? props.approval : undefined
+  const head = props.dynamic === true ? { type: 'dynamic-tool', toolName: name } : { type: `tool-${name}` }
+  const base = defined({
+    ...head, toolCallId, title: str(props.title), providerExecuted: typeof props.providerExecuted === 'boolean' ? props.providerExecuted : undefined,
+    callProviderMetadata: props.callProviderMetadata,
+  })
+  const input = props.input
+  switch (state) {
+    case 'input-streaming':
+      return { ...base, state, input }
+    case 'input-available':
+      return { ...base, state, input: input ?? {} }
+    case 'approval-requested':
+      return { ...base, state, input: input ?? {}, approval: defined({ id: str(approval?.id) }) }
+    case 'approval-responded':
+      return { ...base, state, input: input ?? {}, approval: defined({ id: str(approval?.id), approved: approval?.approved === true, reason: str(approval?.reason) }) }
+    case 'output-available':
+      return defined({ ...base, state, input: input ?? {}, output: props.output, preliminary: props.preliminary === true ? true : undefined, approval: approvalGiven(approval) })
+    case 'output-error':
+      return defined({ ...base, state, input: input ?? {}, errorText: str(props.errorText) ?? 'the tool failed', approval: approvalGiven(approval) })
+    case 'output-denied':
+      return { ...base, state, input: input ?? {}, approval: defined({ id: str(approval?.id), approved: false, reason: str(approval?.reason) }) }
+    default:
+      return { ...base, state: 'input-available', input: input ?? {} }
+  }
+}
+
+function approvalGiven(approval: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!approval || typeof approval.id !== 'string') return undefined
+  return defined({ id: approval.id, approved: true, reason: str(approval.reason) })
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}
+
+function defined<T extends Record<string, unknown>>(fields: T): T {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value
+  return out as T
+}
