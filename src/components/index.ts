@@ -10,6 +10,7 @@
 export { Transcript, TurnError } from './transcript'
 export type { TranscriptRootProps, TranscriptTurnProps, TranscriptContentProps, TranscriptBlockProps, TranscriptThreadProps, TurnErrorProps } from './transcript'
 export { MessageView, type MessageViewProps } from './message'
+export { BranchPicker, type BranchPickerProps } from './branch-picker'
 export {
   RendererProvider, useRenderer, defaultRenderers,
   type RendererProviderProps, type MessageRenderer, type MessageRendererProps, type MessageRenderers,

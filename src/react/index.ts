@@ -9,4 +9,5 @@ export {
   useTrace, useGates, useStatus, useStreamError, useTraceNode, useTraceRootIds, useHeadline, useTraceSummary,
   useCitations, useSources, useGate,
 } from './selectors'
+export { useBranch, type BranchHandle } from './use-branch'
 export { useAgUiHistory } from '../protocols/ag-ui/use-ag-ui-history'

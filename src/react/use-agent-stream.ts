@@ -3,7 +3,7 @@
  * A thin binding over the framework-free `AgentClient`.
  */
 import { useCallback, useEffect, useState } from 'react'
-import { AgentClient, type AgentClientOptions, type SendInput } from '../core/client'
+import { AgentClient, type ActionResult, type AgentClientOptions, type AnswerResult, type GateResponse, type SendInput } from '../core/client'
 import type { WeftError } from '../core/errors'
 import type { StreamStatus } from '../core/model'
 import { useAgentStore, useWithClientDefaults } from './provider'
@@ -18,6 +18,14 @@ export interface AgentStreamHandle {
   send(input?: SendInput): Promise<void>
   /** Abort the run in flight and mark its turn `aborted`. */
   stop(): void
+  /** Answer a gate (an approval, an interrupt, an action review); the run goes on as its protocol expects. */
+  answer(gateId: string, response: GateResponse): Promise<AnswerResult>
+  /** Ask again for an answer (default: the last); the old one stays as a sibling branch. */
+  regenerate(turnId?: string): Promise<ActionResult>
+  /** Replace a question with a new branch; the old branch is kept. */
+  edit(turnId: string, input: SendInput): Promise<ActionResult>
+  /** Show the sibling at `index` of `turnId` and the branch below it. */
+  selectBranch(turnId: string, index: number): ActionResult
   status: StreamStatus
   error: WeftError | undefined
 }
@@ -43,7 +51,11 @@ export function useAgentStream(hostOptions: UseAgentStreamOptions): AgentStreamH
 
   const send = useCallback((input?: SendInput) => client.send(input), [client])
   const stop = useCallback(() => client.stop(), [client])
+  const answer = useCallback((gateId: string, response: GateResponse) => client.answer(gateId, response), [client])
+  const regenerate = useCallback((turnId?: string) => client.regenerate(turnId), [client])
+  const edit = useCallback((turnId: string, input: SendInput) => client.edit(turnId, input), [client])
+  const selectBranch = useCallback((turnId: string, index: number) => client.selectBranch(turnId, index), [client])
   const status = useAgentSelector((s) => s.status)
   const error = useAgentSelector((s) => s.error)
-  return { send, stop, status, error }
+  return { send, stop, answer, regenerate, edit, selectBranch, status, error }
 }

@@ -4,7 +4,7 @@
  * from the handle kept per conversation.
  */
 import { useCallback, useEffect, useState } from 'react'
-import { AgentClient, type AgentClientOptions, type SendInput } from '../core/client'
+import { AgentClient, type AgentClientOptions, type GateResponse, type SendInput } from '../core/client'
 import type { ResumeStrategyName } from '../core/resume/strategies/index'
 import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from '../core/resume/types'
 import { useAgentStore, useWithClientDefaults } from './provider'
@@ -86,10 +86,14 @@ export function useResumableStream(options: UseResumableStreamOptions): Resumabl
   const send = useCallback((input?: SendInput) => client.send(input), [client])
   const stop = useCallback(() => client.stop(), [client])
   const retry = useCallback(() => client.retry(), [client])
+  const answer = useCallback((gateId: string, response: GateResponse) => client.answer(gateId, response), [client])
+  const regenerate = useCallback((turnId?: string) => client.regenerate(turnId), [client])
+  const edit = useCallback((turnId: string, input: SendInput) => client.edit(turnId, input), [client])
+  const selectBranch = useCallback((turnId: string, index: number) => client.selectBranch(turnId, index), [client])
   const status = useAgentSelector((s) => s.status)
   // Only the error that stopped the stream: one a successful retry got past is not shown.
   const error = useAgentSelector((s) => (s.status === 'error' ? s.error : undefined))
-  return { send, stop, retry, status, error }
+  return { send, stop, retry, answer, regenerate, edit, selectBranch, status, error }
 }
 
 function toClientOptions(options: UseResumableStreamOptions): AgentClientOptions {

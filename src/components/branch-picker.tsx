@@ -1,0 +1,43 @@
+/**
+ * "‹ 2 / 3 ›": switches between the siblings of a turn (regenerated answers,
+ * edited questions). Renders nothing while the turn has no siblings.
+ */
+import type { HTMLAttributes } from 'react'
+import { useBranch } from '../react/use-branch'
+
+/**
+ * Props of `BranchPicker`.
+ *
+ * @example
+ * <BranchPicker turnId={turn.id} previousLabel="Previous answer" nextLabel="Next answer" />
+ */
+export interface BranchPickerProps extends HTMLAttributes<HTMLDivElement> {
+  turnId: string
+  /** Accessible name of the back button (default "Previous version"). */
+  previousLabel?: string
+  /** Accessible name of the forward button (default "Next version"). */
+  nextLabel?: string
+  /** Accessible name of the group, given the place and count (default "Version 2 of 3"). */
+  describe?: (position: number, count: number) => string
+}
+
+/**
+ * A picker over a turn's branches. `data-state` is `first`, `middle` or `last`.
+ *
+ * @example
+ * <Transcript.Turn id={id}><BranchPicker turnId={id} /></Transcript.Turn>
+ */
+export function BranchPicker({ turnId, previousLabel = 'Previous version', nextLabel = 'Next version', describe, ...rest }: BranchPickerProps) {
+  const { index, count, select } = useBranch(turnId)
+  if (count <= 1) return null
+  const position = index + 1
+  const state = index === 0 ? 'first' : index === count - 1 ? 'last' : 'middle'
+  const name = describe ? describe(position, count) : `Version ${position} of ${count}`
+  return (
+    <div role="group" data-weft="branch-picker" data-state={state} aria-label={name} {...rest}>
+      <button type="button" aria-label={previousLabel} disabled={index === 0} onClick={() => select(index - 1)}>‹</button>
+      <span aria-hidden="true">{position} / {count}</span>
+      <button type="button" aria-label={nextLabel} disabled={index === count - 1} onClick={() => select(index + 1)}>›</button>
+    </div>
+  )
+}
