@@ -166,8 +166,9 @@ export interface TraceNode {
 export type GateStatus = 'pending' | 'approved' | 'rejected' | 'answered'
 
 /**
- * A human-in-the-loop request. Answering it calls the host's callback; the kit
- * never calls a server by itself.
+ * A human-in-the-loop request. `client.answer` resolves it in the store at once,
+ * then continues the run only through the endpoint (or the `continueGate`
+ * function) the host configured.
  *
  * @example
  * const gates = useGates(turnId); gates.filter(g => g.status === 'pending')
