@@ -429,7 +429,7 @@ export class AgentClient {
     if (!binding || this.busy) return false
     const stored = readHandle(binding.storage, binding.key, binding.strategy)
     if (!stored) return false
-    const turn = this.store.getState().turns[stored.turnId]
+    const turn = own(this.store.getState().turns, stored.turnId)
     if (turn && turn.status !== 'streaming') {
       clearHandle(binding.storage, binding.key)
       return false
@@ -795,7 +795,7 @@ export class AgentClient {
     run.batcher.flush()
     run.settled = true
     this.forget(run)
-    const turn = this.store.getState().turns[run.turnId]
+    const turn = own(this.store.getState().turns, run.turnId)
     if (turn?.status === 'error') {
       const error = turn.error ?? weftError('unknown', 'the agent reported an error')
       this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])

@@ -129,6 +129,22 @@ describe('alignReplay', () => {
     expect(out).toEqual(['la', 'la', ' ', 'do'].map((t) => tok(t).frame.data))
   })
 
+  it('a long event that was folded twice is no evidence of a replay: the run is new content', () => {
+    // The same long row folded twice may well come a third time; only a once-seen event proves a replay.
+    const seen = [long('L'), long('L'), tok('b')]
+    const out = replay(alignReplay(ledgerOf(seen), { startAt: 3, probeOlder: true, report: () => {} }), [long('L'), tok('b'), tok('c')])
+    expect(out).toEqual([long('L'), tok('b'), tok('c')].map((i) => i.frame.data))
+  })
+
+  it('the evidence rule needs 48 characters of data: 47 is not enough, 48 is', () => {
+    const sized = (n: number) => item('x'.repeat(n))
+    for (const [length, replayed] of [[47, false], [48, true]] as const) {
+      const seen = [sized(length), tok('b')]
+      const out = replay(alignReplay(ledgerOf(seen), { startAt: 2, probeOlder: true, report: () => {} }), [sized(length), tok('b'), tok('c')])
+      expect(out, `${length} characters`).toEqual(replayed ? [tok('c').frame.data] : [sized(length), tok('b'), tok('c')].map((i) => i.frame.data))
+    }
+  })
+
   it('a run that matches the middle of the ledger but not its end is new content', () => {
     const seen = [long('r1'), long('r2'), long('r3')]
     const out = replay(alignReplay(ledgerOf(seen), { startAt: 3, probeOlder: true, report: () => {} }), [long('r1'), long('r2'), tok('x')])

@@ -35,42 +35,67 @@ function runningPrefixes(protocol: ProtocolName, name: string): AgentState[] {
 
 const rows = (state: AgentState): TraceNode[] => selectTraceList(state, 'turn-1') as TraceNode[]
 
-const cases: Array<[ProtocolName, string, (nodes: TraceNode[]) => void]> = [
+/** Each row as [kind, label, status, parent row id or null]. */
+const shape = (nodes: TraceNode[]) => nodes.map((n) => [n.kind, n.label, n.status, n.parentId ?? null])
+
+const cases: Array<[ProtocolName, string, (nodes: TraceNode[]) => void, number]> = [
   ['yao', 'one-block', (nodes) => {
-    expect(nodes.map((n) => n.kind)).toEqual(['llm', 'tool'])
+    expect(shape(nodes)).toEqual([['llm', 'Answering the question', 'done', null], ['tool', 'get_weather', 'done', null]])
     expect(nodes[1]).toMatchObject({ tool: 'get_weather', args: { city: 'Paris', unit: 'celsius' } })
-  }],
+  }, 0],
   ['yao', 'sequential-blocks', (nodes) => {
-    expect(nodes.map((n) => n.label)).toEqual(['Planning', 'weather.forecast', 'Answer'])
-  }],
+    expect(shape(nodes)).toEqual([['llm', 'Planning', 'done', null], ['mcp', 'weather.forecast', 'done', null], ['llm', 'Answer', 'done', null]])
+  }, 0],
   ['ui-message', 'tools', (nodes) => {
-    expect(nodes.some((n) => n.kind === 'tool' && n.tool === 'search_knowledge_base')).toBe(true)
-    expect(nodes.filter((n) => n.kind === 'thinking').map((n) => n.status)).toEqual(['done', 'done'])
-  }],
+    expect(shape(nodes)).toEqual([
+      ['step', 'Step 1', 'done', null],
+      ['thinking', '正在理解您的请求', 'done', 'turn-1/step:1'],
+      ['thinking', 'Searching knowledge base', 'done', 'turn-1/step:1'],
+      ['tool', 'search_knowledge_base', 'done', 'turn-1/step:1'],
+    ])
+    expect(nodes[3]!.tool).toBe('search_knowledge_base')
+  }, 0],
   ['ui-message', 'reasoning', (nodes) => {
-    expect(nodes.some((n) => n.kind === 'reason')).toBe(true)
-  }],
+    expect(shape(nodes)).toEqual([['step', 'Step 1', 'done', null], ['reason', 'Reasoning', 'done', 'turn-1/step:1']])
+  }, 0],
   ['ag-ui', 'run', (nodes) => {
-    expect(nodes.some((n) => n.kind === 'step')).toBe(true)
-    expect(nodes.filter((n) => n.kind === 'tool').length).toBeGreaterThanOrEqual(2)
-  }],
+    expect(shape(nodes)).toEqual([
+      ['step', 'plan', 'done', null],
+      ['step', 'act', 'done', null],
+      ['tool', 'calendar.search', 'done', 'turn-1/step-2'],
+      ['tool', 'todo.create', 'done', 'turn-1/step-2'],
+    ])
+  }, 0],
   ['ag-ui', 'subagents', (nodes) => {
-    expect(nodes.filter((n) => n.kind === 'delegate').length).toBe(2)
-  }],
+    expect(shape(nodes)).toEqual([
+      ['reason', 'Reasoning', 'done', null],
+      ['step', 'research', 'done', null],
+      ['delegate', 'web-researcher', 'done', 'turn-1/step-1'],
+      ['tool', 'web.search', 'done', 'delegate:sub_web'],
+      ['delegate', 'docs-reader', 'error', 'turn-1/step-1'],
+    ])
+    expect(nodes[4]!.text).toBe('The handbook is not reachable')
+  }, 0],
   ['vocion', 'answer', (nodes) => {
-    expect(nodes.length).toBeGreaterThanOrEqual(3)
-    expect(nodes.some((n) => n.parentId !== undefined)).toBe(true)
-  }],
+    expect(shape(nodes)).toEqual([
+      ['reason', 'Thought through it', 'done', null],
+      ['delegate', 'Pipeline Analyst finished', 'done', null],
+      ['search', 'Searched call notes', 'done', 'turn-1/trace/task-7'],
+      ['search', 'Searched · 2 hits', 'done', null],
+      ['tool', 'lookup_objects', 'done', null],
+    ])
+    expect(nodes[0]!.text).toBe('Search the CRM and the call notes.')
+  }, 2],
   ['vocion', 'tool-error', (nodes) => {
-    expect(nodes.some((n) => n.kind === 'tool' && n.status === 'error' && n.text.length > 0)).toBe(true)
-  }],
+    expect(shape(nodes)).toEqual([['tool', 'Checking billing', 'error', null]])
+    expect(nodes[0]).toMatchObject({ tool: 'lookup_invoice', text: 'The tool endpoint could not be reached' })
+  }, 0],
 ]
 
 describe('one timeline for all four protocols', () => {
-  it.each(cases)('%s/%s feeds the timeline', (protocol, name, check) => {
+  it.each(cases)('%s/%s feeds the timeline', (protocol, name, check, sources) => {
     const state = foldScenario(protocol, name)
     const nodes = rows(state)
-    expect(nodes.length).toBeGreaterThan(0)
     check(nodes)
     // When a turn ends, no row is left running.
     expect(nodes.filter((n) => n.status === 'start' || n.status === 'progress')).toEqual([])
@@ -83,8 +108,9 @@ describe('one timeline for all four protocols', () => {
     // After the turn: no headline, a step count and a source count.
     expect(selectHeadline(state, 'turn-1')).toBeUndefined()
     const summary = selectTraceSummary(state, 'turn-1')
-    expect(summary.stepCount).toBeGreaterThan(0)
-    expect(summary.sourceCount).toBe(state.turns['turn-1']!.sources.length || summary.sourceCount)
+    expect(summary.stepCount).toBe(nodes.filter((n) => n.parentId === undefined && n.kind !== 'reason').length)
+    expect(state.turns['turn-1']!.sources).toHaveLength(sources)
+    expect(summary.sourceCount).toBe(sources)
   })
 
   it.each([['yao', 'one-block'], ['ui-message', 'tools'], ['ag-ui', 'run'], ['vocion', 'answer']] as const)(

@@ -329,6 +329,19 @@ describe('vocion decoder: documents and citations', () => {
     expect(selectCitation(state, 'turn-1', 3)).toBeUndefined()
   })
 
+  it('a citationIndex out of document order is the one the server sent, not the position', () => {
+    const state = fold([{
+      type: 'documents',
+      documents: [
+        { document_id: 'd3', semantic_identifier: 'Third cited', citationIndex: 3 },
+        { document_id: 'd1', semantic_identifier: 'First cited', citationIndex: 1 },
+        { document_id: 'd2', semantic_identifier: 'Second cited', citationIndex: 2 },
+      ],
+    }])
+    expect(state.turns['turn-1']!.sources.map((s) => [s.id, s.citationIndex])).toEqual([['d3', 3], ['d1', 1], ['d2', 2]])
+    expect([1, 2, 3].map((n) => selectCitation(state, 'turn-1', n)?.title)).toEqual(['First cited', 'Second cited', 'Third cited'])
+  })
+
   it('reports a document without an id and keeps the others', () => {
     const state = fold([{ type: 'documents', documents: [{ semantic_identifier: 'nameless' }, { document_id: 'd9' }] }])
     expect(state.turns['turn-1']!.sources).toEqual([{ id: 'd9', kind: 'document' }])

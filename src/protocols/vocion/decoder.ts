@@ -26,13 +26,14 @@ const TRACE_STATUSES: ReadonlySet<string> = new Set<TraceStatus>(['start', 'prog
 const ADVISORY_TYPES: ReadonlySet<string> = new Set(['step_progress', 'composing', 'memories_mounted'])
 
 /** How each retrieval stage reads on its timeline row. */
-const RETRIEVAL_LABELS: Record<string, (meta: Record<string, unknown>) => string> = {
-  started: () => 'Searching…',
-  candidates: (m) => withCount('Searching…', sum(m.vector, m.keyword), 'candidate'),
-  fused: (m) => withCount('Searching…', num(m.kept), 'result', 'kept'),
-  reranking: (m) => withCount('Ranking', num(m.candidates), 'candidate'),
-  complete: (m) => withCount('Searched', num(m.hits), 'hit'),
-}
+// A Map: a stage named `constructor` or `toString` must not find Object.prototype's.
+const RETRIEVAL_LABELS: ReadonlyMap<string, (meta: Record<string, unknown>) => string> = new Map<string, (meta: Record<string, unknown>) => string>([
+  ['started', () => 'Searching…'],
+  ['candidates', (m) => withCount('Searching…', sum(m.vector, m.keyword), 'candidate')],
+  ['fused', (m) => withCount('Searching…', num(m.kept), 'result', 'kept')],
+  ['reranking', (m) => withCount('Ranking', num(m.candidates), 'candidate')],
+  ['complete', (m) => withCount('Searched', num(m.hits), 'hit')],
+])
 
 /** One tool call between its `tool_start` and its end. */
 interface ToolCall {
@@ -323,7 +324,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
     const id = retrievalId
     const complete = stage === 'complete'
     if (complete) retrievalId = undefined
-    const label = (RETRIEVAL_LABELS[stage] ?? (() => `Searching… (${stage})`))(meta)
+    const label = (RETRIEVAL_LABELS.get(stage) ?? (() => `Searching… (${stage})`))(meta)
     return [{ op: 'trace.node', turnId, node: { id, kind: 'search', label, status: complete ? 'done' : 'progress', detail: meta } }]
   }
 

@@ -28,8 +28,8 @@ const LIFECYCLE = new Set([
   'stream_start', 'stream_end', 'block_start', 'block_end', 'message_start', 'message_end', 'thread_start', 'thread_end',
 ])
 
-/** Yao's message types that have a name of their own in weft's model. */
-const TYPE_NAMES: Record<string, string> = { thinking: 'reasoning', tool_call: 'tool' }
+/** Yao's message types that have a name of their own in weft's model (a Map: `type: "toString"` finds nothing). */
+const TYPE_NAMES: ReadonlyMap<string, string> = new Map([['thinking', 'reasoning'], ['tool_call', 'tool']])
 
 /** One Yao chunk, as far as the decoder reads it. */
 interface YaoChunk {
@@ -268,7 +268,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     return {
       turnId,
       messageId: scoped(wireId),
-      type: TYPE_NAMES[wireType] ?? wireType,
+      type: TYPE_NAMES.get(wireType) ?? wireType,
       role: 'assistant' as const,
       blockId: blockId && scoped(blockId),
       threadId: threadId && scoped(threadId),
