@@ -113,6 +113,11 @@ export default defineConfig({
         entryFileNames: '[name].js',
         chunkFileNames: 'chunks/[name]-[hash].js',
         assetFileNames: '[name][extname]',
+        // What the components read (selectors and small record helpers) is a chunk of its own, so
+        // importing weft/components does not pull in the store, the fold, immer or JSON Patch.
+        advancedChunks: {
+          groups: [{ name: 'view', test: /src\/(core\/(selectors|util\/record|fold\/trace)|react\/(selectors|store-context)|protocols\/ag-ui\/navigation)\.tsx?$/ }],
+        },
       },
     },
   },

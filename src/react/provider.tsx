@@ -5,8 +5,10 @@
 import { createContext, useContext, useState, type ReactNode } from 'react'
 import type { AgentClientOptions } from '../core/client'
 import { createAgentStore, type AgentStore } from '../core/store'
+import { StoreContext } from './store-context'
 
-const StoreContext = createContext<AgentStore | null>(null)
+export { useAgentStore } from './store-context'
+
 const DefaultsContext = createContext<Partial<AgentClientOptions> | undefined>(undefined)
 
 /** Props of `AgentProvider`. */
@@ -44,17 +46,4 @@ export function AgentProvider({ store, clientDefaults, children }: AgentProvider
 export function useWithClientDefaults<T extends AgentClientOptions>(options: T): T {
   const defaults = useContext(DefaultsContext)
   return defaults ? { ...defaults, ...options } : options
-}
-
-/**
- * The store of the nearest `AgentProvider`.
- *
- * @example
- * const store = useAgentStore()
- * store.getState().turnIds
- */
-export function useAgentStore(): AgentStore {
-  const store = useContext(StoreContext)
-  if (!store) throw new Error('weft: this component needs an <AgentProvider> above it')
-  return store
 }

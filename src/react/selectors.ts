@@ -10,7 +10,7 @@ import { selectCitation, selectHeadline, selectTraceSummary, type TraceSummary }
 import { allNodeIds } from '../core/fold/trace'
 import { own } from '../core/util/record'
 import type { AgentStoreState } from '../core/store'
-import { useAgentStore } from './provider'
+import { useAgentStore } from './store-context'
 
 /**
  * Read any slice of the model. Return a stable value (an object already in the
