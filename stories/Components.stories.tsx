@@ -93,7 +93,8 @@ export const ComposerBox: Story = {
   render: () => <ComposerDemo />,
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement)
-    await expect((canvas.getByRole('button', { name: 'Stop' }) as HTMLButtonElement).disabled).toBe(true)
+    await expect(canvas.queryByRole('button', { name: 'Stop' })).toBeNull()
+    await expect((canvas.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true)
     await userEvent.type(canvas.getByRole('textbox', { name: 'Message' }), 'Hello there{Enter}')
     await expect(canvas.getByTestId('sent').textContent).toBe('Hello there')
     await expect((canvas.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('')

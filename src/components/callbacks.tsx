@@ -27,7 +27,19 @@ export interface Recommendation {
  * @example
  * onGateAnswer={(gate, answer: GateAnswer) => answer === 'approved' && resume(gate.id)}
  */
-export type GateAnswer = 'approved' | 'rejected'
+export type GateAnswer = 'approved' | 'rejected' | 'answered'
+
+/**
+ * What a person added to a gate's answer: a reason for an approval or a
+ * rejection, or the words a question asked for.
+ *
+ * @example
+ * const detail: GateAnswerDetail = { reason: 'Wrong recipient' }
+ */
+export interface GateAnswerDetail {
+  reason?: string
+  value?: string
+}
 
 /**
  * What the host does when a person acts. Each is optional; a button without its
@@ -43,8 +55,8 @@ export interface WeftCallbacks {
   onNavigate?: (path: string, params: NavigationParams) => void
   /** A suggested follow-up was picked. */
   onSuggest?: (text: string) => void
-  /** A human-in-the-loop gate was answered. */
-  onGateAnswer?: (gate: Gate, answer: GateAnswer) => void
+  /** A human-in-the-loop gate was answered (with a reason or the words asked for, when given). */
+  onGateAnswer?: (gate: Gate, answer: GateAnswer, detail?: GateAnswerDetail) => void
 }
 
 const CallbacksContext = createContext<WeftCallbacks>({})

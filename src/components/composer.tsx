@@ -1,9 +1,15 @@
 /**
- * The input: a text area with Send and Stop, wired to the `send` and `stop`
- * the host passes in (usually from `useAgentStream`).
+ * The input: one container with a growing text area and a single button that
+ * is Send while idle and Stop while an answer is coming, wired to the `send`
+ * and `stop` the host passes in (usually from `useAgentStream`).
  */
-import { createContext, useContext, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import {
+  createContext, forwardRef, useContext, useState,
+  type ButtonHTMLAttributes, type FormEvent, type FormHTMLAttributes, type KeyboardEvent, type ReactNode, type TextareaHTMLAttributes,
+} from 'react'
 import { useStatus } from '../react/selectors'
+import { useLabels } from './labels'
+import { Slot } from './slot'
 
 interface ComposerState {
   text: string
@@ -27,10 +33,10 @@ function useComposer(part: string): ComposerState {
  * @example
  * const props: ComposerRootProps = { send: (text) => client.send(text), stop: () => client.stop() }
  */
-export interface ComposerRootProps {
+export interface ComposerRootProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> {
   /** Called with the trimmed text; the box clears. */
   send: (text: string) => unknown
-  /** Called by Stop. */
+  /** Called by Stop, and by Escape while an answer is coming. */
   stop?: () => void
   /** Overrides the store's status: true while an answer is coming. */
   busy?: boolean
@@ -40,17 +46,17 @@ export interface ComposerRootProps {
 }
 
 /**
- * The form that holds the composer's text. Busy follows the store's status
- * (connecting, streaming or reconnecting) unless `busy` says otherwise.
+ * The form that holds the composer's text (`data-state` `busy` or `idle`).
+ * Busy follows the store's status (connecting, streaming or reconnecting)
+ * unless `busy` says otherwise. Escape anywhere in it stops a streaming answer.
  *
  * @example
  * <Composer.Root send={send} stop={stop}>
  *   <Composer.Input placeholder="Ask anything" />
- *   <Composer.Send />
- *   <Composer.Stop />
+ *   <Composer.Action />
  * </Composer.Root>
  */
-function Root({ send, stop, busy: busyProp, defaultValue = '', children }: ComposerRootProps) {
+const Root = forwardRef<HTMLFormElement, ComposerRootProps>(function ComposerRoot({ send, stop, busy: busyProp, defaultValue = '', children, onKeyDown, ...rest }, ref) {
   const [text, setText] = useState(defaultValue)
   const status = useStatus()
   const busy = busyProp ?? (status === 'connecting' || status === 'streaming' || status === 'reconnecting')
@@ -64,12 +70,25 @@ function Root({ send, stop, busy: busyProp, defaultValue = '', children }: Compo
   const state: ComposerState = { text, setText, busy, canStop: busy && Boolean(stop), stop: () => stop?.() }
   return (
     <ComposerContext.Provider value={state}>
-      <form data-weft="composer" data-state={busy ? 'busy' : 'idle'} onSubmit={submit}>
+      <form
+        data-weft="composer"
+        data-state={busy ? 'busy' : 'idle'}
+        {...rest}
+        ref={ref}
+        onSubmit={submit}
+        onKeyDown={(event) => {
+          onKeyDown?.(event)
+          if (event.key === 'Escape' && state.canStop && !event.defaultPrevented) {
+            event.preventDefault()
+            state.stop()
+          }
+        }}
+      >
         {children}
       </form>
     </ComposerContext.Provider>
   )
-}
+})
 
 /**
  * Props of `Composer.Input`.
@@ -77,22 +96,20 @@ function Root({ send, stop, busy: busyProp, defaultValue = '', children }: Compo
  * @example
  * <Composer.Input placeholder="Ask anything" rows={3} />
  */
-export interface ComposerInputProps {
-  placeholder?: string
-  /** Default "Message". */
-  'aria-label'?: string
-  rows?: number
-}
+export interface ComposerInputProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue'> {}
 
 /**
- * The text area. Enter sends, Shift+Enter starts a new line.
+ * The text area: grows with its text; Enter sends, Shift+Enter starts a new line.
  *
  * @example
  * <Composer.Input placeholder="Ask anything" />
  */
-function Input({ placeholder, 'aria-label': label = 'Message', rows = 2 }: ComposerInputProps) {
+const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function ComposerInput({ rows = 1, onKeyDown, onChange, ...rest }, ref) {
+  const labels = useLabels()
   const { text, setText } = useComposer('Input')
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+  const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    onKeyDown?.(event)
+    if (event.defaultPrevented) return
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault()
       event.currentTarget.form?.requestSubmit()
@@ -101,24 +118,33 @@ function Input({ placeholder, 'aria-label': label = 'Message', rows = 2 }: Compo
   return (
     <textarea
       data-weft="composer-input"
-      aria-label={label}
-      placeholder={placeholder}
+      aria-label={labels.message}
       rows={rows}
+      {...rest}
+      ref={ref}
       value={text}
-      onChange={(event) => setText(event.target.value)}
-      onKeyDown={onKeyDown}
+      onChange={(event) => {
+        onChange?.(event)
+        setText(event.target.value)
+      }}
+      onKeyDown={keyDown}
     />
   )
-}
+})
 
 /**
- * Props of `Composer.Send` and `Composer.Stop`.
+ * Props of `Composer.Send`, `Composer.Stop` and `Composer.Action`.
  *
  * @example
  * <Composer.Stop>Cancel</Composer.Stop>
  */
-export interface ComposerButtonProps {
-  children?: ReactNode
+export interface ComposerButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  /** Render the host's own element (its only child) with this button's props and behaviour. */
+  asChild?: boolean
+}
+
+function ButtonOrSlot({ asChild, ...props }: ComposerButtonProps & { ref?: React.Ref<HTMLButtonElement> }) {
+  return asChild ? <Slot {...(props as React.HTMLAttributes<HTMLElement>)} /> : <button {...props} />
 }
 
 /**
@@ -127,14 +153,15 @@ export interface ComposerButtonProps {
  * @example
  * <Composer.Send>Ask</Composer.Send>
  */
-function Send({ children = 'Send' }: ComposerButtonProps) {
+const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerSend({ children, ...rest }, ref) {
+  const labels = useLabels()
   const { text, busy } = useComposer('Send')
   return (
-    <button type="submit" data-weft="composer-send" disabled={busy || text.trim() === ''}>
-      {children}
-    </button>
+    <ButtonOrSlot type="submit" data-weft="composer-send" disabled={busy || text.trim() === ''} {...rest} ref={ref}>
+      {children ?? labels.send}
+    </ButtonOrSlot>
   )
-}
+})
 
 /**
  * The Stop button: enabled while an answer is coming and a `stop` was given.
@@ -142,14 +169,37 @@ function Send({ children = 'Send' }: ComposerButtonProps) {
  * @example
  * <Composer.Stop />
  */
-function Stop({ children = 'Stop' }: ComposerButtonProps) {
+const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerStop({ children, onClick, ...rest }, ref) {
+  const labels = useLabels()
   const { canStop, stop } = useComposer('Stop')
   return (
-    <button type="button" data-weft="composer-stop" disabled={!canStop} onClick={stop}>
-      {children}
-    </button>
+    <ButtonOrSlot
+      type="button"
+      data-weft="composer-stop"
+      disabled={!canStop}
+      {...rest}
+      ref={ref}
+      onClick={(event) => {
+        onClick?.(event)
+        stop()
+      }}
+    >
+      {children ?? labels.stop}
+    </ButtonOrSlot>
   )
-}
+})
+
+/**
+ * One button that is Send while idle and Stop while an answer is coming
+ * (`data-state` `send` or `stop`), as in ChatGPT.
+ *
+ * @example
+ * <Composer.Action />
+ */
+const Action = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerAction(props, ref) {
+  const { busy } = useComposer('Action')
+  return busy ? <Stop data-state="stop" {...props} ref={ref} /> : <Send data-state="send" {...props} ref={ref} />
+})
 
 /**
  * Props of `Composer`.
@@ -162,27 +212,27 @@ export interface ComposerProps extends Omit<ComposerRootProps, 'children'> {
 }
 
 /**
- * A ready composer: the text area, Send and Stop. Compose `Composer.Root`,
- * `Composer.Input`, `Composer.Send` and `Composer.Stop` for another layout.
+ * A ready composer: the growing text area and one Send/Stop button in one
+ * container. Compose `Composer.Root`, `.Input`, `.Action` (or `.Send` and
+ * `.Stop`) for another layout.
  *
  * @example
  * const { send, stop } = useAgentStream({ url: '/api/agent' })
  * <Composer send={send} stop={stop} placeholder="Ask anything" />
  */
-function ComposerDefault({ placeholder, ...root }: ComposerProps) {
+const ComposerDefault = forwardRef<HTMLFormElement, ComposerProps>(function Composer({ placeholder, ...root }, ref) {
   return (
-    <Root {...root}>
+    <Root {...root} ref={ref}>
       <Input placeholder={placeholder} />
-      <Send />
-      <Stop />
+      <Action />
     </Root>
   )
-}
+})
 
 /**
- * The composer, and its parts `Root`, `Input`, `Send` and `Stop`.
+ * The composer, and its parts `Root`, `Input`, `Action`, `Send` and `Stop`.
  *
  * @example
  * <Composer send={send} stop={stop} />
  */
-export const Composer = Object.assign(ComposerDefault, { Root, Input, Send, Stop })
+export const Composer = Object.assign(ComposerDefault, { Root, Input, Action, Send, Stop })

@@ -1,7 +1,15 @@
-import { useAgentSelector } from '../react/selectors'
-import { useWeftCallbacks } from './callbacks'
-import { formatJson, own } from './format'
-import { useGate } from '../react/selectors'
+/**
+ * Human-in-the-loop requests as cards. The card hands a person's answer to the
+ * host (`onGateAnswer`); the kit never calls a server. What the card shows
+ * follows the gate's status in the store.
+ */
+import { forwardRef, useEffect, useId, useRef, useState, type FormEvent, type HTMLAttributes } from 'react'
+import type { Gate, Message } from '../core/model'
+import { useAgentSelector, useGate } from '../react/selectors'
+import { useWeftCallbacks, type GateAnswer } from './callbacks'
+import { asRecord, asText, formatJson, own } from './format'
+import { useLabels } from './labels'
+import { summarizeInput } from './messages/tool'
 import { useTurnIdFrom } from './turn-context'
 
 /**
@@ -10,58 +18,144 @@ import { useTurnIdFrom } from './turn-context'
  * @example
  * <GateCard id={gate.id} approveLabel="Send" rejectLabel="Don't send" />
  */
-export interface GateCardProps {
+export interface GateCardProps extends HTMLAttributes<HTMLDivElement> {
   /** The gate to show. */
   id: string
-  /** Button labels (default "Approve" and "Reject"). */
+  /** Button labels (default: the labels' "Approve" and "Reject"). */
   approveLabel?: string
   rejectLabel?: string
+  /** Move focus to the card when it opens pending (default true), so a keyboard user lands on it. */
+  focusOnOpen?: boolean
 }
 
-const RESOLVED: Readonly<Record<string, string>> = { approved: 'Approved', rejected: 'Rejected', answered: 'Answered' }
+/** Kinds that ask for words rather than a yes or no. */
+const ANSWER_KINDS: ReadonlySet<string> = new Set(['interrupt', 'input', 'question'])
+
+function useHeldCall(gate: Gate | undefined): Message | undefined {
+  return useAgentSelector((s) => {
+    if (!gate?.toolCallId) return undefined
+    for (const id of own(s.turns, gate.turnId)?.messageIds ?? []) {
+      const message = own(s.messages, id)
+      if (message && message.type === 'tool' && message.props.toolCallId === gate.toolCallId) return message
+    }
+    return undefined
+  })
+}
+
+function answerText(response: unknown): string {
+  const record = asRecord(response)
+  if (record) return asText(record.reason) || asText(record.value) || asText(record.answer) || asText(record.text)
+  return asText(response)
+}
 
 /**
- * A human-in-the-loop request: the question, what it would act on, and
- * Approve / Reject while it is pending. A click calls the host's
- * `onGateAnswer(gate, 'approved' | 'rejected')`; the kit never calls a server.
- * `data-state` is the gate's status.
+ * A human-in-the-loop request: a title and an icon, the question, the tool
+ * call it holds (folded), then Approve and Reject with an optional reason, or
+ * an answer box for a gate that asks a question. Once answered the buttons are
+ * gone and the card shows the answer; a click disables them at once, before the
+ * store has the answer. `data-state` is the gate's status.
  *
  * @example
- * <WeftCallbacksProvider onGateAnswer={(gate, answer) => resume(gate.id, answer)}>
+ * <WeftCallbacksProvider onGateAnswer={(gate, answer, detail) => resume(gate.id, answer, detail?.reason)}>
  *   <GateCard id={gateId} />
  * </WeftCallbacksProvider>
  */
-export function GateCard({ id, approveLabel = 'Approve', rejectLabel = 'Reject' }: GateCardProps) {
+export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateCard(
+  { id, approveLabel, rejectLabel, focusOnOpen = true, ...rest },
+  ref,
+) {
+  const labels = useLabels()
   const gate = useGate(id)
+  const held = useHeldCall(gate)
   const { onGateAnswer } = useWeftCallbacks()
+  const [sent, setSent] = useState<GateAnswer | undefined>(undefined)
+  const [reason, setReason] = useState('')
+  const cardRef = useRef<HTMLDivElement | null>(null)
+  const titleId = useId()
+  const pending = gate?.status === 'pending'
+  useEffect(() => {
+    if (focusOnOpen && pending) cardRef.current?.focus({ preventScroll: false })
+    // Only when the card first appears pending.
+  }, [])
   if (!gate) return null
-  const pending = gate.status === 'pending'
-  const hasPayload = gate.payload !== undefined && gate.payload !== null &&
-    !(typeof gate.payload === 'object' && Object.keys(gate.payload).length === 0)
+  const kind = asText(gate.kind)
+  const asks = ANSWER_KINDS.has(kind)
+  const question = asText(gate.question) || labels.approvalQuestion
+  const title = asks ? labels.answer : labels.approvalNeeded
+  const payload = gate.payload
+  const hasPayload = payload !== undefined && payload !== null && !(typeof payload === 'object' && Object.keys(payload).length === 0)
+  const disabled = !onGateAnswer || sent !== undefined
+  const answer = (value: GateAnswer) => {
+    if (disabled) return
+    setSent(value)
+    const text = reason.trim()
+    onGateAnswer?.(gate, value, text ? (asks ? { value: text } : { reason: text }) : undefined)
+  }
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    answer(asks ? 'answered' : 'approved')
+  }
+  const status = asText(gate.status)
+  const given = answerText(gate.response)
   return (
-    <div data-weft="gate" data-state={gate.status} data-kind={gate.kind} role="group" aria-label={gate.question || 'Approval needed'}>
-      <p data-weft="gate-question">{gate.question || 'The agent is waiting for your approval.'}</p>
-      {hasPayload && (
+    <div
+      data-weft="gate"
+      data-state={status}
+      data-kind={kind}
+      role="group"
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      {...rest}
+      ref={(node) => {
+        cardRef.current = node
+        if (typeof ref === 'function') ref(node)
+        else if (ref) ref.current = node
+      }}
+    >
+      <div data-weft="gate-title" id={titleId}>
+        <span data-weft="gate-icon" aria-hidden="true" />
+        {title}
+      </div>
+      <p data-weft="gate-question">{question}</p>
+      {held && (
+        <details data-weft="gate-call">
+          <summary>
+            <span data-weft="tool-name">{asText(held.props.name) || labels.tool}</span>{' '}
+            <span data-weft="tool-summary">{summarizeInput(held.props.input)}</span>
+          </summary>
+          <pre tabIndex={0}>{formatJson(held.props.input)}</pre>
+        </details>
+      )}
+      {!held && hasPayload && (
         <details data-weft="gate-payload">
-          <summary>Details</summary>
-          <pre>{formatJson(gate.payload)}</pre>
+          <summary>{labels.gateDetails}</summary>
+          <pre tabIndex={0}>{formatJson(payload)}</pre>
         </details>
       )}
       {pending ? (
-        <div data-weft="gate-actions">
-          <button type="button" data-weft="gate-approve" disabled={!onGateAnswer} onClick={() => onGateAnswer?.(gate, 'approved')}>
-            {approveLabel}
-          </button>
-          <button type="button" data-weft="gate-reject" disabled={!onGateAnswer} onClick={() => onGateAnswer?.(gate, 'rejected')}>
-            {rejectLabel}
-          </button>
-        </div>
+        <form data-weft="gate-form" onSubmit={submit}>
+          <label data-weft="gate-reason">
+            <span>{asks ? labels.answer : labels.reason}</span>
+            <textarea rows={asks ? 2 : 1} value={reason} disabled={disabled} onChange={(event) => setReason(event.target.value)} />
+          </label>
+          <div data-weft="gate-actions">
+            <button type="submit" data-weft="gate-approve" disabled={disabled || (asks && reason.trim() === '')}>
+              {asks ? labels.submit : approveLabel ?? labels.approve}
+            </button>
+            <button type="button" data-weft="gate-reject" disabled={disabled} onClick={() => answer('rejected')}>
+              {rejectLabel ?? labels.reject}
+            </button>
+          </div>
+        </form>
       ) : (
-        <p data-weft="gate-status">{own(RESOLVED, gate.status) ?? gate.status}</p>
+        <p data-weft="gate-status" data-state={status}>
+          <span data-weft="gate-status-label">{own(labels.gateStates, status) ?? status}</span>
+          {given && <span data-weft="gate-answer">{given}</span>}
+        </p>
       )}
     </div>
   )
-}
+})
 
 /**
  * Props of `Gates`.
@@ -69,7 +163,7 @@ export function GateCard({ id, approveLabel = 'Approve', rejectLabel = 'Reject' 
  * @example
  * <Gates turnId={turnId} />
  */
-export interface GatesProps {
+export interface GatesProps extends HTMLAttributes<HTMLDivElement> {
   /** Default: the enclosing turn. */
   turnId?: string
 }
@@ -82,13 +176,13 @@ const NO_IDS: readonly string[] = Object.freeze([])
  * @example
  * <Gates turnId={turnId} />
  */
-export function Gates({ turnId: explicit }: GatesProps) {
+export const Gates = forwardRef<HTMLDivElement, GatesProps>(function Gates({ turnId: explicit, ...rest }, ref) {
   const turnId = useTurnIdFrom(explicit)
   const ids = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.gateIds : undefined) ?? NO_IDS)
   if (ids.length === 0) return null
   return (
-    <div data-weft="gates">
+    <div data-weft="gates" {...rest} ref={ref}>
       {ids.map((id) => <GateCard key={id} id={id} />)}
     </div>
   )
-}
+})

@@ -2,17 +2,19 @@
  * One message: looks its renderer up by type and wraps it in the element that
  * carries its state for styles and assistive technology.
  */
+import { forwardRef, type HTMLAttributes, type Ref } from 'react'
 import type { Message as MessageModel } from '../core/model'
 import { useMessage } from '../react/selectors'
+import { PartBoundary } from './part-boundary'
 import { useRenderer } from './renderers'
 
 /**
  * Props of `MessageView`.
  *
  * @example
- * <MessageView id={message.id} />
+ * <MessageView id={message.id} className="my-message" />
  */
-export interface MessageViewProps {
+export interface MessageViewProps extends HTMLAttributes<HTMLDivElement> {
   /** The message to show. */
   id: string
 }
@@ -20,19 +22,20 @@ export interface MessageViewProps {
 /**
  * Draws one message with the renderer registered for its type. The wrapper is
  * `aria-busy` while the message streams, so its tokens are not announced one
- * by one; the finished message is. Also `Transcript.Message` (named apart from
- * the model's `Message` type).
+ * by one; the finished message is. A renderer that throws on a bad value shows
+ * a short note in its place; the rest of the transcript stays. Also
+ * `Transcript.Message` (named apart from the model's `Message` type).
  *
  * @example
  * <MessageView id="turn-1/M1" />
  */
-export function MessageView({ id }: MessageViewProps) {
+export const MessageView = forwardRef<HTMLDivElement, MessageViewProps>(function MessageView({ id, ...rest }, ref) {
   const message = useMessage(id)
   if (!message) return null
-  return <MessageFrame message={message} />
-}
+  return <MessageFrame message={message} rest={rest} frameRef={ref} />
+})
 
-function MessageFrame({ message }: { message: MessageModel }) {
+function MessageFrame({ message, rest, frameRef }: { message: MessageModel; rest: HTMLAttributes<HTMLDivElement>; frameRef: Ref<HTMLDivElement> }) {
   const Renderer = useRenderer(message.type)
   const streaming = message.status === 'streaming'
   return (
@@ -42,8 +45,12 @@ function MessageFrame({ message }: { message: MessageModel }) {
       data-role={message.role}
       data-state={message.status}
       aria-busy={streaming || undefined}
+      {...rest}
+      ref={frameRef}
     >
-      <Renderer message={message} />
+      <PartBoundary resetKey={message}>
+        <Renderer message={message} />
+      </PartBoundary>
     </div>
   )
 }

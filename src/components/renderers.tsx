@@ -14,6 +14,7 @@ import { ReasoningMessage } from './messages/reasoning'
 import { RecommendedActionCard } from './messages/recommended-action'
 import { MarkdownMessage } from './messages/text'
 import { ToolCallMessage } from './messages/tool'
+import { ToolRenderersProvider, type ToolRenderers } from './tool-renderers'
 
 /**
  * What every renderer receives.
@@ -78,6 +79,8 @@ export interface RendererProviderProps {
   renderers?: MessageRenderers
   /** Draws a type no renderer is registered for (default: `DataMessage`). */
   fallback?: MessageRenderer
+  /** Per-tool renderers by tool name (generative UI), with typed input, output and state. */
+  toolRenderers?: ToolRenderers
   children?: ReactNode
 }
 
@@ -86,18 +89,19 @@ export interface RendererProviderProps {
  * merged over the enclosing ones, so a host can replace `text` or add `chart`.
  *
  * @example
- * <RendererProvider renderers={{ text: MarkdownText, 'data-chart': Chart }}>
+ * <RendererProvider renderers={{ 'data-chart': Chart }} toolRenderers={{ get_weather: WeatherCard }}>
  *   <Transcript.Root />
  * </RendererProvider>
  */
-export function RendererProvider({ renderers, fallback, children }: RendererProviderProps) {
+export function RendererProvider({ renderers, fallback, toolRenderers, children }: RendererProviderProps) {
   const outer = useContext(RegistryContext)
   const value = useMemo<Registry>(() => {
     const merged = new Map(outer.renderers)
     if (renderers) for (const [type, renderer] of toMap(renderers)) merged.set(type, renderer)
     return { renderers: merged, fallback: fallback ?? outer.fallback }
   }, [outer, renderers, fallback])
-  return <RegistryContext.Provider value={value}>{children}</RegistryContext.Provider>
+  const inner = toolRenderers ? <ToolRenderersProvider renderers={toolRenderers}>{children}</ToolRenderersProvider> : children
+  return <RegistryContext.Provider value={value}>{inner}</RegistryContext.Provider>
 }
 
 /**

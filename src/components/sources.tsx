@@ -1,4 +1,7 @@
+import { forwardRef, type OlHTMLAttributes } from 'react'
 import { useSources } from '../react/selectors'
+import { asText } from './format'
+import { useLabels } from './labels'
 import { safeUrl } from './safe-url'
 import { useTurnIdFrom } from './turn-context'
 
@@ -8,42 +11,52 @@ import { useTurnIdFrom } from './turn-context'
  * @example
  * <Sources turnId={turnId} aria-label="References" />
  */
-export interface SourcesProps {
+export interface SourcesProps extends OlHTMLAttributes<HTMLOListElement> {
   /** Default: the enclosing turn. */
   turnId?: string
-  /** Names the list for assistive technology (default "Sources"). */
-  'aria-label'?: string
+}
+
+function hostOf(url: string | undefined): string {
+  if (!url) return ''
+  try {
+    return new URL(url).hostname.replace(/^www\./, '')
+  } catch {
+    return ''
+  }
 }
 
 /**
- * The sources a turn's answer rests on: a link when the URL is safe
- * (http, https, mailto or relative), else the title alone; its `[n]` marker and
- * snippet when known. Renders nothing when there are none.
+ * The sources a turn's answer rests on, as chips: a link when the URL is safe
+ * (http, https, mailto or relative), else the title alone; its `[n]` marker
+ * and the snippet as a tooltip when known. Renders nothing when there are none.
  *
  * @example
  * <Sources turnId={turnId} />
  */
-export function Sources({ turnId: explicit, 'aria-label': label = 'Sources' }: SourcesProps) {
+export const Sources = forwardRef<HTMLOListElement, SourcesProps>(function Sources({ turnId: explicit, ...rest }, ref) {
+  const labels = useLabels()
   const turnId = useTurnIdFrom(explicit)
   const sources = useSources(turnId)
   if (sources.length === 0) return null
   return (
-    <ol data-weft="sources" aria-label={label}>
-      {sources.map((source) => {
+    <ol data-weft="sources" aria-label={labels.sources} {...rest} ref={ref}>
+      {sources.map((source, i) => {
         const href = safeUrl(source.url)
-        const title = source.title || source.filename || source.url || source.id
+        const title = asText(source.title) || asText(source.filename) || asText(source.url) || asText(source.id)
+        const snippet = asText(source.snippet)
+        const marker = typeof source.citationIndex === 'number' ? source.citationIndex : undefined
         return (
-          <li key={source.id} data-weft="source" data-kind={source.kind} data-citation={source.citationIndex}>
-            {source.citationIndex !== undefined && <span data-weft="source-marker">[{source.citationIndex}] </span>}
+          <li key={asText(source.id) || i} data-weft="source" data-kind={asText(source.kind)} data-citation={marker} title={snippet || undefined}>
+            {marker !== undefined && <span data-weft="source-marker">[{marker}] </span>}
             {href ? (
-              <a href={href} target="_blank" rel="noopener noreferrer">{title}</a>
+              <a href={href} target="_blank" rel="noopener noreferrer" data-host={hostOf(href) || undefined}>{title}</a>
             ) : (
               <span data-weft="source-title">{title}</span>
             )}
-            {source.snippet && <p data-weft="source-snippet">{source.snippet}</p>}
+            {snippet && <p data-weft="source-snippet">{snippet}</p>}
           </li>
         )
       })}
     </ol>
   )
-}
+})

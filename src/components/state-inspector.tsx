@@ -1,6 +1,8 @@
+import { forwardRef, type HTMLAttributes } from 'react'
 import { useAgentSelector } from '../react/selectors'
 import type { AgentState } from '../core/model'
 import { formatJson } from './format'
+import { useLabels } from './labels'
 
 /**
  * The parts of the model `StateInspector` can show.
@@ -16,7 +18,7 @@ export type InspectorSection = 'turns' | 'blocks' | 'threads' | 'messages' | 'tr
  * @example
  * <StateInspector open={false} />
  */
-export interface StateInspectorProps {
+export interface StateInspectorProps extends HTMLAttributes<HTMLDivElement> {
   /** Which parts, in order (default: turns, blocks, threads, messages, trace, gates). */
   sections?: readonly InspectorSection[]
   /** Open the sections (default true). */
@@ -34,20 +36,22 @@ const DEFAULT_SECTIONS: readonly InspectorSection[] = ['turns', 'blocks', 'threa
  *   <StateInspector sections={['messages', 'trace']} />
  * </AgentProvider>
  */
-export function StateInspector({ sections = DEFAULT_SECTIONS, open = true }: StateInspectorProps) {
+export const StateInspector = forwardRef<HTMLDivElement, StateInspectorProps>(function StateInspector({ sections = DEFAULT_SECTIONS, open = true, ...rest }, ref) {
+  const labels = useLabels()
   const state = useAgentSelector((s) => s)
   return (
-    <div data-weft="inspector" aria-label="State inspector">
+    <div data-weft="inspector" role="group" aria-label={labels.stateInspector} {...rest} ref={ref}>
       <p data-weft="inspector-summary">{summary(state)}</p>
       {sections.map((name) => (
         <details key={name} data-weft="inspector-section" data-section={name} open={open}>
           <summary>{name} ({count(state[name])})</summary>
-          <pre>{formatJson(state[name])}</pre>
+          {/* Focusable, so a keyboard can scroll it. */}
+          <pre tabIndex={0}>{formatJson(state[name])}</pre>
         </details>
       ))}
     </div>
   )
-}
+})
 
 function summary(state: AgentState): string {
   const parts = [

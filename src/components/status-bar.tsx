@@ -1,15 +1,8 @@
+import { forwardRef, type HTMLAttributes } from 'react'
 import type { StreamStatus } from '../core/model'
 import { useStatus, useStreamError } from '../react/selectors'
-
-const LABELS: Readonly<Record<StreamStatus, string>> = {
-  idle: 'Ready',
-  connecting: 'Connecting…',
-  streaming: 'Answering…',
-  reconnecting: 'Reconnecting…',
-  done: 'Done',
-  error: 'Something went wrong',
-  aborted: 'Stopped',
-}
+import { asText } from './format'
+import { useLabels } from './labels'
 
 /**
  * Props of `StatusBar`.
@@ -17,10 +10,10 @@ const LABELS: Readonly<Record<StreamStatus, string>> = {
  * @example
  * <StatusBar onRetry={retry} labels={{ streaming: 'Typing…' }} />
  */
-export interface StatusBarProps {
+export interface StatusBarProps extends HTMLAttributes<HTMLDivElement> {
   /** Shows a Retry button when the stream has failed. */
   onRetry?: () => void
-  /** Replace any status text. */
+  /** Replace any status text (over the `LabelsProvider`'s `statuses`). */
   labels?: Partial<Record<StreamStatus, string>>
 }
 
@@ -32,17 +25,18 @@ export interface StatusBarProps {
  * const { send } = useAgentStream({ url: '/api/agent' })
  * <StatusBar onRetry={() => send(lastInput)} />
  */
-export function StatusBar({ onRetry, labels }: StatusBarProps) {
+export const StatusBar = forwardRef<HTMLDivElement, StatusBarProps>(function StatusBar({ onRetry, labels: overrides, ...rest }, ref) {
+  const labels = useLabels()
   const status = useStatus()
   const error = useStreamError()
   const failed = status === 'error'
   return (
-    <div data-weft="status-bar" data-state={status} role="status">
-      <span data-weft="status-label">{labels?.[status] ?? LABELS[status]}</span>
-      {failed && error && <span data-weft="status-error" data-error-type={error.type}>{error.message}</span>}
+    <div data-weft="status-bar" data-state={status} role="status" {...rest} ref={ref}>
+      <span data-weft="status-label">{overrides?.[status] ?? labels.statuses[status] ?? status}</span>
+      {failed && error && <span data-weft="status-error" data-error-type={asText(error.type)}>{asText(error.message)}</span>}
       {failed && onRetry && (
-        <button type="button" data-weft="status-retry" onClick={onRetry}>Retry</button>
+        <button type="button" data-weft="status-retry" onClick={onRetry}>{labels.retry}</button>
       )}
     </div>
   )
-}
+})

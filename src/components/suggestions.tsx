@@ -1,6 +1,8 @@
+import { forwardRef, type HTMLAttributes } from 'react'
 import { useAgentSelector } from '../react/selectors'
 import { useWeftCallbacks } from './callbacks'
-import { own } from './format'
+import { asText, own } from './format'
+import { useLabels } from './labels'
 import { useTurnIdFrom } from './turn-context'
 
 /**
@@ -9,7 +11,7 @@ import { useTurnIdFrom } from './turn-context'
  * @example
  * <Suggestions items={['Tell me more', 'Show sources']} />
  */
-export interface SuggestionsProps {
+export interface SuggestionsProps extends HTMLAttributes<HTMLDivElement> {
   /** Default: the enclosing turn (its `suggestions`). */
   turnId?: string
   /** Show these instead of the turn's. */
@@ -26,14 +28,15 @@ const NONE: readonly string[] = Object.freeze([])
  *   <Suggestions turnId={turnId} />
  * </WeftCallbacksProvider>
  */
-export function Suggestions({ turnId: explicit, items }: SuggestionsProps) {
+export const Suggestions = forwardRef<HTMLDivElement, SuggestionsProps>(function Suggestions({ turnId: explicit, items, ...rest }, ref) {
+  const labels = useLabels()
   const turnId = useTurnIdFrom(explicit)
   const fromTurn = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.suggestions : undefined) ?? NONE)
   const { onSuggest } = useWeftCallbacks()
-  const list = items ?? fromTurn
+  const list = (Array.isArray(items ?? fromTurn) ? (items ?? fromTurn) : NONE).map(asText).filter((text) => text !== '')
   if (list.length === 0) return null
   return (
-    <div data-weft="suggestions" role="group" aria-label="Suggested follow-ups">
+    <div data-weft="suggestions" role="group" aria-label={labels.suggestions} {...rest} ref={ref}>
       {list.map((text, i) => (
         <button key={i} type="button" data-weft="suggestion" disabled={!onSuggest} onClick={() => onSuggest?.(text)}>
           {text}
@@ -41,4 +44,4 @@ export function Suggestions({ turnId: explicit, items }: SuggestionsProps) {
       ))}
     </div>
   )
-}
+})

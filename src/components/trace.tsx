@@ -1,9 +1,14 @@
 /**
  * The work timeline of a turn: what the agent did, nested by parent, each row
  * with its status as `data-state` (`start`, `progress`, `done`, `error`).
+ * Every value from the server is turned into text before it is drawn, and each
+ * row sits in its own error boundary.
  */
+import { forwardRef, type DetailsHTMLAttributes, type HTMLAttributes, type OlHTMLAttributes } from 'react'
 import { useTurn } from '../react/selectors'
-import { formatJson, plural } from './format'
+import { asText, formatJson } from './format'
+import { useLabels } from './labels'
+import { PartBoundary } from './part-boundary'
 import { useHeadline, useTraceNode, useTraceRootIds, useTraceSummary } from '../react/selectors'
 import { useTurnIdFrom } from './turn-context'
 
@@ -13,11 +18,9 @@ import { useTurnIdFrom } from './turn-context'
  * @example
  * <Trace.Root turnId={turnId} aria-label="What the agent did" />
  */
-export interface TraceRootProps {
+export interface TraceRootProps extends OlHTMLAttributes<HTMLOListElement> {
   /** Default: the enclosing turn. */
   turnId?: string
-  /** Names the list for assistive technology (default "Work timeline"). */
-  'aria-label'?: string
 }
 
 /**
@@ -26,16 +29,17 @@ export interface TraceRootProps {
  * @example
  * <Trace.Root turnId={turnId} />
  */
-function Root({ turnId: explicit, 'aria-label': label = 'Work timeline' }: TraceRootProps) {
+const Root = forwardRef<HTMLOListElement, TraceRootProps>(function TraceRoot({ turnId: explicit, ...rest }, ref) {
+  const labels = useLabels()
   const turnId = useTurnIdFrom(explicit)
   const rootIds = useTraceRootIds(turnId)
   if (rootIds.length === 0) return null
   return (
-    <ol data-weft="trace" aria-label={label}>
+    <ol data-weft="trace" aria-label={labels.workTimeline} {...rest} ref={ref}>
       {rootIds.map((id) => <Node key={id} id={id} />)}
     </ol>
   )
-}
+})
 
 /**
  * Props of `Trace.Node`.
@@ -43,7 +47,7 @@ function Root({ turnId: explicit, 'aria-label': label = 'Work timeline' }: Trace
  * @example
  * <Trace.Node id={nodeId} />
  */
-export interface TraceNodeProps {
+export interface TraceNodeProps extends HTMLAttributes<HTMLLIElement> {
   id: string
   /** Rows already drawn above this one; a cycle in bad parent ids stops here. */
   ancestors?: readonly string[]
@@ -56,32 +60,46 @@ export interface TraceNodeProps {
  * @example
  * <ol><Trace.Node id="turn-1/trace/search-2" /></ol>
  */
-function Node({ id, ancestors = [] }: TraceNodeProps) {
+const Node = forwardRef<HTMLLIElement, TraceNodeProps>(function TraceNode({ id, ancestors = [], ...rest }, ref) {
   const node = useTraceNode(id)
   if (!node) return null
-  const detail = typeof node.detail === 'string' ? node.detail : undefined
   const below = [...ancestors, id]
-  const children = node.childIds.filter((child) => !below.includes(child))
-  const hasData = node.args !== undefined || node.result !== undefined
+  const children = Array.isArray(node.childIds) ? node.childIds.filter((child) => typeof child === 'string' && !below.includes(child)) : []
   return (
-    <li data-weft="trace-node" data-state={node.status} data-kind={node.kind}>
-      <span data-weft="trace-label">{node.label || node.tool || node.kind}</span>
-      {node.actor?.name && <span data-weft="trace-actor"> · {node.actor.name}</span>}
-      {detail && <span data-weft="trace-detail"> · {detail}</span>}
-      {node.text && <p data-weft="trace-text">{node.text}</p>}
-      {hasData && (
-        <details data-weft="trace-data">
-          <summary>{node.tool ?? 'Details'}</summary>
-          {node.args !== undefined && <pre data-weft="trace-args">{formatJson(node.args)}</pre>}
-          {node.result !== undefined && <pre data-weft="trace-result">{formatJson(node.result)}</pre>}
-        </details>
-      )}
+    <li data-weft="trace-node" data-state={asText(node.status)} data-kind={asText(node.kind)} {...rest} ref={ref}>
+      <PartBoundary resetKey={node}>
+        <NodeContent node={node} />
+      </PartBoundary>
       {children.length > 0 && (
         <ol>
           {children.map((child) => <Node key={child} id={child} ancestors={below} />)}
         </ol>
       )}
     </li>
+  )
+})
+
+function NodeContent({ node }: { node: NonNullable<ReturnType<typeof useTraceNode>> }) {
+  const labels = useLabels()
+  const label = asText(node.label) || asText(node.tool) || asText(node.kind)
+  const actor = asText(node.actor?.name)
+  const detail = asText(node.detail)
+  const text = asText(node.text)
+  const hasData = node.args !== undefined || node.result !== undefined
+  return (
+    <>
+      <span data-weft="trace-label">{label}</span>
+      {actor && <span data-weft="trace-actor"> · {actor}</span>}
+      {detail && <span data-weft="trace-detail"> · {detail}</span>}
+      {text && <p data-weft="trace-text">{text}</p>}
+      {hasData && (
+        <details data-weft="trace-data">
+          <summary>{asText(node.tool) || labels.traceDetails}</summary>
+          {node.args !== undefined && <pre data-weft="trace-args" tabIndex={0}>{formatJson(node.args)}</pre>}
+          {node.result !== undefined && <pre data-weft="trace-result" tabIndex={0}>{formatJson(node.result)}</pre>}
+        </details>
+      )}
+    </>
   )
 }
 
@@ -91,7 +109,7 @@ function Node({ id, ancestors = [] }: TraceNodeProps) {
  * @example
  * <TraceHeadline turnId={turnId} />
  */
-export interface TraceHeadlineProps {
+export interface TraceHeadlineProps extends HTMLAttributes<HTMLParagraphElement> {
   /** Default: the enclosing turn. */
   turnId?: string
 }
@@ -104,7 +122,8 @@ export interface TraceHeadlineProps {
  * @example
  * <TraceHeadline turnId={turnId} />
  */
-export function TraceHeadline({ turnId: explicit }: TraceHeadlineProps) {
+export const TraceHeadline = forwardRef<HTMLParagraphElement, TraceHeadlineProps>(function TraceHeadline({ turnId: explicit, ...rest }, ref) {
+  const labels = useLabels()
   const turnId = useTurnIdFrom(explicit)
   const turn = useTurn(turnId)
   const headline = useHeadline(turnId)
@@ -112,23 +131,58 @@ export function TraceHeadline({ turnId: explicit }: TraceHeadlineProps) {
   if (!turn) return null
   if (turn.status === 'streaming') {
     return (
-      <p data-weft="trace-headline" data-state="running">
-        {headline ? headline.label || headline.tool || headline.kind : 'Working…'}
+      <p data-weft="trace-headline" data-state="running" {...rest} ref={ref}>
+        {(headline && (asText(headline.label) || asText(headline.tool) || asText(headline.kind))) || labels.working}
       </p>
     )
   }
   if (stepCount === 0 && sourceCount === 0) return null
   return (
-    <p data-weft="trace-headline" data-state={turn.status}>
-      {plural(stepCount, 'step')} · {plural(sourceCount, 'source')}
+    <p data-weft="trace-headline" data-state={turn.status} {...rest} ref={ref}>
+      {labels.steps(stepCount)} · {labels.sourceCount(sourceCount)}
     </p>
   )
+})
+
+/**
+ * Props of `Trace.Disclosure`.
+ *
+ * @example
+ * <Trace.Disclosure turnId={turnId} open />
+ */
+export interface TraceDisclosureProps extends DetailsHTMLAttributes<HTMLDetailsElement> {
+  /** Default: the enclosing turn. */
+  turnId?: string
 }
 
 /**
- * The timeline's parts: `Root` (a turn's rows) and `Node` (one row and the rows under it).
+ * The headline as a summary that opens onto the timeline. Renders nothing when
+ * the turn has no rows, so there is never an empty summary.
+ *
+ * @example
+ * <Transcript.Turn turnId={id}><Trace.Disclosure /><Transcript.Content /></Transcript.Turn>
+ */
+const Disclosure = forwardRef<HTMLDetailsElement, TraceDisclosureProps>(function TraceDisclosure({ turnId: explicit, ...rest }, ref) {
+  const labels = useLabels()
+  const turnId = useTurnIdFrom(explicit)
+  const rootIds = useTraceRootIds(turnId)
+  if (rootIds.length === 0) return null
+  return (
+    <details data-weft="trace-disclosure" {...rest} ref={ref}>
+      <summary>
+        <TraceHeadline turnId={turnId} />
+        <span data-weft="visually-hidden"> {labels.workTimeline}</span>
+      </summary>
+      <Root turnId={turnId} />
+    </details>
+  )
+})
+
+/**
+ * The timeline's parts: `Root` (a turn's rows), `Node` (one row and the rows
+ * under it) and `Disclosure` (the headline opening onto the rows).
  *
  * @example
  * <Trace.Root turnId={turnId} />
  */
-export const Trace = { Root, Node } as const
+export const Trace = { Root, Node, Disclosure } as const

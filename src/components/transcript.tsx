@@ -2,9 +2,10 @@
  * The conversation: a log of turns, each turn its messages in order, with
  * blocks (sections) and threads (concurrent lanes) where the agent opened them.
  */
-import { Fragment, type ReactNode } from 'react'
+import { forwardRef, Fragment, type HTMLAttributes, type ReactNode } from 'react'
 import { useAgentSelector, useThread, useTurn, useTurnIds } from '../react/selectors'
-import { own } from './format'
+import { asText, own } from './format'
+import { useLabels } from './labels'
 import { Gates } from './gate-card'
 import { readOutlineKey, useBlockOutline, useTurnOutline, type OutlineKey } from './hooks'
 import { MessageView } from './message'
@@ -19,11 +20,9 @@ import { TurnIdContext, useTurnIdFrom } from './turn-context'
  * @example
  * <Transcript.Root aria-label="Support chat">{(id) => <Transcript.Turn turnId={id} />}</Transcript.Root>
  */
-export interface TranscriptRootProps {
+export interface TranscriptRootProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   /** Draws one turn (default: `<Transcript.Turn turnId={id} />`). */
   children?: (turnId: string) => ReactNode
-  /** Names the log for assistive technology (default "Conversation"). */
-  'aria-label'?: string
 }
 
 /**
@@ -41,17 +40,18 @@ export interface TranscriptRootProps {
  *   )}
  * </Transcript.Root>
  */
-function Root({ children, 'aria-label': label = 'Conversation' }: TranscriptRootProps) {
+const Root = forwardRef<HTMLDivElement, TranscriptRootProps>(function TranscriptRoot({ children, ...rest }, ref) {
+  const labels = useLabels()
   const turnIds = useTurnIds()
   return (
     // Only additions are announced: a streaming message is hidden until its finished text is added.
-    <div data-weft="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-label={label}>
+    <div data-weft="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-label={labels.conversation} {...rest} ref={ref}>
       {turnIds.map((id) => (
         <Fragment key={id}>{children ? children(id) : <Turn turnId={id} />}</Fragment>
       ))}
     </div>
   )
-}
+})
 
 /**
  * Props of `Transcript.Turn`.
@@ -59,7 +59,7 @@ function Root({ children, 'aria-label': label = 'Conversation' }: TranscriptRoot
  * @example
  * <Transcript.Turn turnId={id} />
  */
-export interface TranscriptTurnProps {
+export interface TranscriptTurnProps extends HTMLAttributes<HTMLElement> {
   turnId: string
   /**
    * The parts to show; they read the turn from context. Default: the headline,
@@ -77,12 +77,12 @@ export interface TranscriptTurnProps {
  *   <Transcript.Content />
  * </Transcript.Turn>
  */
-function Turn({ turnId, children }: TranscriptTurnProps) {
+const Turn = forwardRef<HTMLElement, TranscriptTurnProps>(function TranscriptTurn({ turnId, children, ...rest }, ref) {
   const turn = useTurn(turnId)
   if (!turn) return null
   return (
     <TurnIdContext.Provider value={turnId}>
-      <article data-weft="turn" data-role={turn.role} data-state={turn.status}>
+      <article data-weft="turn" data-role={turn.role} data-state={turn.status} {...rest} ref={ref}>
         {children ?? (
           <>
             {turn.role === 'assistant' && <TraceHeadline />}
@@ -96,7 +96,7 @@ function Turn({ turnId, children }: TranscriptTurnProps) {
       </article>
     </TurnIdContext.Provider>
   )
-}
+})
 
 /**
  * Props of `Transcript.Content`.
@@ -104,7 +104,7 @@ function Turn({ turnId, children }: TranscriptTurnProps) {
  * @example
  * <Transcript.Content turnId={id} />
  */
-export interface TranscriptContentProps {
+export interface TranscriptContentProps extends HTMLAttributes<HTMLDivElement> {
   /** Default: the enclosing turn. */
   turnId?: string
 }
@@ -116,12 +116,12 @@ export interface TranscriptContentProps {
  * @example
  * <Transcript.Content turnId={id} />
  */
-function Content({ turnId: explicit }: TranscriptContentProps) {
+const Content = forwardRef<HTMLDivElement, TranscriptContentProps>(function TranscriptContent({ turnId: explicit, ...rest }, ref) {
   const turnId = useTurnIdFrom(explicit)
   const outline = useTurnOutline(turnId)
   if (!turnId) return null
-  return <div data-weft="turn-content">{outline.map(renderEntry)}</div>
-}
+  return <div data-weft="turn-content" {...rest} ref={ref}>{outline.map(renderEntry)}</div>
+})
 
 /**
  * Props of `Transcript.Block`.
@@ -129,7 +129,7 @@ function Content({ turnId: explicit }: TranscriptContentProps) {
  * @example
  * <Transcript.Block blockId={block.id} />
  */
-export interface TranscriptBlockProps {
+export interface TranscriptBlockProps extends HTMLAttributes<HTMLDivElement> {
   blockId: string
 }
 
@@ -140,18 +140,20 @@ export interface TranscriptBlockProps {
  * @example
  * <Transcript.Block blockId="turn-1/B1" />
  */
-function Block({ blockId }: TranscriptBlockProps) {
+const Block = forwardRef<HTMLDivElement, TranscriptBlockProps>(function TranscriptBlock({ blockId, ...rest }, ref) {
   const block = useAgentSelector((s) => own(s.blocks, blockId))
   const outline = useBlockOutline(blockId)
   if (!block) return null
-  const label = block.label ?? block.kind
+  const kind = asText(block.kind)
+  const label = asText(block.label) || kind
+  // A labelled group, not a landmark: two turns with a "Step 1" each must not make two regions of one name.
   return (
-    <section data-weft="block" data-kind={block.kind} data-state={block.status} aria-label={label}>
-      <header data-weft="block-label">{label}</header>
+    <div data-weft="block" data-kind={kind} data-state={asText(block.status)} role="group" aria-label={label} {...rest} ref={ref}>
+      <div data-weft="block-label" aria-hidden="true">{label}</div>
       {outline.map(renderEntry)}
-    </section>
+    </div>
   )
-}
+})
 
 /**
  * Props of `Transcript.Thread`.
@@ -159,7 +161,7 @@ function Block({ blockId }: TranscriptBlockProps) {
  * @example
  * <Transcript.Thread threadId={thread.id} />
  */
-export interface TranscriptThreadProps {
+export interface TranscriptThreadProps extends HTMLAttributes<HTMLDivElement> {
   threadId: string
 }
 
@@ -170,16 +172,18 @@ export interface TranscriptThreadProps {
  * @example
  * <Transcript.Thread threadId="turn-1/T1" />
  */
-function Thread({ threadId }: TranscriptThreadProps) {
+const Thread = forwardRef<HTMLDivElement, TranscriptThreadProps>(function TranscriptThread({ threadId, ...rest }, ref) {
+  const labels = useLabels()
   const thread = useThread(threadId)
   if (!thread) return null
+  const label = asText(thread.label)
   return (
-    <div data-weft="thread" data-state={thread.status} role="group" aria-label={thread.label ?? 'Lane'}>
-      {thread.label && <div data-weft="thread-label">{thread.label}</div>}
+    <div data-weft="thread" data-state={asText(thread.status)} role="group" aria-label={label || labels.lane} {...rest} ref={ref}>
+      {label && <div data-weft="thread-label" aria-hidden="true">{label}</div>}
       {thread.messageIds.map((id) => <MessageView key={id} id={id} />)}
     </div>
   )
-}
+})
 
 /**
  * Props of `TurnError`.
@@ -187,7 +191,7 @@ function Thread({ threadId }: TranscriptThreadProps) {
  * @example
  * <TurnError turnId={id} />
  */
-export interface TurnErrorProps {
+export interface TurnErrorProps extends HTMLAttributes<HTMLParagraphElement> {
   /** Default: the enclosing turn. */
   turnId?: string
 }
@@ -198,12 +202,12 @@ export interface TurnErrorProps {
  * @example
  * <Transcript.Turn turnId={id}><Transcript.Content /><TurnError /></Transcript.Turn>
  */
-export function TurnError({ turnId: explicit }: TurnErrorProps) {
+export const TurnError = forwardRef<HTMLParagraphElement, TurnErrorProps>(function TurnError({ turnId: explicit, ...rest }, ref) {
   const turnId = useTurnIdFrom(explicit)
   const error = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.error : undefined))
   if (!error) return null
-  return <p data-weft="turn-error" data-error-type={error.type}>{error.message}</p>
-}
+  return <p data-weft="turn-error" data-error-type={asText(error.type)} {...rest} ref={ref}>{asText(error.message)}</p>
+})
 
 function renderEntry(key: OutlineKey) {
   const { kind, id } = readOutlineKey(key)

@@ -76,12 +76,7 @@ export function DemoTurn({ turnId }: { turnId: string }) {
   const role = useAgentSelector((s) => s.turns[turnId]?.role)
   return (
     <Transcript.Turn turnId={turnId}>
-      {role === 'assistant' && (
-        <details data-testid="turn-trace">
-          <summary><TraceHeadline /></summary>
-          <Trace.Root />
-        </details>
-      )}
+      {role === 'assistant' && <Trace.Disclosure data-testid="turn-trace" />}
       <Transcript.Content />
       <Gates />
       <Sources />

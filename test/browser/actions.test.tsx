@@ -85,8 +85,10 @@ describe('gates', () => {
     expect(card.textContent).toContain('Send this email to Nadia?')
     expect(onGateAnswer).not.toHaveBeenCalled()
     fireEvent.click(screen.getByRole('button', { name: 'Reject' }))
+    // One answer per gate: the buttons are disabled at once, before the store knows.
+    expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true)
     fireEvent.click(screen.getByRole('button', { name: 'Approve' }))
-    expect(onGateAnswer.mock.calls.map(([gate, answer]) => [gate.id, answer])).toEqual([['g1', 'rejected'], ['g1', 'approved']])
+    expect(onGateAnswer.mock.calls.map(([gate, answer, detail]) => [gate.id, answer, detail])).toEqual([['g1', 'rejected', undefined]])
     expect(store.getState().gates.g1!.status).toBe('pending')
   })
 
@@ -128,18 +130,26 @@ describe('suggestions, status and composer', () => {
     renderWith(store, <Composer send={send} stop={stop} />)
     const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement
     const sendButton = screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement
-    const stopButton = screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement
+    // One button: Send while idle, Stop while an answer is coming.
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull()
     expect(sendButton.disabled).toBe(true)
-    expect(stopButton.disabled).toBe(true)
     fireEvent.change(box, { target: { value: '  What is the weather?  ' } })
     fireEvent.click(sendButton)
     expect(send).toHaveBeenCalledWith('What is the weather?')
     expect(box.value).toBe('')
 
     act(() => store.getState().dispatch([{ op: 'stream.status', status: 'streaming' }]))
-    expect(stopButton.disabled).toBe(false)
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull()
+    const stopButton = screen.getByRole('button', { name: 'Stop' }) as HTMLButtonElement
+    expect(stopButton.getAttribute('data-state')).toBe('stop')
     fireEvent.click(stopButton)
     expect(stop).toHaveBeenCalledTimes(1)
+    // Escape in the box stops too.
+    fireEvent.keyDown(box, { key: 'Escape' })
+    expect(stop).toHaveBeenCalledTimes(2)
+    act(() => store.getState().dispatch([{ op: 'stream.status', status: 'done' }]))
+    fireEvent.keyDown(box, { key: 'Escape' })
+    expect(stop).toHaveBeenCalledTimes(2)
   })
 
   it('sends on Enter and keeps Shift+Enter for a new line', () => {

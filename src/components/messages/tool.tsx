@@ -1,66 +1,203 @@
-import type { ToolState } from '../../core/model'
-import { asText, formatJson } from '../format'
-import type { MessageRendererProps } from '../renderers'
+import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react'
+import type { Gate, Message, ToolState } from '../../core/model'
 import { NavigationActions } from '../../protocols/ag-ui/navigation-actions'
+import { useAgentSelector } from '../../react/selectors'
+import { asRecord, asText, formatJson, own } from '../format'
+import { useLabels, type WeftLabels } from '../labels'
+import type { MessageRendererProps } from '../renderers'
+import { useToolRenderer } from '../tool-renderers'
 
-const STATE_LABELS: Readonly<Record<ToolState, string>> = {
-  'input-streaming': 'Preparing',
-  'input-available': 'Running',
-  'approval-requested': 'Awaiting approval',
-  'approval-responded': 'Answered',
-  'output-available': 'Done',
-  'output-error': 'Failed',
-  'output-denied': 'Denied',
+const TOOL_STATES: ReadonlySet<string> = new Set([
+  'input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied',
+])
+
+/** Past this many characters (or lines) an output is cut, with "Show more". */
+const OUTPUT_CHARS = 1200
+const OUTPUT_LINES = 24
+
+/**
+ * What a per-tool renderer receives: the call's input and output (typed by the
+ * host), its state, any error text, and the message itself.
+ *
+ * @example
+ * function WeatherCard({ input, output, state }: ToolRendererProps<{ city: string }, { tempC: number }>) {
+ *   return <p>{input?.city}: {state === 'output-available' ? `${output?.tempC} °C` : '…'}</p>
+ * }
+ */
+export interface ToolRendererProps<Input = unknown, Output = unknown> {
+  input: Input | undefined
+  output: Output | undefined
+  /** The tool state, following the gate that holds the call when there is one. */
+  state: ToolState | 'called' | undefined
+  errorText?: string
+  message: Message
 }
 
 /**
- * A tool call: its name, a state badge (`data-state` is the tool state), its
- * input (the partial text while it streams), its output, its error and any
- * navigation actions it offers.
+ * A host's component for one tool (generative UI).
  *
  * @example
- * <RendererProvider renderers={{ tool: ToolCallMessage }} />
+ * const renderers: Record<string, ToolRenderer<any, any>> = { get_weather: WeatherCard }
+ */
+export type ToolRenderer<Input = unknown, Output = unknown> = ComponentType<ToolRendererProps<Input, Output>>
+
+/**
+ * The state a tool call shows: its own, unless a gate holds it and has been
+ * answered, in which case the badge follows the answer.
+ *
+ * @example
+ * useToolState(message) // 'output-denied' once its gate was rejected
+ */
+export function useToolState(message: Message): ToolState | 'called' | undefined {
+  const toolCallId = asText(message.props.toolCallId)
+  const gate = useAgentSelector((s) => {
+    if (!toolCallId) return undefined
+    const ids = own(s.turns, message.turnId)?.gateIds ?? []
+    for (const id of ids) {
+      const found: Gate | undefined = own(s.gates, id)
+      if (found && found.toolCallId === toolCallId) return found.status
+    }
+    return undefined
+  })
+  const raw = asText(message.props.state)
+  const state = TOOL_STATES.has(raw) ? (raw as ToolState) : undefined
+  if (state === 'approval-requested' && gate === 'rejected') return 'output-denied'
+  if (state === 'approval-requested' && (gate === 'approved' || gate === 'answered')) return 'approval-responded'
+  // A call whose message has ended without a result (Yao's tool_call) was made; nothing runs any more.
+  if (state === 'input-available' && message.status !== 'streaming') return 'called'
+  if (state) return state
+  return message.status === 'streaming' ? 'input-available' : message.status === 'error' ? 'output-error' : 'output-available'
+}
+
+function stateLabel(state: ToolState | 'called' | undefined, labels: WeftLabels): string {
+  return state ? labels.toolStates[state] : labels.toolStates['output-available']
+}
+
+/** Running, waiting for a person, or failed: the card stays open. */
+function opensByItself(state: ToolState | 'called' | undefined): boolean {
+  return state === 'input-streaming' || state === 'input-available' || state === 'approval-requested' || state === 'output-error'
+}
+
+/**
+ * A one-line summary of a tool's input: its first values, as `key: value`.
+ *
+ * @example
+ * summarizeInput({ city: 'Paris', units: 'metric' }) // 'city: Paris, units: metric'
+ */
+export function summarizeInput(input: unknown, max = 60): string {
+  const record = asRecord(input)
+  let text: string
+  if (record) {
+    text = Object.entries(record)
+      .slice(0, 3)
+      .map(([key, value]) => `${key}: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`)
+      .join(', ')
+  } else {
+    text = typeof input === 'string' ? input : input === undefined ? '' : formatJson(input)
+  }
+  text = text.replace(/\s+/g, ' ').trim()
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
+}
+
+/** How long the call ran: the server's `durationMs`, else what this view saw from start to result. */
+function useDuration(message: Message, running: boolean): number | undefined {
+  const given = typeof message.props.durationMs === 'number' && Number.isFinite(message.props.durationMs) ? message.props.durationMs : undefined
+  const started = useRef<number | undefined>(running ? Date.now() : undefined)
+  const [seen, setSeen] = useState<number | undefined>(undefined)
+  useEffect(() => {
+    if (running && started.current === undefined) started.current = Date.now()
+    if (!running && started.current !== undefined && seen === undefined) setSeen(Date.now() - started.current)
+  }, [running, seen])
+  return given ?? seen
+}
+
+/**
+ * A tool call as a card. Finished calls fold to one line (icon, name, state
+ * badge, a short summary of the input, duration) and open to their input and
+ * output; a running call, one waiting for approval and a failed one stay open,
+ * the input streaming live. Long outputs are cut with "Show more". A host's
+ * per-tool renderer (`RendererProvider toolRenderers`) replaces the body.
+ *
+ * @example
+ * <RendererProvider toolRenderers={{ get_weather: WeatherCard }}>
+ *   <Transcript.Root />
+ * </RendererProvider>
  */
 export function ToolCallMessage({ message }: MessageRendererProps) {
+  const labels = useLabels()
   const { props } = message
-  const state = toolState(props.state)
-  const streaming = message.status === 'streaming'
-  const inputText = state === 'input-streaming' && typeof props.inputText === 'string'
-    ? props.inputText
-    : formatJson(props.input ?? props.inputText)
+  const name = asText(props.name) || asText(props.toolName) || labels.tool
+  const state = useToolState(message)
+  const Custom = useToolRenderer(name)
+  const running = state === 'input-streaming' || state === 'input-available'
+  const duration = useDuration(message, running)
+  const [choice, setChoice] = useState<boolean | undefined>(undefined)
+  const open = choice ?? opensByItself(state)
   const errorText = asText(props.errorText)
-  return (
-    <div data-weft="tool" data-state={state ?? message.status}>
-      <div data-weft="tool-header">
-        <span data-weft="tool-name">{asText(props.name) || asText(props.toolName) || 'Tool'}</span>{' '}
-        <span data-weft="tool-state" data-state={state ?? message.status}>{stateLabel(state, message.status)}</span>
-        {props.preliminary === true && <span data-weft="tool-preliminary"> (preliminary)</span>}
+  if (Custom) {
+    return (
+      <div data-weft="tool" data-state={state} data-custom="">
+        <Custom input={props.input as never} output={props.output as never} state={state} errorText={errorText || undefined} message={message} />
       </div>
-      {inputText !== '' && (
-        <div data-weft="tool-input">
-          <span data-weft="tool-part-label">Input</span>
-          <pre aria-hidden={(streaming && state === 'input-streaming') || undefined}>{inputText}</pre>
-        </div>
-      )}
-      {props.output !== undefined && (
-        <div data-weft="tool-output">
-          <span data-weft="tool-part-label">Output</span>
-          <pre>{formatJson(props.output)}</pre>
-        </div>
-      )}
-      {errorText !== '' && <p data-weft="tool-error">{errorText}</p>}
-      <NavigationActions actions={props.actions} />
-    </div>
+    )
+  }
+  const inputText = state === 'input-streaming' && typeof props.inputText === 'string' ? props.inputText : formatJson(props.input ?? props.inputText)
+  const summary = summarizeInput(props.input ?? props.inputText)
+  return (
+    <details data-weft="tool" data-state={state} open={open}>
+      <summary
+        data-weft="tool-header"
+        onClick={(event) => {
+          event.preventDefault()
+          setChoice(!open)
+        }}
+      >
+        <span data-weft="tool-icon" aria-hidden="true" />
+        <span data-weft="tool-name">{name}</span>
+        <span data-weft="tool-state" data-state={state}>{stateLabel(state, labels)}</span>
+        {props.preliminary === true && <span data-weft="tool-preliminary">{labels.preliminary}</span>}
+        {summary && <span data-weft="tool-summary">{summary}</span>}
+        {duration !== undefined && <span data-weft="tool-duration">{formatDuration(duration)}</span>}
+      </summary>
+      <div data-weft="tool-body">
+        {inputText !== '' && (
+          <div data-weft="tool-input">
+            <span data-weft="tool-part-label">{labels.toolInput}</span>
+            <pre tabIndex={0} aria-hidden={(message.status === 'streaming' && state === 'input-streaming') || undefined}>{inputText}</pre>
+          </div>
+        )}
+        {props.output !== undefined && (
+          <div data-weft="tool-output">
+            <span data-weft="tool-part-label">{labels.toolOutput}</span>
+            <LongText text={formatJson(props.output)} />
+          </div>
+        )}
+        {errorText !== '' && <p data-weft="tool-error">{errorText}</p>}
+        <NavigationActions actions={props.actions} />
+      </div>
+    </details>
   )
 }
 
-function toolState(value: unknown): ToolState | undefined {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(STATE_LABELS, value) ? (value as ToolState) : undefined
-}
-
-function stateLabel(state: ToolState | undefined, status: string): string {
-  // A call whose message has ended without a result (Yao's tool_call) was made; nothing runs any more.
-  if (state === 'input-available' && status !== 'streaming') return 'Called'
-  if (state) return STATE_LABELS[state]
-  return status === 'streaming' ? 'Running' : status === 'error' ? 'Failed' : 'Done'
+/** Text cut after a few lines or characters, with a toggle for the rest. */
+function LongText({ text }: { text: string }): ReactNode {
+  const labels = useLabels()
+  const [whole, setWhole] = useState(false)
+  const lines = text.split('\n')
+  const long = text.length > OUTPUT_CHARS || lines.length > OUTPUT_LINES
+  const shown = !long || whole ? text : lines.slice(0, OUTPUT_LINES).join('\n').slice(0, OUTPUT_CHARS) + '…'
+  return (
+    <>
+      <pre tabIndex={0} data-state={long ? (whole ? 'expanded' : 'cut') : undefined}>{shown}</pre>
+      {long && (
+        <button type="button" data-weft="show-more" aria-expanded={whole} onClick={() => setWhole(!whole)}>
+          {whole ? labels.showLess : labels.showMore}
+        </button>
+      )}
+    </>
+  )
 }
