@@ -102,6 +102,8 @@ export default defineConfig({
         components: here('src/components/index.ts'),
         // Test helpers: an entry of their own, so none of it reaches the main entries.
         testing: here('src/testing/index.ts'),
+        'testing/msw': here('src/testing/msw.ts'),
+        'testing/storybook': here('src/testing/storybook.tsx'),
         styles: here('src/components/styles.css'),
       },
       formats: ['es'],

@@ -5,6 +5,8 @@ import { mockAgentServer } from '../mock/vite-plugin.js'
 const config: StorybookConfig = {
   stories: ['../stories/**/*.stories.@(ts|tsx)'],
   addons: ['@storybook/addon-vitest'],
+  // Holds Mock Service Worker's script (`npx msw init .storybook/public`), served at the root.
+  staticDirs: ['./public'],
   framework: {
     name: '@storybook/react-vite',
     options: {},

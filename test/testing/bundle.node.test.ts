@@ -49,12 +49,20 @@ describe('the weft/testing entries', () => {
     }
   })
 
-  it.each(['testing.js'])('%s imports no test runner and has a size of its own', (entry) => {
+  it.each(['testing.js', 'testing/msw.js', 'testing/storybook.js'])('%s imports no test runner and has a size of its own', (entry) => {
     const files = closure(entry)
     const code = files.map((f) => readFileSync(join(outDir, f), 'utf8'))
     expect(code.some((c) => c.includes('weft/testing:'))).toBe(true)
     for (const c of code) expect(c).not.toMatch(/from\s*["'](vitest|@vitest\/[^"']+|jest|@jest\/[^"']+)["']/)
     const own = readFileSync(join(outDir, entry))
-    expect(gzipSync(own).length).toBeGreaterThan(1000)
+    expect(gzipSync(own).length).toBeGreaterThan(300)
+  })
+
+  it('only the MSW entry needs msw, and the Storybook decorator needs no Testing Library', () => {
+    const imports = (entry: string) => closure(entry).map((f) => readFileSync(join(outDir, f), 'utf8')).join('\n')
+    expect(imports('testing/msw.js')).toMatch(/from\s*["']msw["']/)
+    expect(imports('testing.js')).not.toMatch(/from\s*["']msw/)
+    expect(imports('testing/storybook.js')).not.toMatch(/from\s*["']msw/)
+    expect(imports('testing/storybook.js')).not.toMatch(/@testing-library\/react/)
   })
 })

@@ -1,0 +1,181 @@
+/**
+ * weft/testing/storybook: a decorator that puts a story under an agent provider
+ * whose requests stream a fixture, controls to pick the stream, and a play
+ * helper that waits for the turn to end.
+ */
+import { useEffect, useState, type ComponentType, type ReactElement } from 'react'
+import type { AgentClientOptions } from '../core/client'
+import type { StreamStatus } from '../core/model'
+import { createAgentStore, type AgentStore } from '../core/store'
+import { AgentProvider } from '../react/provider'
+import { fixtures, getFixture } from './fixtures'
+import type { AgentFixture, FixtureProtocol } from './frames'
+import { mockFetch } from './mock-fetch'
+import type { Pace } from './stream-response'
+
+/**
+ * What `withAgent` streams. Each field is also a story arg (`agentScenario`,
+ * `agentProtocol`, `agentPace`, `agentDropAt`, `agentTheme`), so the controls change it.
+ *
+ * @example
+ * const options: WithAgentOptions = { protocol: 'vocion', scenario: 'hitl', pace: 30 }
+ */
+export interface WithAgentOptions {
+  /** A shipped fixture's name, or a fixture of the host's own. Default `plain`. */
+  scenario?: string | AgentFixture
+  /** Default `vocion` (or the fixture's own). */
+  protocol?: FixtureProtocol
+  /** Milliseconds per frame, `tokens`, `recorded` or `instant`. Default 30. */
+  pace?: Pace
+  /** Drop the connection after this many frames (0 or less: never). */
+  dropAt?: number
+  /** Sets `data-theme` and `color-scheme` on the wrapper. */
+  theme?: 'light' | 'dark'
+  /** More client defaults for the hooks below. */
+  clientDefaults?: Partial<AgentClientOptions>
+}
+
+/** The story args the decorator reads, all optional. */
+export interface AgentArgs {
+  agentScenario?: string
+  agentProtocol?: FixtureProtocol
+  agentPace?: number | 'tokens' | 'instant' | 'recorded'
+  agentDropAt?: number
+  agentTheme?: 'light' | 'dark'
+}
+
+const PROTOCOLS: FixtureProtocol[] = ['vocion', 'ui-message', 'ag-ui', 'yao']
+
+/**
+ * Controls for the decorator's args: a scenario picker (every shipped fixture), the
+ * protocol, the pace and a "drop the connection at k" slider.
+ *
+ * @example
+ * const meta = { component: Chat, decorators: [withAgent()], argTypes: agentArgTypes }
+ */
+export const agentArgTypes = {
+  agentScenario: {
+    name: 'Scenario',
+    control: 'select',
+    options: [...new Set(Object.values(fixtures).flatMap((byName) => Object.keys(byName)))].sort(),
+    description: 'A shipped fixture of the chosen protocol',
+    table: { category: 'Agent stream' },
+  },
+  agentProtocol: { name: 'Protocol', control: 'inline-radio', options: PROTOCOLS, table: { category: 'Agent stream' } },
+  agentPace: { name: 'Pace (ms per frame)', control: { type: 'range', min: 0, max: 300, step: 10 }, table: { category: 'Agent stream' } },
+  agentDropAt: {
+    name: 'Drop the connection at frame',
+    control: { type: 'range', min: 0, max: 60, step: 1 },
+    description: '0: never',
+    table: { category: 'Agent stream' },
+  },
+  agentTheme: { name: 'Theme', control: 'inline-radio', options: ['light', 'dark'], table: { category: 'Agent stream' } },
+} as const
+
+/** A Storybook decorator, typed structurally so no Storybook import is needed. */
+export type AgentDecorator = (Story: ComponentType, context: { args: Record<string, unknown> }) => ReactElement
+
+/**
+ * Wraps a story in an `AgentProvider` whose hooks stream a fixture through a mock
+ * `fetch` (no server, no service worker needed). Story args override the options,
+ * and any change starts a fresh store.
+ *
+ * @example
+ * export default {
+ *   component: SupportChat,
+ *   decorators: [withAgent({ protocol: 'ui-message', scenario: 'reasoning', pace: 'tokens' })],
+ *   argTypes: agentArgTypes,
+ * }
+ */
+export function withAgent(options: WithAgentOptions = {}): AgentDecorator {
+  return function AgentDecoratorView(Story, context) {
+    const args = context.args as AgentArgs
+    const scenario = args.agentScenario ?? options.scenario ?? 'plain'
+    const protocol = args.agentProtocol ?? options.protocol ?? (typeof scenario === 'object' ? scenario.protocol : 'vocion')
+    const pace = args.agentPace ?? options.pace ?? 30
+    const dropAt = args.agentDropAt ?? options.dropAt ?? 0
+    const theme = args.agentTheme ?? options.theme
+    const key = `${typeof scenario === 'object' ? `${scenario.protocol}/${scenario.name}` : scenario}|${protocol}|${pace}|${dropAt}`
+    return (
+      <AgentStage key={key} fixture={resolve(scenario, protocol)} pace={pace} dropAt={dropAt} theme={theme} clientDefaults={options.clientDefaults}>
+        <Story />
+      </AgentStage>
+    )
+  }
+}
+
+function resolve(scenario: string | AgentFixture, protocol: FixtureProtocol): AgentFixture {
+  if (typeof scenario === 'object') return scenario
+  // A scenario this protocol lacks falls back to its plain answer, so switching protocols never breaks the story.
+  const byName = fixtures[protocol] as Record<string, AgentFixture>
+  return Object.hasOwn(byName, scenario) ? byName[scenario]! : getFixture(protocol, 'plain')
+}
+
+interface StageProps {
+  fixture: AgentFixture
+  pace: Pace
+  dropAt: number
+  theme?: 'light' | 'dark'
+  clientDefaults?: Partial<AgentClientOptions>
+  children: ReactElement
+}
+
+function AgentStage({ fixture, pace, dropAt, theme, clientDefaults, children }: StageProps) {
+  const [store] = useState<AgentStore>(() => createAgentStore())
+  const [defaults] = useState<Partial<AgentClientOptions>>(() => ({
+    fetch: mockFetch([{ url: /.*/, answer: fixture }], { pace, ...(dropAt > 0 ? { cutAt: dropAt } : {}) }) as typeof fetch,
+    protocol: fixture.protocol,
+    ...clientDefaults,
+  }))
+  const status = useStoreStatus(store)
+  return (
+    <div
+      data-weft-agent-stage=""
+      data-status={status}
+      data-scenario={`${fixture.protocol}/${fixture.name}`}
+      {...(theme ? { 'data-theme': theme, style: { colorScheme: theme } } : {})}
+    >
+      <AgentProvider store={store} clientDefaults={defaults}>
+        {children}
+      </AgentProvider>
+    </div>
+  )
+}
+
+function useStoreStatus(store: AgentStore): StreamStatus {
+  const [status, setStatus] = useState(store.getState().status)
+  useEffect(() => store.subscribe((state) => setStatus(state.status)), [store])
+  return status
+}
+
+const ENDED: ReadonlySet<string> = new Set(['done', 'error', 'aborted'])
+
+/**
+ * For a `play` function: resolves with the final status once the story's turn
+ * has ended (`done`, `error` or `aborted`). Watches the DOM, never sleeps.
+ *
+ * @example
+ * play: async ({ canvasElement, canvas, userEvent }) => {
+ *   await userEvent.click(canvas.getByRole('button', { name: 'Send' }))
+ *   expect(await agentTurnEnd(canvasElement)).toBe('done')
+ * }
+ */
+export function agentTurnEnd(canvasElement: Element, { timeoutMs = 10_000 }: { timeoutMs?: number } = {}): Promise<StreamStatus> {
+  const stage = canvasElement.querySelector('[data-weft-agent-stage]') ?? canvasElement.closest('[data-weft-agent-stage]')
+  if (!stage) return Promise.reject(new Error('weft/testing: no withAgent decorator around this story'))
+  const current = () => stage.getAttribute('data-status') ?? 'idle'
+  if (ENDED.has(current())) return Promise.resolve(current() as StreamStatus)
+  return new Promise((resolve, reject) => {
+    const observer = new MutationObserver(() => {
+      if (!ENDED.has(current())) return
+      observer.disconnect()
+      clearTimeout(timer)
+      resolve(current() as StreamStatus)
+    })
+    const timer = setTimeout(() => {
+      observer.disconnect()
+      reject(new Error(`weft/testing: the story's turn did not end within ${timeoutMs} ms (status: ${current()})`))
+    }, timeoutMs)
+    observer.observe(stage, { attributes: true, attributeFilter: ['data-status'] })
+  })
+}
