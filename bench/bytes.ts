@@ -18,11 +18,19 @@ const entries: Array<[string, string]> = [
   ['@ag-ui/client HttpAgent (1 protocol, no React binding)', `export { HttpAgent } from '@ag-ui/client'`],
 ]
 
-async function size(contents: string): Promise<{ min: number; gzip: number }> {
+/** The test helpers, which a host installs as a dev dependency; their peers (Testing Library, msw) stay external. */
+const testingEntries: Array<[string, string]> = [
+  ['weft/testing without fixtures (streamResponse, mockFetch, renderWithAgent, recordStream)', `export { streamResponse, mockFetch, renderWithAgent, recordStream } from './src/testing/index.ts'`],
+  ['weft/testing, everything (29 fixtures included)', `export * from './src/testing/index.ts'`],
+  ['weft/testing/msw (agentHandlers, fixtureHandlers, fixtures included)', `export * from './src/testing/msw.ts'`],
+  ['weft/testing/storybook (withAgent, fixtures included)', `export * from './src/testing/storybook.tsx'`],
+]
+
+async function size(contents: string, external: readonly string[] = []): Promise<{ min: number; gzip: number }> {
   const result = await build({
     stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'entry.ts' },
     bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent',
-    external: ['react', 'react-dom', 'react/jsx-runtime'],
+    external: ['react', 'react-dom', 'react/jsx-runtime', ...external],
     define: { 'process.env.NODE_ENV': '"production"' },
     jsx: 'automatic',
   })
@@ -43,4 +51,12 @@ export async function benchBytes(): Promise<void> {
     }
   }
   table(rows)
+  console.log('')
+  console.log('Test helpers (a separate entry, never in the bundles above): minified + gzip, React, Testing Library and msw external')
+  const testingRows: Array<Record<string, string>> = []
+  for (const [name, contents] of testingEntries) {
+    const { min, gzip } = await size(contents, ['@testing-library/react', 'msw', 'msw/*'])
+    testingRows.push({ bundle: name, 'min KiB': n(min / 1024, 1), 'gzip KiB': n(gzip / 1024, 1) })
+  }
+  table(testingRows)
 }

@@ -59,8 +59,8 @@ export function buildIndex(keys: readonly string[]): string {
     "import type { AgentFixture, FixtureProtocol } from '../frames'",
     ...sorted.map((key) => `import ${ident(key)} from './${key}.json'`),
     '',
-    '/** Every shipped fixture, by protocol and name. */',
-    'export const fixtureSet: Record<FixtureProtocol, Record<string, AgentFixture>> = {',
+    '/** Every shipped fixture, by protocol and name (the names are part of the type). */',
+    'export const fixtureSet = {',
   ]
   const protocols = [...new Set(sorted.map((key) => key.split('/')[0]!))]
   for (const protocol of protocols) {
@@ -68,7 +68,7 @@ export function buildIndex(keys: readonly string[]): string {
     for (const key of sorted.filter((k) => k.startsWith(`${protocol}/`))) lines.push(`    '${key.split('/')[1]}': ${ident(key)} as AgentFixture,`)
     lines.push('  },')
   }
-  lines.push('}', '')
+  lines.push('} satisfies Record<FixtureProtocol, Record<string, AgentFixture>>', '')
   return lines.join('\n')
 }
 

@@ -12,7 +12,7 @@ import { fixtureSet } from './fixtures/index'
  * @example
  * streamResponse(fixtures.vocion.hitl)
  */
-export const fixtures: Readonly<Record<FixtureProtocol, Readonly<Record<string, AgentFixture>>>> = fixtureSet
+export const fixtures: Readonly<typeof fixtureSet> = fixtureSet
 
 /**
  * The situations a chat UI should be tested against.

@@ -7,7 +7,7 @@
 export { streamResponse, toFixture, type Pace, type Chunking, type StreamResponseOptions, type StreamSource } from './stream-response'
 export { mockFetch, type MockFetch, type MockRoute, type RecordedRequest, type RouteAnswer, type RouteContext } from './mock-fetch'
 export { renderWithAgent, type RenderWithAgentOptions, type AgentRenderResult } from './render-with-agent'
-export { waitForTurnEnd, type TurnEndOptions } from './turn-end'
+export { waitForTurnEnd, markTurnEndsSeen, type TurnEndOptions } from './turn-end'
 export { fixtures, situations, getFixture, allFixtures, type Situation } from './fixtures'
 export { recordStream, type RecordStreamOptions, type StreamRecorder } from './recorder'
 export { encodeFrame, sliceBytes, seededRandom, type AgentFixture, type FixtureFrame, type FixtureProtocol, type LineEnding } from './frames'

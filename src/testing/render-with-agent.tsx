@@ -13,7 +13,7 @@ import { AgentProvider } from '../react/provider'
 import type { FixtureProtocol } from './frames'
 import { mockFetch, type MockFetch, type MockRoute, type RouteAnswer } from './mock-fetch'
 import type { StreamResponseOptions } from './stream-response'
-import { waitForTurnEnd, type TurnEndOptions } from './turn-end'
+import { markTurnEndsSeen, waitForTurnEnd, type TurnEndOptions } from './turn-end'
 
 /**
  * Options of `renderWithAgent`.
@@ -53,7 +53,7 @@ export type AgentRenderResult = RenderResult & {
   state(): AgentState
   /** Apply ops to the store inside `act`. */
   dispatch(ops: readonly Op[]): void
-  /** Resolves when the running turn has ended and React has rendered it. */
+  /** Resolves when the next turn has ended (each call waits for a new one) and React has rendered it. */
   finished(options?: TurnEndOptions): Promise<AgentState>
 }
 
@@ -72,6 +72,8 @@ export type AgentRenderResult = RenderResult & {
 export function renderWithAgent(ui: ReactElement, options: RenderWithAgentOptions = {}): AgentRenderResult {
   const store = createAgentStore(Array.isArray(options.state) ? {} : { initialState: options.state as AgentState | undefined })
   if (Array.isArray(options.state)) store.getState().dispatch(options.state as readonly Op[])
+  // Turns the starting state already holds are not what `finished()` waits for.
+  markTurnEndsSeen(store)
 
   const routes: MockRoute[] = options.routes
     ? Array.isArray(options.routes)

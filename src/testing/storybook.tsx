@@ -127,11 +127,12 @@ function AgentStage({ fixture, pace, dropAt, theme, clientDefaults, children }: 
     protocol: fixture.protocol,
     ...clientDefaults,
   }))
-  const status = useStoreStatus(store)
+  const { status, ended } = useStoreProgress(store)
   return (
     <div
       data-weft-agent-stage=""
       data-status={status}
+      data-turns-ended={ended}
       data-scenario={`${fixture.protocol}/${fixture.name}`}
       {...(theme ? { 'data-theme': theme, style: { colorScheme: theme } } : {})}
     >
@@ -142,17 +143,26 @@ function AgentStage({ fixture, pace, dropAt, theme, clientDefaults, children }: 
   )
 }
 
-function useStoreStatus(store: AgentStore): StreamStatus {
-  const [status, setStatus] = useState(store.getState().status)
-  useEffect(() => store.subscribe((state) => setStatus(state.status)), [store])
-  return status
+/** The stream's status, and how many assistant turns have ended. */
+function useStoreProgress(store: AgentStore): { status: StreamStatus; ended: number } {
+  const read = () => {
+    const state = store.getState()
+    const ended = state.turnIds.filter((id) => state.turns[id]?.role === 'assistant' && state.turns[id]?.status !== 'streaming').length
+    return { status: state.status, ended }
+  }
+  const [progress, setProgress] = useState(read)
+  useEffect(() => store.subscribe(() => setProgress(read())), [store])
+  return progress
 }
 
-const ENDED: ReadonlySet<string> = new Set(['done', 'error', 'aborted'])
+const RUNNING: ReadonlySet<string> = new Set(['connecting', 'streaming', 'reconnecting'])
+/** How many turn ends each stage has reported, so every call waits for a new one. */
+const reportedEnds = new WeakMap<Element, number>()
 
 /**
- * For a `play` function: resolves with the final status once the story's turn
- * has ended (`done`, `error` or `aborted`). Watches the DOM, never sleeps.
+ * For a `play` function: resolves with the final status once the story's next
+ * turn has ended (`done`, `error` or `aborted`); each call waits for a new end.
+ * Watches the DOM, never sleeps.
  *
  * @example
  * play: async ({ canvasElement, canvas, userEvent }) => {
@@ -164,18 +174,24 @@ export function agentTurnEnd(canvasElement: Element, { timeoutMs = 10_000 }: { t
   const stage = canvasElement.querySelector('[data-weft-agent-stage]') ?? canvasElement.closest('[data-weft-agent-stage]')
   if (!stage) return Promise.reject(new Error('weft/testing: no withAgent decorator around this story'))
   const current = () => stage.getAttribute('data-status') ?? 'idle'
-  if (ENDED.has(current())) return Promise.resolve(current() as StreamStatus)
+  const ended = () => Number(stage.getAttribute('data-turns-ended') ?? 0)
+  const fresh = () => ended() > (reportedEnds.get(stage) ?? 0) && !RUNNING.has(current())
+  const settle = () => {
+    reportedEnds.set(stage, ended())
+    return current() as StreamStatus
+  }
+  if (fresh()) return Promise.resolve(settle())
   return new Promise((resolve, reject) => {
     const observer = new MutationObserver(() => {
-      if (!ENDED.has(current())) return
+      if (!fresh()) return
       observer.disconnect()
       clearTimeout(timer)
-      resolve(current() as StreamStatus)
+      resolve(settle())
     })
     const timer = setTimeout(() => {
       observer.disconnect()
-      reject(new Error(`weft/testing: the story's turn did not end within ${timeoutMs} ms (status: ${current()})`))
+      reject(new Error(`weft/testing: no turn of the story ended within ${timeoutMs} ms (status: ${current()})`))
     }, timeoutMs)
-    observer.observe(stage, { attributes: true, attributeFilter: ['data-status'] })
+    observer.observe(stage, { attributes: true, attributeFilter: ['data-status', 'data-turns-ended'] })
   })
 }

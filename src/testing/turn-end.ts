@@ -7,6 +7,9 @@ import { snapshot } from '../core/store'
 
 const RUNNING: ReadonlySet<StreamStatus> = new Set(['connecting', 'streaming', 'reconnecting'])
 
+/** Assistant turns already reported to a waiter, per store: each end is awaited once. */
+const reported = new WeakMap<AgentStore, Set<string>>()
+
 /**
  * Options of `waitForTurnEnd`.
  *
@@ -19,9 +22,22 @@ export interface TurnEndOptions {
 }
 
 /**
- * Resolves with the state once no stream is running: at once when the last turn
- * already ended, else when the status next becomes `done`, `error` or `aborted`.
- * With nothing sent yet (`idle`) it waits for a send and its end.
+ * Marks the turns that already ended in a store as seen, so the next
+ * `waitForTurnEnd` waits for a new one (a store that starts from a saved state).
+ *
+ * @example
+ * const store = createAgentStore({ initialState })
+ * markTurnEndsSeen(store)
+ */
+export function markTurnEndsSeen(store: AgentStore): void {
+  const seen = seenOf(store)
+  for (const id of endedTurns(store.getState())) seen.add(id)
+}
+
+/**
+ * Resolves with the state once an assistant turn has ended that no earlier call
+ * reported, and no stream is running: each call waits for the next turn's end,
+ * even when the send that starts it has not reached the store yet.
  *
  * @example
  * fireEvent.click(screen.getByRole('button', { name: 'Send' }))
@@ -29,22 +45,44 @@ export interface TurnEndOptions {
  * state.status // 'done'
  */
 export function waitForTurnEnd(store: AgentStore, options: TurnEndOptions = {}): Promise<AgentState> {
-  const ended = () => {
-    const status = store.getState().status
-    return !RUNNING.has(status) && status !== 'idle'
+  const seen = seenOf(store)
+  const fresh = () => {
+    const state = store.getState()
+    if (RUNNING.has(state.status)) return undefined
+    const ended = endedTurns(state).filter((id) => !seen.has(id))
+    return ended.length > 0 ? ended : undefined
   }
-  if (ended()) return Promise.resolve(snapshot(store.getState()))
+  const settle = (ended: string[]) => {
+    for (const id of ended) seen.add(id)
+    return snapshot(store.getState())
+  }
+  const now = fresh()
+  if (now) return Promise.resolve(settle(now))
   return new Promise((resolve, reject) => {
     const timeoutMs = options.timeoutMs ?? 10_000
     const timer = setTimeout(() => {
       unsubscribe()
-      reject(new Error(`weft/testing: the turn did not end within ${timeoutMs} ms (status: ${store.getState().status})`))
+      reject(new Error(`weft/testing: no turn ended within ${timeoutMs} ms (status: ${store.getState().status}); each call waits for the next turn's end`))
     }, timeoutMs)
     const unsubscribe = store.subscribe(() => {
-      if (!ended()) return
+      const ended = fresh()
+      if (!ended) return
       clearTimeout(timer)
       unsubscribe()
-      resolve(snapshot(store.getState()))
+      resolve(settle(ended))
     })
+  })
+}
+
+function seenOf(store: AgentStore): Set<string> {
+  let seen = reported.get(store)
+  if (!seen) reported.set(store, (seen = new Set()))
+  return seen
+}
+
+function endedTurns(state: AgentState): string[] {
+  return state.turnIds.filter((id) => {
+    const turn = Object.hasOwn(state.turns, id) ? state.turns[id] : undefined
+    return turn?.role === 'assistant' && turn.status !== 'streaming'
   })
 }

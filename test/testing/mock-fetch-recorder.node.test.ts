@@ -36,7 +36,7 @@ describe('mockFetch', () => {
   it('a list of answers is served in order, the last one repeating', async () => {
     const fetch = mockFetch({ '/api/agent': [fixtures.vocion.plain!, fixtures.vocion['error-mid-stream']!] })
     const store = createAgentStore()
-    const client = new AgentClient(store, { url: '/api/agent', protocol: 'vocion', fetch, scheduler: syncScheduler })
+    const client = new AgentClient(store, { url: '/api/agent', protocol: 'vocion', fetch, scheduler: syncScheduler, body: (input) => ({ input }) })
     await client.send('one')
     expect(store.getState().status).toBe('done')
     await client.send('two')
