@@ -3,8 +3,8 @@
  * `weft/core`, `weft/react`, `weft/components`) reaches its code, and the testing
  * entries import no test runner, so they load under Jest as well as Vitest.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
@@ -32,7 +32,9 @@ function closure(entry: string): string[] {
 }
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'weft-build-'))
+  // Inside the project, so the built files resolve react, zustand and the rest from node_modules.
+  mkdirSync(join(root, 'node_modules/.cache'), { recursive: true })
+  outDir = mkdtempSync(join(root, 'node_modules/.cache/weft-build-'))
   await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'silent', build: { outDir, sourcemap: false, emptyOutDir: true } })
 }, 120_000)
 afterAll(() => rmSync(outDir, { recursive: true, force: true }))
@@ -56,6 +58,24 @@ describe('the weft/testing entries', () => {
     for (const c of code) expect(c).not.toMatch(/from\s*["'](vitest|@vitest\/[^"']+|jest|@jest\/[^"']+)["']/)
     const own = readFileSync(join(outDir, entry))
     expect(gzipSync(own).length).toBeGreaterThan(300)
+  })
+
+  it('the built weft/testing runs in plain Node, outside any test runner', () => {
+    // What a Jest or Mocha setup does: import the published file and use it.
+    const script = join(outDir, 'smoke.mjs')
+    writeFileSync(script, `
+      import { AgentClient, createAgentStore, syncScheduler } from './core.js'
+      import { fixtures, mockFetch } from './testing.js'
+      const fetch = mockFetch({ 'POST /agent': fixtures.vocion.plain })
+      const store = createAgentStore()
+      await new AgentClient(store, { url: '/agent', fetch, scheduler: syncScheduler }).send('Hi')
+      const state = store.getState()
+      const text = Object.values(state.messages).filter((m) => m.role === 'assistant').map((m) => m.props.content).join('')
+      console.log(JSON.stringify({ status: state.status, text, calls: fetch.calls.length }))
+    `)
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000 })
+    expect(run.stderr).toBe('')
+    expect(JSON.parse(run.stdout)).toEqual({ status: 'done', text: 'Hello! The build is green and the release is ready.', calls: 1 })
   })
 
   it('only the MSW entry needs msw, and the Storybook decorator needs no Testing Library', () => {
