@@ -1,0 +1,227 @@
+/**
+ * The stored form of a conversation and the schema check every load runs.
+ * A record that is not ours, is damaged, or was written by a newer weft is
+ * reported for that conversation alone, and is never written over.
+ */
+import { weftError, type WeftError } from '../errors'
+import { isRecord, isSafeKey } from '../util/record'
+import { emptyState, type AgentState } from '../model'
+
+/** Marks a record as weft's, so a stranger's data in the same database is recognised. */
+export const CONVERSATION_FORMAT = 'weft.conversation'
+
+/** The record version this weft writes and the newest it reads. */
+export const CONVERSATION_VERSION = 1
+
+/** Where a conversation's title came from: a host or user rename wins over the server, which wins over the first message. */
+export type TitleSource = 'message' | 'server' | 'user'
+
+/**
+ * What a list of conversations shows without loading any of them.
+ *
+ * @example
+ * const summary: ConversationSummaryRecord = { format: 'weft.conversation', version: 1, id: 'c1', title: 'Trip', titleSource: 'user', createdAt: 1, updatedAt: 2, revision: 3 }
+ */
+export interface ConversationSummaryRecord {
+  format: typeof CONVERSATION_FORMAT
+  version: number
+  id: string
+  title: string
+  titleSource?: TitleSource
+  createdAt: number
+  updatedAt: number
+  /** Grows by one with each save; two tabs compare it to notice each other. */
+  revision: number
+}
+
+/** The parts of the model a record keeps (the stream's status and error belong to a page, not to storage). */
+export type StoredState = Pick<AgentState, 'turnIds' | 'turns' | 'blocks' | 'threads' | 'messages' | 'trace' | 'gates' | 'agentState' | 'cursor'>
+
+/**
+ * One stored conversation: its summary plus its model.
+ *
+ * @example
+ * const record = conversationRecord({ id: 'c1', title: 'Trip', createdAt: 1, updatedAt: 1, revision: 1 }, store.getState())
+ */
+export interface ConversationRecord extends ConversationSummaryRecord {
+  state: StoredState
+}
+
+/**
+ * A record for these fields and this model.
+ *
+ * @example
+ * const record = conversationRecord({ id: 'c1', title: 'Trip', createdAt: 1, updatedAt: 1, revision: 1 }, emptyState())
+ */
+export function conversationRecord(
+  fields: Omit<ConversationSummaryRecord, 'format' | 'version'>,
+  state: AgentState,
+): ConversationRecord {
+  const { turnIds, turns, blocks, threads, messages, trace, gates, agentState, cursor } = state
+  return {
+    format: CONVERSATION_FORMAT, version: CONVERSATION_VERSION, ...fields,
+    state: { turnIds, turns, blocks, threads, messages, trace, gates, agentState, cursor },
+  }
+}
+
+/**
+ * The summary part of a record (what the list reads).
+ *
+ * @example
+ * const summary = summaryOf(record)
+ */
+export function summaryOf(record: ConversationSummaryRecord): ConversationSummaryRecord {
+  const { format, version, id, title, titleSource, createdAt, updatedAt, revision } = record
+  return { format, version, id, title, ...(titleSource ? { titleSource } : {}), createdAt, updatedAt, revision }
+}
+
+/** The `code` of the error a conversation shows when its record fails the schema check. */
+export const CONVERSATION_CORRUPT = 'conversation_corrupt'
+/** The `code` of the error for a record that is not weft's. */
+export const CONVERSATION_FOREIGN = 'conversation_foreign'
+/** The `code` of the error for a record written by a newer weft. */
+export const CONVERSATION_NEWER = 'conversation_newer'
+
+/** A schema check's answer. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: WeftError }
+
+/**
+ * Check a stored summary.
+ *
+ * @example
+ * const checked = checkSummary(raw, 'c1'); if (!checked.ok) show(checked.error)
+ */
+export function checkSummary(raw: unknown, id: string): Checked<ConversationSummaryRecord> {
+  const head = checkHead(raw, id)
+  if (!head.ok) return head
+  const value = head.value
+  const problem = firstProblem([
+    typeof value.title === 'string' || 'title is not a string',
+    value.titleSource === undefined || value.titleSource === 'message' || value.titleSource === 'server' || value.titleSource === 'user' || 'titleSource is not known',
+    isTime(value.createdAt) || 'createdAt is not a time',
+    isTime(value.updatedAt) || 'updatedAt is not a time',
+    (Number.isSafeInteger(value.revision) && (value.revision as number) >= 0) || 'revision is not a count',
+  ])
+  if (problem) return corrupt(id, problem)
+  return { ok: true, value: summaryOf(value as unknown as ConversationSummaryRecord) }
+}
+
+/**
+ * Check a stored record: the summary fields, then the model's shape and its
+ * references (every listed turn, message, block, thread, row and gate exists,
+ * and every id is safe to use as a key).
+ *
+ * @example
+ * const checked = checkRecord(await storage.load('c1'), 'c1')
+ * if (checked.ok) store.getState().reset({ ...emptyState(), ...checked.value.state })
+ */
+export function checkRecord(raw: unknown, id: string): Checked<ConversationRecord> {
+  const summary = checkSummary(raw, id)
+  if (!summary.ok) return summary
+  const state = (raw as Record<string, unknown>).state
+  const problem = stateProblem(state)
+  if (problem) return corrupt(id, problem)
+  return { ok: true, value: { ...summary.value, state: state as StoredState } }
+}
+
+/**
+ * The model a record holds, ready for a store.
+ *
+ * @example
+ * store.getState().reset(stateOf(record))
+ */
+export function stateOf(record: ConversationRecord): AgentState {
+  return { ...emptyState(), ...record.state }
+}
+
+function checkHead(raw: unknown, id: string): Checked<Record<string, unknown>> {
+  if (!isRecord(raw)) return corrupt(id, `the record is ${raw === null ? 'null' : typeof raw}, not an object`)
+  if (raw.format !== CONVERSATION_FORMAT) {
+    return {
+      ok: false,
+      error: weftError('validation', `conversation "${id}" was not written by weft (format ${JSON.stringify(raw.format) ?? 'missing'})`, {
+        code: CONVERSATION_FOREIGN, retryable: false,
+      }),
+    }
+  }
+  if (!Number.isSafeInteger(raw.version) || (raw.version as number) < 1) return corrupt(id, 'version is not a positive integer')
+  if ((raw.version as number) > CONVERSATION_VERSION) {
+    return {
+      ok: false,
+      error: weftError('validation', `conversation "${id}" was saved by a newer weft (record version ${String(raw.version)}, this one reads up to ${CONVERSATION_VERSION}); it is left as it is`, {
+        code: CONVERSATION_NEWER, retryable: false,
+      }),
+    }
+  }
+  if (raw.id !== id) return corrupt(id, `the record names the id ${JSON.stringify(raw.id)}`)
+  return { ok: true, value: raw }
+}
+
+function stateProblem(state: unknown): string | undefined {
+  if (!isRecord(state)) return 'state is missing'
+  const { turnIds, turns, blocks, threads, messages, trace, gates, agentState, cursor } = state
+  if (!isRecord(turns) || !isRecord(blocks) || !isRecord(threads) || !isRecord(messages) || !isRecord(trace) || !isRecord(gates)) {
+    return 'state lacks one of turns, blocks, threads, messages, trace, gates'
+  }
+  if (!isRecord(agentState) || !isRecord(cursor)) return 'state lacks agentState or cursor'
+  if (!isIdList(turnIds)) return 'turnIds is not a list of ids'
+  for (const key of [turns, blocks, threads, messages, trace, gates].flatMap((table) => Object.keys(table))) {
+    if (!isSafeKey(key)) return `the id "${key}" is not allowed`
+  }
+  for (const turnId of turnIds) {
+    const turn = Object.hasOwn(turns, turnId) ? turns[turnId] : undefined
+    if (!isRecord(turn) || turn.id !== turnId) return `turn "${turnId}" is missing`
+    if (turn.role !== 'user' && turn.role !== 'assistant' && turn.role !== 'system') return `turn "${turnId}" has no role`
+    if (!TURN_STATUSES.has(turn.status as string)) return `turn "${turnId}" has no status`
+    for (const field of ['messageIds', 'blockIds', 'traceRootIds', 'gateIds'] as const) {
+      const ids = turn[field]
+      if (!isIdList(ids)) return `turn "${turnId}" has no ${field}`
+      const table = field === 'messageIds' ? messages : field === 'blockIds' ? blocks : field === 'traceRootIds' ? trace : gates
+      for (const ref of ids) if (!Object.hasOwn(table, ref)) return `turn "${turnId}" points at a missing ${field.replace(/Ids$/, '')} "${ref}"`
+    }
+    if (!Array.isArray(turn.sources) || !isRecord(turn.metadata) || !Array.isArray(turn.problems)) return `turn "${turnId}" lacks sources, metadata or problems`
+  }
+  for (const [messageId, message] of Object.entries(messages)) {
+    if (!isRecord(message) || message.id !== messageId || typeof message.turnId !== 'string' || typeof message.type !== 'string') {
+      return `message "${messageId}" is damaged`
+    }
+    if (!isRecord(message.props) || !MESSAGE_STATUSES.has(message.status as string)) return `message "${messageId}" lacks props or status`
+  }
+  for (const [blockId, block] of Object.entries(blocks)) {
+    if (!isRecord(block) || block.id !== blockId || !isIdList(block.messageIds) || !isIdList(block.threadIds)) return `block "${blockId}" is damaged`
+  }
+  for (const [threadId, thread] of Object.entries(threads)) {
+    if (!isRecord(thread) || thread.id !== threadId || !isIdList(thread.messageIds)) return `thread "${threadId}" is damaged`
+  }
+  for (const [nodeId, node] of Object.entries(trace)) {
+    if (!isRecord(node) || node.id !== nodeId || !isIdList(node.childIds) || typeof node.text !== 'string') return `trace row "${nodeId}" is damaged`
+    for (const child of node.childIds) if (!Object.hasOwn(trace, child)) return `trace row "${nodeId}" points at a missing row "${child}"`
+  }
+  for (const [gateId, gate] of Object.entries(gates)) {
+    if (!isRecord(gate) || gate.id !== gateId || typeof gate.turnId !== 'string') return `gate "${gateId}" is damaged`
+  }
+  if (cursor.eventCount !== undefined && typeof cursor.eventCount !== 'number') return 'cursor.eventCount is not a number'
+  return undefined
+}
+
+const TURN_STATUSES: ReadonlySet<string> = new Set(['streaming', 'done', 'error', 'aborted'])
+const MESSAGE_STATUSES: ReadonlySet<string> = new Set(['streaming', 'done', 'error'])
+
+function isIdList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((id) => typeof id === 'string' && isSafeKey(id))
+}
+
+function isTime(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0
+}
+
+function firstProblem(checks: Array<true | string>): string | undefined {
+  return checks.find((check): check is string => check !== true)
+}
+
+function corrupt(id: string, problem: string): { ok: false; error: WeftError } {
+  return {
+    ok: false,
+    error: weftError('validation', `conversation "${id}" cannot be read: ${problem}; it is left as it is`, { code: CONVERSATION_CORRUPT, retryable: false }),
+  }
+}
