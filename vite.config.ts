@@ -147,6 +147,8 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The mock agent server answers `/mock/...` same-origin for tests that stream (conversations resuming after a reload).
+        plugins: [mockAgentServer()],
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.tsx', 'test/testing/**/*.browser.test.tsx'],

@@ -11,3 +11,7 @@ export {
 } from './selectors'
 export { useBranch, type BranchHandle } from './use-branch'
 export { useAgUiHistory } from '../protocols/ag-ui/use-ag-ui-history'
+export {
+  ConversationsProvider, useConversations, useConversationStore, useConversationId,
+  type ConversationsProviderProps, type ConversationsHandle,
+} from './conversations'

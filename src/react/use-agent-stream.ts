@@ -2,12 +2,15 @@
  * The headless hook: open an agent stream, fold it into the provider's store.
  * A thin binding over the framework-free `AgentClient`.
  */
-import { useCallback, useEffect, useState } from 'react'
-import { AgentClient, type ActionResult, type AgentClientOptions, type AnswerResult, type GateResponse, type SendInput } from '../core/client'
+import { useCallback, useEffect } from 'react'
+import type { ActionResult, AgentClientOptions, AnswerResult, GateResponse, SendInput } from '../core/client'
+import { settleInterrupted } from '../core/conversations/interrupted'
 import type { WeftError } from '../core/errors'
 import type { StreamStatus } from '../core/model'
 import { useAgentStore, useWithClientDefaults } from './provider'
 import { useAgentSelector } from './selectors'
+import { useConversationId } from './conversations'
+import { useStoreClient } from './use-store-client'
 
 /** Options of `useAgentStream`: where the agent is and how to talk to it. */
 export type UseAgentStreamOptions = AgentClientOptions
@@ -31,7 +34,9 @@ export interface AgentStreamHandle {
 }
 
 /**
- * Stream an agent's answers into the nearest `AgentProvider`'s store.
+ * Stream an agent's answers into the nearest `AgentProvider`'s store. Under a
+ * `ConversationsProvider` it follows the selected conversation, and a stream
+ * keeps folding into its own conversation when another one is selected.
  *
  * @example
  * function Chat() {
@@ -42,12 +47,13 @@ export interface AgentStreamHandle {
 export function useAgentStream(hostOptions: UseAgentStreamOptions): AgentStreamHandle {
   const options = useWithClientDefaults(hostOptions)
   const store = useAgentStore()
-  const [client] = useState(() => new AgentClient(store, options))
-  // The latest options serve the next send; a run in flight keeps its own.
-  client.setOptions(options)
-
-  // Unmount aborts the request. Under StrictMode's simulated unmount nothing is in flight yet.
-  useEffect(() => () => client.dispose(), [client])
+  // Under a ConversationsProvider the store is the selected conversation's; each store keeps its own client.
+  const client = useStoreClient(store, options)
+  const following = useConversationId() !== undefined
+  // A plain stream cannot outlive its page: turns a previous page left streaming end as aborted.
+  useEffect(() => {
+    if (following && !client.busy) settleInterrupted(store)
+  }, [client, store, following])
 
   const send = useCallback((input?: SendInput) => client.send(input), [client])
   const stop = useCallback(() => client.stop(), [client])

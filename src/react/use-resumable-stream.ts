@@ -3,12 +3,15 @@
  * connection reconnects on its own; a reload (or a remount) picks the stream up
  * from the handle kept per conversation.
  */
-import { useCallback, useEffect, useState } from 'react'
-import { AgentClient, type AgentClientOptions, type GateResponse, type SendInput } from '../core/client'
+import { useCallback, useEffect } from 'react'
+import type { AgentClientOptions, GateResponse, SendInput } from '../core/client'
+import { settleInterrupted } from '../core/conversations/interrupted'
 import type { ResumeStrategyName } from '../core/resume/strategies/index'
 import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from '../core/resume/types'
 import { useAgentStore, useWithClientDefaults } from './provider'
 import { useAgentSelector } from './selectors'
+import { useConversationId } from './conversations'
+import { useStoreClient } from './use-store-client'
 import type { AgentStreamHandle, UseAgentStreamOptions } from './use-agent-stream'
 
 /**
@@ -21,8 +24,8 @@ import type { AgentStreamHandle, UseAgentStreamOptions } from './use-agent-strea
  * }
  */
 export interface UseResumableStreamOptions extends Omit<UseAgentStreamOptions, 'resume'> {
-  /** The host's key for the conversation: the handle is stored under it. */
-  conversationKey: string
+  /** The host's key for the conversation: the handle is stored under it. Under a `ConversationsProvider`, the selected conversation's id by default. */
+  conversationKey?: string
   /** `vocion`, `sse` (Last-Event-ID, AG-UI), `ai-sdk`, `yao`, or the host's own strategy. */
   resume: ResumeStrategy | ResumeStrategyName
   /** Where reconnects go (Vocion's `…/resume`, the AI SDK chat API, Yao's task stream; SSE defaults to the stream's URL). */
@@ -67,21 +70,28 @@ export interface ResumableStreamHandle extends AgentStreamHandle {
  */
 export function useResumableStream(options: UseResumableStreamOptions): ResumableStreamHandle {
   const store = useAgentStore()
-  const clientOptions = useWithClientDefaults(toClientOptions(options))
-  const [client] = useState(() => new AgentClient(store, clientOptions))
-  // The latest options serve the next send or reconnect; a run in flight keeps its own.
-  client.setOptions(clientOptions)
+  const conversationId = useConversationId()
+  const conversationKey = options.conversationKey ?? conversationId
+  if (conversationKey === undefined) throw new Error('weft: useResumableStream needs a conversationKey, or a <ConversationsProvider> above it')
+  // Each conversation's store has its own client, so the handle of each is kept under its own key.
+  const client = useStoreClient(store, useWithClientDefaults(toClientOptions(options, conversationKey)))
+  const following = conversationId !== undefined
 
-  const { conversationKey } = options
   useEffect(() => {
     // Deferred: StrictMode's throwaway mount cancels the timer in its cleanup, so only one resume request leaves.
-    const timer = setTimeout(() => void client.attach(), 0)
+    const timer = setTimeout(() => {
+      void client.attach().then((attached) => {
+        // Nothing to resume: what a previous page left streaming ends as aborted.
+        if (following && !attached && !client.busy) settleInterrupted(store)
+      })
+    }, 0)
     return () => {
       clearTimeout(timer)
-      // Detach only: the handle stays for the next mount or page.
-      client.dispose()
+      // Detach only: the handle stays for the next mount or page. A conversation the user
+      // switched away from keeps streaming; every client is let go of on unmount.
+      if (!following) client.dispose()
     }
-  }, [client, conversationKey])
+  }, [client, conversationKey, following, store])
 
   const send = useCallback((input?: SendInput) => client.send(input), [client])
   const stop = useCallback(() => client.stop(), [client])
@@ -96,8 +106,8 @@ export function useResumableStream(options: UseResumableStreamOptions): Resumabl
   return { send, stop, retry, answer, regenerate, edit, selectBranch, status, error }
 }
 
-function toClientOptions(options: UseResumableStreamOptions): AgentClientOptions {
-  const { conversationKey, resume, resumeUrl, storage, maxRetries, backoff, loadHistory, onExpired, ...rest } = options
+function toClientOptions(options: UseResumableStreamOptions, conversationKey: string): AgentClientOptions {
+  const { conversationKey: _key, resume, resumeUrl, storage, maxRetries, backoff, loadHistory, onExpired, ...rest } = options
   return {
     ...rest,
     resume: { strategy: resume, conversationKey, resumeUrl, storage, maxRetries, backoff, loadHistory: loadHistory ?? onExpired },

@@ -1,0 +1,193 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import type { ConversationSummary } from '../core/conversations/conversations'
+import { useConversations } from '../react/conversations'
+
+/**
+ * Props of `ThreadList`.
+ *
+ * @example
+ * <ThreadList undoMs={5000} newLabel="New conversation" />
+ */
+export interface ThreadListProps {
+  /** The label of the button that starts a conversation (default "New chat"). */
+  newLabel?: string
+  /** How long the undo offer stays after a delete (ms, default 8000). */
+  undoMs?: number
+  /** The list's accessible name (default "Conversations"). */
+  label?: string
+}
+
+interface Undo {
+  id: string
+  title: string
+}
+
+/**
+ * The conversation sidebar: "New chat", the list (newest first, a dot on those
+ * still answering, in the background too), rename in place, delete with undo.
+ * Keyboard: one tab stop; arrows, Home and End move, Enter opens, F2 renames,
+ * Delete deletes. Needs a `ConversationsProvider` above it.
+ *
+ * @example
+ * <ConversationsProvider conversations={conversations}>
+ *   <ThreadList />
+ *   <Chat />
+ * </ConversationsProvider>
+ */
+export function ThreadList({ newLabel = 'New chat', undoMs = 8000, label = 'Conversations' }: ThreadListProps) {
+  const { conversations, selectedId, create, select, rename, remove, restore, resolveConflict } = useConversations()
+  const [focusId, setFocusId] = useState<string | undefined>(selectedId)
+  const [editing, setEditing] = useState<string | undefined>()
+  const [undo, setUndo] = useState<Undo | undefined>()
+  const items = useRef(new Map<string, HTMLLIElement>())
+  const wantFocus = useRef<string | undefined>(undefined)
+
+  // The roving tab stop sits on the focused row, else the selected one, else the first.
+  const stop = [focusId, selectedId].find((id) => id !== undefined && conversations.some((c) => c.id === id)) ?? conversations[0]?.id
+
+  useEffect(() => {
+    const id = wantFocus.current
+    if (id === undefined) return
+    wantFocus.current = undefined
+    items.current.get(id)?.focus()
+  })
+
+  useEffect(() => {
+    if (!undo) return
+    const timer = setTimeout(() => setUndo(undefined), undoMs)
+    return () => clearTimeout(timer)
+  }, [undo, undoMs])
+
+  const moveTo = (id: string | undefined) => {
+    if (id === undefined) return
+    setFocusId(id)
+    wantFocus.current = id
+  }
+
+  const onRemove = async (conversation: ConversationSummary) => {
+    const index = conversations.findIndex((c) => c.id === conversation.id)
+    const neighbour = conversations[index + 1] ?? conversations[index - 1]
+    if (items.current.get(conversation.id)?.contains(document.activeElement)) moveTo(neighbour?.id)
+    const restorable = await remove(conversation.id)
+    setUndo(restorable ? { id: conversation.id, title: conversation.title } : undefined)
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLLIElement>, conversation: ConversationSummary, index: number) => {
+    if (event.target !== event.currentTarget) return
+    const last = conversations.length - 1
+    const go: Record<string, number | undefined> = { ArrowDown: Math.min(index + 1, last), ArrowUp: Math.max(index - 1, 0), Home: 0, End: last }
+    if (event.key in go) {
+      event.preventDefault()
+      moveTo(conversations[go[event.key] as number]?.id)
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault()
+      void select(conversation.id)
+    } else if (event.key === 'F2') {
+      event.preventDefault()
+      if (conversation.status !== 'error') setEditing(conversation.id)
+    } else if (event.key === 'Delete' || event.key === 'Backspace') {
+      event.preventDefault()
+      void onRemove(conversation)
+    }
+  }
+
+  const finishRename = (conversation: ConversationSummary, title: string | undefined) => {
+    setEditing(undefined)
+    moveTo(conversation.id)
+    if (title !== undefined && title.trim() !== '' && title.trim() !== conversation.title) void rename(conversation.id, title)
+  }
+
+  return (
+    <nav data-weft="thread-list" aria-label={label}>
+      <button type="button" data-weft="thread-new" onClick={() => moveTo(create())}>{newLabel}</button>
+      <ul role="listbox" aria-label={label} data-weft="threads">
+        {conversations.map((conversation, index) => {
+          const selected = conversation.id === selectedId
+          return (
+            <li
+              key={conversation.id}
+              ref={(node) => {
+                if (node) items.current.set(conversation.id, node)
+                else items.current.delete(conversation.id)
+              }}
+              role="option"
+              aria-selected={selected}
+              tabIndex={conversation.id === stop ? 0 : -1}
+              data-weft="thread"
+              data-status={conversation.status}
+              onFocus={(event) => {
+                if (event.target === event.currentTarget) setFocusId(conversation.id)
+              }}
+              onKeyDown={(event) => onKeyDown(event, conversation, index)}
+              onClick={() => void select(conversation.id)}
+              onDoubleClick={() => conversation.status !== 'error' && setEditing(conversation.id)}
+            >
+              {editing === conversation.id
+                ? <RenameInput title={conversation.title} onDone={(title) => finishRename(conversation, title)} />
+                : <span data-weft="thread-title">{conversation.title}</span>}
+              {conversation.status === 'streaming' && <span data-weft="thread-streaming" role="img" aria-label="Answering" />}
+              {conversation.status === 'error' && (
+                <span data-weft="thread-error" title={conversation.error?.message}>Cannot be read</span>
+              )}
+              {conversation.status === 'conflict' && (
+                <span data-weft="thread-conflict" role="alert">
+                  Changed in another tab
+                  <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); void resolveConflict(conversation.id, 'theirs') }}>Load theirs</button>
+                  <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); void resolveConflict(conversation.id, 'mine') }}>Keep mine</button>
+                </span>
+              )}
+              <span data-weft="thread-actions">
+                {conversation.status !== 'error' && (
+                  <button type="button" tabIndex={-1} aria-label={`Rename ${conversation.title}`} onClick={(e) => { e.stopPropagation(); setEditing(conversation.id) }}>Rename</button>
+                )}
+                <button type="button" tabIndex={-1} aria-label={`Delete ${conversation.title}`} onClick={(e) => { e.stopPropagation(); void onRemove(conversation) }}>Delete</button>
+              </span>
+            </li>
+          )
+        })}
+      </ul>
+      {undo && (
+        <div data-weft="thread-undo" role="status">
+          Deleted “{undo.title}”.
+          <button type="button" onClick={() => {
+            const { id } = undo
+            setUndo(undefined)
+            void restore(id).then(async (restored) => {
+              if (!restored) return
+              await select(id)
+              moveTo(id)
+            })
+          }}>Undo</button>
+        </div>
+      )}
+    </nav>
+  )
+}
+
+/** The title in place of the row: Enter or leaving it keeps the new title, Escape keeps the old. */
+function RenameInput({ title, onDone }: { title: string; onDone(title: string | undefined): void }) {
+  const [value, setValue] = useState(title)
+  const done = useRef(false)
+  const finish = (next: string | undefined) => {
+    if (done.current) return
+    done.current = true
+    onDone(next)
+  }
+  return (
+    <input
+      data-weft="thread-rename"
+      aria-label="Conversation title"
+      value={value}
+      autoFocus
+      onFocus={(event) => event.currentTarget.select()}
+      onChange={(event) => setValue(event.target.value)}
+      onClick={(event) => event.stopPropagation()}
+      onKeyDown={(event) => {
+        event.stopPropagation()
+        if (event.key === 'Enter') finish(value)
+        else if (event.key === 'Escape') finish(undefined)
+      }}
+      onBlur={() => finish(value)}
+    />
+  )
+}

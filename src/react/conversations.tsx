@@ -1,0 +1,131 @@
+/**
+ * Conversations in React: `ConversationsProvider` scopes a conversation store and
+ * hands the selected conversation's agent store to everything below, so the
+ * transcript, the selector hooks, `useAgentStream` and `useResumableStream`
+ * follow the selection. Switching is one render: the provider swaps stores.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react'
+import type { Conversations, ConversationsState, ConversationSummary } from '../core/conversations/conversations'
+import type { WeftError } from '../core/errors'
+import { createAgentStore } from '../core/store'
+import { AgentProvider } from './provider'
+
+const ConversationsContext = createContext<Conversations | null>(null)
+const SelectedContext = createContext<string | undefined>(undefined)
+
+/** Props of `ConversationsProvider`. */
+export interface ConversationsProviderProps {
+  /** Made with `createConversations` (once, outside render, or in `useState`). */
+  conversations: Conversations
+  /** Shown until the stored list is read and the selected conversation loaded. */
+  fallback?: ReactNode
+  children?: ReactNode
+}
+
+/**
+ * Gives its subtree a conversation list and the selected conversation's store.
+ *
+ * @example
+ * const conversations = createConversations({ storage: indexedDbConversations() })
+ * <ConversationsProvider conversations={conversations} fallback={<p>Loading…</p>}>
+ *   <ThreadList /><Chat />
+ * </ConversationsProvider>
+ */
+export function ConversationsProvider({ conversations, fallback = null, children }: ConversationsProviderProps) {
+  useEffect(() => {
+    void conversations.ready()
+  }, [conversations])
+  const state = useListState(conversations)
+  // A conversation that is loading, or whose record cannot be read, shows an empty store that is never saved.
+  const [unavailable] = useState(() => createAgentStore())
+  if (!state.ready) return <>{fallback}</>
+  const store = (state.selectedId !== undefined ? conversations.storeOf(state.selectedId) : undefined) ?? unavailable
+  return (
+    <ConversationsContext.Provider value={conversations}>
+      <SelectedContext.Provider value={state.selectedId}>
+        <AgentProvider store={store}>{children}</AgentProvider>
+      </SelectedContext.Provider>
+    </ConversationsContext.Provider>
+  )
+}
+
+/**
+ * What `useConversations` returns.
+ *
+ * @example
+ * const { conversations, selectedId, create, select, rename, remove, restore }: ConversationsHandle = useConversations()
+ */
+export interface ConversationsHandle {
+  /** Newest first, each with `id`, `title`, `updatedAt` and `status`. */
+  conversations: ConversationSummary[]
+  selectedId: string | undefined
+  selected: ConversationSummary | undefined
+  /** The list could not be read at all. */
+  error: WeftError | undefined
+  /** Start a conversation and select it; returns its id. */
+  create(options?: { title?: string }): string
+  select(id: string): Promise<void>
+  rename(id: string, title: string): Promise<void>
+  /** Resolves true when `restore(id)` can undo it. */
+  remove(id: string): Promise<boolean>
+  restore(id: string): Promise<boolean>
+  /** Settle a conflict with another tab: keep this page's copy or theirs. */
+  resolveConflict(id: string, keep: 'mine' | 'theirs'): Promise<void>
+}
+
+/**
+ * The conversation list and what changes it, from the nearest `ConversationsProvider`.
+ *
+ * @example
+ * function Sidebar() {
+ *   const { conversations, select, create } = useConversations()
+ *   return <nav><button onClick={() => create()}>New chat</button>
+ *     {conversations.map((c) => <button key={c.id} onClick={() => select(c.id)}>{c.title}</button>)}</nav>
+ * }
+ */
+export function useConversations(): ConversationsHandle {
+  const conversations = useConversationStore()
+  if (!conversations) throw new Error('weft: useConversations needs a <ConversationsProvider> above it')
+  const state = useListState(conversations)
+  const create = useCallback((options?: { title?: string }) => conversations.create(options), [conversations])
+  const select = useCallback((id: string) => conversations.select(id), [conversations])
+  const rename = useCallback((id: string, title: string) => conversations.rename(id, title), [conversations])
+  const remove = useCallback((id: string) => conversations.remove(id), [conversations])
+  const restore = useCallback((id: string) => conversations.restore(id), [conversations])
+  const resolveConflict = useCallback((id: string, keep: 'mine' | 'theirs') => conversations.resolveConflict(id, keep), [conversations])
+  return useMemo(() => ({
+    conversations: state.list,
+    selectedId: state.selectedId,
+    selected: state.list.find((c) => c.id === state.selectedId),
+    error: state.error,
+    create, select, rename, remove, restore, resolveConflict,
+  }), [state, create, select, rename, remove, restore, resolveConflict])
+}
+
+/**
+ * The nearest conversation store, or `null` outside a `ConversationsProvider`.
+ *
+ * @example
+ * const conversations = useConversationStore(); conversations?.flush()
+ */
+export function useConversationStore(): Conversations | null {
+  return useContext(ConversationsContext)
+}
+
+/**
+ * The selected conversation's id (`undefined` outside a `ConversationsProvider`).
+ *
+ * @example
+ * const id = useConversationId()
+ */
+export function useConversationId(): string | undefined {
+  return useContext(SelectedContext)
+}
+
+function useListState(conversations: Conversations): ConversationsState {
+  return useSyncExternalStore(
+    useCallback((listener: () => void) => conversations.state.subscribe(listener), [conversations]),
+    () => conversations.state.getState(),
+    () => conversations.state.getState(),
+  )
+}

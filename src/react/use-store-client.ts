@@ -1,0 +1,40 @@
+/**
+ * One `AgentClient` per agent store the hook has served. When the provider swaps
+ * stores (another conversation is selected), the client of the old store keeps
+ * its stream: the answer goes on folding into the conversation it belongs to.
+ */
+import { useEffect, useState } from 'react'
+import { AgentClient, type AgentClientOptions } from '../core/client'
+import type { AgentStore } from '../core/store'
+import { useConversationStore } from './conversations'
+
+/**
+ * The client for `store`, made on first use; every client is let go of on unmount,
+ * and a deleted conversation's stream is stopped.
+ *
+ * @example
+ * const client = useStoreClient(useAgentStore(), options)
+ */
+export function useStoreClient(store: AgentStore, options: AgentClientOptions): AgentClient {
+  const [clients] = useState(() => new Map<AgentStore, AgentClient>())
+  let client = clients.get(store)
+  if (!client) {
+    client = new AgentClient(store, options)
+    clients.set(store, client)
+  }
+  // The latest options serve the next send; a run in flight keeps its own.
+  client.setOptions(options)
+
+  const conversations = useConversationStore()
+  useEffect(() => conversations?.onRemove((_id, removed) => {
+    if (!removed) return
+    clients.get(removed)?.stop()
+    clients.delete(removed)
+  }), [conversations, clients])
+  // Unmount lets go of every client (a plain stream stops, a resumable one detaches).
+  // Under StrictMode's simulated unmount nothing is in flight yet.
+  useEffect(() => () => {
+    for (const each of clients.values()) each.dispose()
+  }, [clients])
+  return client
+}
