@@ -85,6 +85,7 @@ export default defineConfig({
       'shiki/langs/diff.mjs',
       'shiki/themes/github-light.mjs',
       'shiki/themes/github-dark.mjs',
+      'idb',
     ],
   },
   build: {

@@ -216,13 +216,15 @@ describe('conversations in Chromium with IndexedDB', () => {
   })
 })
 
-function ResumingChat() {
+/** `hold`: a lost connection waits for the page to go away instead of reconnecting (the reload comes first). */
+function ResumingChat({ hold = false }: { hold?: boolean }) {
   const { send, status } = useResumableStream({
-    url: '/mock/stream/vocion/answer?delay=40',
+    url: `/mock/stream/vocion/answer?delay=5${hold ? '&cut=6' : ''}`,
     protocol: 'vocion',
     resume: 'vocion',
     resumeUrl: '/mock/resume/vocion/answer?delay=5',
     storage: handles,
+    backoff: hold ? { sleep: (_ms, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(false))) } : { baseMs: 50 },
   })
   const events = useAgentSelector((s) => s.cursor.eventCount)
   return (
@@ -240,16 +242,19 @@ describe('a resumed stream after a reload', () => {
     const name = freshName()
     const selection = memoryStorage()
     const before = openPage(name, selection)
-    const view = render(<App page={before}><ResumingChat /></App>)
+    const view = render(<App page={before}><ResumingChat hold /></App>)
     await screen.findByRole('listbox')
     const asking = before.conversations.selectedId as string
     await userEvent.click(screen.getByRole('button', { name: 'Ask' }))
-    await waitFor(() => expect(Number(screen.getByTestId('events').textContent)).toBeGreaterThan(2))
+    // The connection drops after six events; the answer is half there.
+    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('reconnecting'))
+    const half = before.conversations.storeOf(asking)?.getState()
+    expect(half?.turns[half.turnIds[1] as string]?.status).toBe('streaming')
     // The user moves to another conversation while the answer streams in the background.
     await userEvent.click(screen.getByRole('button', { name: 'New chat' }))
     const other = before.conversations.selectedId as string
     expect(other).not.toBe(asking)
-    await waitFor(() => expect(rows().find((row) => row.getAttribute('data-status') === 'streaming')).toBeTruthy())
+    expect(rows().find((row) => row.getAttribute('data-status') === 'streaming')?.textContent).toContain('Where is the Contoso renewal?')
     // The page goes away mid-answer (pagehide saves).
     await closePage(before, view.unmount)
 

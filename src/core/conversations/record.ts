@@ -34,8 +34,8 @@ export interface ConversationSummaryRecord {
   revision: number
 }
 
-/** The parts of the model a record keeps (the stream's status and error belong to a page, not to storage). */
-export type StoredState = Pick<AgentState, 'turnIds' | 'turns' | 'blocks' | 'threads' | 'messages' | 'trace' | 'gates' | 'agentState' | 'cursor'>
+/** The model as a record keeps it: all of it but the stream's status and error, which belong to a page. */
+export type StoredState = Omit<AgentState, 'status' | 'error' | 'activeTurnId'>
 
 /**
  * One stored conversation: its summary plus its model.
@@ -57,11 +57,10 @@ export function conversationRecord(
   fields: Omit<ConversationSummaryRecord, 'format' | 'version'>,
   state: AgentState,
 ): ConversationRecord {
-  const { turnIds, turns, blocks, threads, messages, trace, gates, agentState, cursor } = state
-  return {
-    format: CONVERSATION_FORMAT, version: CONVERSATION_VERSION, ...fields,
-    state: { turnIds, turns, blocks, threads, messages, trace, gates, agentState, cursor },
-  }
+  const stored: Record<string, unknown> = {}
+  // Every data field of the model, so fields later versions of the model add are kept too.
+  for (const [key, value] of Object.entries(state)) if (typeof value !== 'function' && !PAGE_ONLY.has(key)) stored[key] = value
+  return { format: CONVERSATION_FORMAT, version: CONVERSATION_VERSION, ...fields, state: stored as StoredState }
 }
 
 /**
@@ -168,9 +167,9 @@ function stateProblem(state: unknown): string | undefined {
   for (const key of [turns, blocks, threads, messages, trace, gates].flatMap((table) => Object.keys(table))) {
     if (!isSafeKey(key)) return `the id "${key}" is not allowed`
   }
-  for (const turnId of turnIds) {
-    const turn = Object.hasOwn(turns, turnId) ? turns[turnId] : undefined
-    if (!isRecord(turn) || turn.id !== turnId) return `turn "${turnId}" is missing`
+  for (const turnId of turnIds) if (!Object.hasOwn(turns, turnId)) return `turn "${turnId}" is missing`
+  for (const [turnId, turn] of Object.entries(turns)) {
+    if (!isRecord(turn) || turn.id !== turnId) return `turn "${turnId}" is damaged`
     if (turn.role !== 'user' && turn.role !== 'assistant' && turn.role !== 'system') return `turn "${turnId}" has no role`
     if (!TURN_STATUSES.has(turn.status as string)) return `turn "${turnId}" has no status`
     for (const field of ['messageIds', 'blockIds', 'traceRootIds', 'gateIds'] as const) {
@@ -200,10 +199,27 @@ function stateProblem(state: unknown): string | undefined {
   for (const [gateId, gate] of Object.entries(gates)) {
     if (!isRecord(gate) || gate.id !== gateId || typeof gate.turnId !== 'string') return `gate "${gateId}" is damaged`
   }
+  // Branches (the tree of turns) name turns that exist; a record from before branches has none.
+  if (state.branches !== undefined) {
+    if (!isRecord(state.branches)) return 'branches is not a table'
+    for (const [parent, children] of Object.entries(state.branches)) {
+      if (parent !== '' && !isSafeKey(parent)) return `the id "${parent}" is not allowed`
+      if (!isIdList(children)) return `branches of "${parent}" is not a list of ids`
+      for (const child of children) if (!Object.hasOwn(turns, child)) return `branches of "${parent}" point at a missing turn "${child}"`
+    }
+  }
+  if (state.selected !== undefined) {
+    if (!isRecord(state.selected)) return 'selected is not a table'
+    for (const [parent, child] of Object.entries(state.selected)) {
+      if (parent !== '' && !isSafeKey(parent)) return `the id "${parent}" is not allowed`
+      if (typeof child !== 'string' || !Object.hasOwn(turns, child)) return `the selected branch of "${parent}" is missing`
+    }
+  }
   if (cursor.eventCount !== undefined && typeof cursor.eventCount !== 'number') return 'cursor.eventCount is not a number'
   return undefined
 }
 
+const PAGE_ONLY: ReadonlySet<string> = new Set(['status', 'error', 'activeTurnId'])
 const TURN_STATUSES: ReadonlySet<string> = new Set(['streaming', 'done', 'error', 'aborted'])
 const MESSAGE_STATUSES: ReadonlySet<string> = new Set(['streaming', 'done', 'error'])
 
