@@ -6,13 +6,14 @@
  * their `toolCallId`) are left as they are, so history and events never show
  * one message twice.
  */
-import { toWeftError, weftError, WeftStreamError, type WeftError } from '../../core/errors'
+import { weftError, WeftStreamError } from '../../core/errors'
 import { readAgUiMessage, type MessagePart } from './messages'
 import { isRecord, own } from '../../core/util/record'
 import type { AgentState } from '../../core/model'
 import type { HydratedTurn, Op } from '../../core/ops'
 import type { AgentStore } from '../../core/store'
 import { fetchJSON } from '../../core/transport/fetch-json'
+import { HistoryPager, type HistoryStatus } from '../../core/history/pager'
 
 /**
  * One page of history, as the server sends it.
@@ -49,14 +50,9 @@ export interface AgUiHistoryOptions {
  * @example
  * const { hasMore, loading, error } = history.status
  */
-export interface AgUiHistoryStatus {
-  hasMore: boolean
-  loading: boolean
-  error?: WeftError
-  /** The oldest day loaded so far. */
+export interface AgUiHistoryStatus extends HistoryStatus<string> {
+  /** The oldest day loaded so far (the pager's cursor). */
   day?: string
-  /** Pages loaded so far. */
-  pages: number
 }
 
 /**
@@ -214,29 +210,20 @@ function sortBySeq(messages: unknown[]): unknown[] {
 
 /**
  * Loads history into a store page by page, framework-free (the React hook
- * `useAgUiHistory` is a thin binding over it).
+ * `useAgUiHistory` is a thin binding over it): the history pager every protocol
+ * uses, with AG-UI's day pages as its source.
  *
  * @example
  * const history = new AgUiHistory(store, { historyUrl: '/api/v1/agent/history' })
  * await history.loadOlder() // the latest day
  * if (history.status.hasMore) await history.loadOlder() // the day before
  */
-export class AgUiHistory {
+export class AgUiHistory extends HistoryPager<string, AgUiHistoryStatus> {
   private options: AgUiHistoryOptions
-  private readonly store: AgentStore
-  private current: AgUiHistoryStatus = { hasMore: true, loading: false, pages: 0 }
-  private inFlight: Promise<void> | undefined
-  private readonly listeners = new Set<() => void>()
-  private controller: AbortController | undefined
 
   constructor(store: AgentStore, options: AgUiHistoryOptions) {
-    this.store = store
+    super(store, (before, signal) => this.page(before, signal))
     this.options = options
-  }
-
-  /** Where loading stands; a new object after every change. */
-  get status(): AgUiHistoryStatus {
-    return this.current
   }
 
   /** Replace the request options (headers, fetch); the pages loaded stay. */
@@ -244,61 +231,12 @@ export class AgUiHistory {
     this.options = options
   }
 
-  /** Be told when `status` changes; returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+  protected override describe(status: HistoryStatus<string>): AgUiHistoryStatus {
+    return status.cursor === undefined ? status : { ...status, day: status.cursor }
   }
 
-  /** Load the latest page unless a page was loaded or is loading. */
-  loadFirst(): Promise<void> {
-    if (this.inFlight) return this.inFlight
-    if (this.current.pages > 0) return Promise.resolve()
-    return this.loadOlder()
-  }
-
-  /**
-   * Load the next older page (the latest one first). Never rejects: a failure
-   * lands in `status.error`, and calling again retries that page.
-   */
-  loadOlder(): Promise<void> {
-    if (this.inFlight) return this.inFlight
-    if (!this.current.hasMore) return Promise.resolve()
-    const before = this.current.pages > 0 ? this.current.day : undefined
-    const controller = (this.controller = new AbortController())
-    this.update({ loading: true, error: undefined })
-    const work: Promise<void> = this.fetchPage(before, controller).finally(() => {
-      if (this.inFlight === work) this.inFlight = undefined
-    })
-    this.inFlight = work
-    return work
-  }
-
-  private async fetchPage(before: string | undefined, controller: AbortController): Promise<void> {
-    try {
-      const page = await fetchAgUiHistory(this.options, before, controller.signal)
-      const store = this.store.getState()
-      store.dispatch(agUiHistoryOps(page, store))
-      this.update({ loading: false, pages: this.current.pages + 1, day: page.day ?? this.current.day, hasMore: page.hasMore && page.day !== undefined })
-    } catch (thrown) {
-      if (this.controller !== controller) return
-      if (controller.signal.aborted) this.update({ loading: false })
-      else this.update({ loading: false, error: toWeftError(thrown, 'network') })
-    }
-  }
-
-  /** Abort a page in flight; a later `loadOlder` asks for it again. */
-  dispose(): void {
-    this.controller?.abort()
-    this.controller = undefined
-    this.inFlight = undefined
-    if (this.current.loading) this.update({ loading: false })
-  }
-
-  private update(patch: Partial<AgUiHistoryStatus>): void {
-    const next = { ...this.current, ...patch }
-    if (next.error === undefined) delete next.error
-    this.current = next
-    for (const listener of this.listeners) listener()
+  private async page(before: string | undefined, signal: AbortSignal) {
+    const page = await fetchAgUiHistory(this.options, before, signal)
+    return { ops: (state: AgentState) => agUiHistoryOps(page, state), next: page.day, hasMore: page.hasMore }
   }
 }
