@@ -148,8 +148,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The mock agent server answers `/mock/...` same-origin for tests that stream (conversations resuming after a reload).
-        plugins: [mockAgentServer()],
+        // Streams for tests that stream (conversations resuming after a reload); only its stream and resume
+        // routes, since test files import mock/scenarios/* through the same `/mock/` path.
+        plugins: [mockAgentServer({ only: /^\/mock\/(stream|resume)\// })],
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.tsx', 'test/testing/**/*.browser.test.tsx'],

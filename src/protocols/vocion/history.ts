@@ -1,0 +1,57 @@
+/**
+ * Vocion history: a transcript of turns, a user turn with its text and an
+ * assistant turn with the AgentEvents it streamed. The events are replayed
+ * through the Vocion decoder, so a loaded turn has the same messages, timeline
+ * rows, sources and gates as the live one had.
+ */
+import { streamToOps } from '../../core/fold-stream'
+import { replayOps, type HistoryBatch } from '../../core/history/merge'
+import { isRecord, isSafeKey } from '../../core/util/record'
+
+/**
+ * One turn of a Vocion transcript.
+ *
+ * @example
+ * const turns: VocionTranscriptTurn[] = [
+ *   { id: 'q1', role: 'user', content: 'Where is the Contoso renewal?' },
+ *   { id: 'a1', role: 'assistant', events: [{ type: 'response_delta', delta: 'On 30 September.' }, { type: 'done', response: 'On 30 September.' }] },
+ * ]
+ */
+export type VocionTranscriptTurn =
+  | { id: string; role: 'user'; content: string }
+  | { id: string; role: 'assistant'; events: unknown[] }
+
+/**
+ * Turn a stored Vocion transcript into a history batch. A turn that cannot be
+ * read is reported and skipped; a bad event inside a turn is the decoder's
+ * problem on that turn, as it is live.
+ *
+ * @example
+ * store.getState().dispatch(historyOps(vocionHistory(await loadTranscript(id)), store.getState()))
+ */
+export function vocionHistory(transcript: unknown): HistoryBatch {
+  const batch: HistoryBatch = { turns: [], replay: {}, problems: [] }
+  if (!Array.isArray(transcript)) {
+    batch.problems.push({ message: 'a Vocion transcript must be a list of turns' })
+    return batch
+  }
+  for (const [index, raw] of transcript.entries()) {
+    if (!isRecord(raw) || typeof raw.id !== 'string' || raw.id === '' || !isSafeKey(raw.id)) {
+      batch.problems.push({ message: `turn ${index} has no usable id` })
+      continue
+    }
+    const id = raw.id
+    if (raw.role === 'user' && typeof raw.content === 'string') {
+      batch.turns.push({
+        turn: { id, role: 'user', status: 'done', protocol: 'vocion' },
+        messages: [{ id: `${id}/text`, role: 'user', type: 'text', props: { content: raw.content }, status: 'done' }],
+      })
+    } else if (raw.role === 'assistant' && Array.isArray(raw.events)) {
+      batch.turns.push({ turn: { id, role: 'assistant', status: 'done', protocol: 'vocion' }, messages: [] })
+      ;(batch.replay as Record<string, unknown>)[id] = replayOps(streamToOps(raw.events, { protocol: 'vocion', turnId: id }), id)
+    } else {
+      batch.problems.push({ message: `turn ${index} ("${id}") is neither a user turn with content nor an assistant turn with events` })
+    }
+  }
+  return batch
+}

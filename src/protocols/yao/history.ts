@@ -1,0 +1,104 @@
+/**
+ * Yao history: the chat messages Yao stores, each with its `type` and `props`
+ * (and `message_id`, `role`, `request_id`, `block_id`, `thread_id`, `sequence`).
+ * A user message is a turn of its own; the assistant messages of one request
+ * form one turn, replayed through the Yao decoder as whole (non-delta) chunks,
+ * so `thinking`, `tool_call` and unknown types come out as they do live.
+ */
+import { streamToOps } from '../../core/fold-stream'
+import { replayOps, type HistoryBatch } from '../../core/history/merge'
+import { isRecord, isSafeKey } from '../../core/util/record'
+
+/**
+ * A stored Yao chat message (the fields weft reads).
+ *
+ * @example
+ * const m: YaoStoredMessage = { message_id: 'M1', role: 'assistant', request_id: 'R1', type: 'text', props: { content: 'Hello' } }
+ */
+export interface YaoStoredMessage {
+  message_id?: string
+  role?: 'user' | 'assistant' | 'system'
+  type: string
+  props: Record<string, unknown>
+  request_id?: string
+  block_id?: string
+  thread_id?: string
+  sequence?: number
+}
+
+interface Group {
+  role: 'user' | 'assistant'
+  requestId?: string
+  messages: YaoStoredMessage[]
+}
+
+/**
+ * Turn stored Yao chat messages into a history batch (sorted by `sequence` when every message has one).
+ *
+ * @example
+ * store.getState().dispatch(historyOps(yaoHistory(await loadChat(chatId)), store.getState()))
+ */
+export function yaoHistory(messages: unknown): HistoryBatch {
+  const batch: HistoryBatch = { turns: [], replay: {}, problems: [] }
+  if (!Array.isArray(messages)) {
+    batch.problems.push({ message: 'Yao chat messages must be a list' })
+    return batch
+  }
+  const readable: YaoStoredMessage[] = []
+  for (const [index, raw] of messages.entries()) {
+    if (!isRecord(raw) || typeof raw.type !== 'string' || !isRecord(raw.props)) {
+      batch.problems.push({ message: `message ${index} has no type or props` })
+      continue
+    }
+    if (raw.message_id !== undefined && (typeof raw.message_id !== 'string' || !isSafeKey(raw.message_id))) {
+      batch.problems.push({ message: `message ${index} has an unusable message_id` })
+      continue
+    }
+    readable.push(raw as unknown as YaoStoredMessage)
+  }
+  for (const group of groups(bySequence(readable))) {
+    const first = group.messages[0] as YaoStoredMessage
+    const key = group.requestId ?? first.message_id ?? `${batch.turns.length}`
+    if (group.role === 'user') {
+      const id = `yao-user:${first.message_id ?? key}`
+      batch.turns.push({
+        turn: { id, role: 'user', status: 'done', protocol: 'yao' },
+        messages: group.messages.map((m, at) => ({ id: `${id}/${m.message_id ?? at}`, role: 'user' as const, type: m.type === 'user_input' ? 'text' : m.type, props: m.props, status: 'done' as const })),
+      })
+      continue
+    }
+    const id = `yao:${key}`
+    const chunks = group.messages.map((m, at) => ({
+      chunk_id: `history-${at}`, message_id: m.message_id ?? `history-${at}`, type: m.type, props: m.props, delta: false,
+      ...(m.block_id ? { block_id: m.block_id } : {}), ...(m.thread_id ? { thread_id: m.thread_id } : {}),
+    }))
+    batch.turns.push({
+      turn: { id, role: 'assistant', status: 'done', protocol: 'yao', ...(group.requestId ? { metadata: { requestId: group.requestId } } : {}) },
+      messages: [],
+    })
+    ;(batch.replay as Record<string, unknown>)[id] = replayOps(streamToOps(chunks, { protocol: 'yao', turnId: id }), id)
+  }
+  return batch
+}
+
+function groups(messages: YaoStoredMessage[]): Group[] {
+  const out: Group[] = []
+  let current: Group | undefined
+  for (const message of messages) {
+    const role = message.role === 'user' ? 'user' : 'assistant'
+    const requestId = typeof message.request_id === 'string' && message.request_id !== '' ? message.request_id : undefined
+    const joins = current && role === 'assistant' && current.role === 'assistant' && (requestId === undefined || current.requestId === undefined || requestId === current.requestId)
+    if (!current || role === 'user' || !joins) {
+      current = { role, requestId, messages: [] }
+      out.push(current)
+    }
+    current.requestId ??= requestId
+    current.messages.push(message)
+  }
+  return out
+}
+
+function bySequence(messages: YaoStoredMessage[]): YaoStoredMessage[] {
+  if (!messages.every((m) => typeof m.sequence === 'number')) return messages
+  return messages.map((m, i) => ({ m, i })).sort((a, b) => (a.m.sequence as number) - (b.m.sequence as number) || a.i - b.i).map(({ m }) => m)
+}
