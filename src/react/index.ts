@@ -15,3 +15,4 @@ export {
   ConversationsProvider, useConversations, useConversationStore, useConversationId,
   type ConversationsProviderProps, type ConversationsHandle,
 } from './conversations'
+export { useHistory, useOlderOnScroll, type UseHistoryOptions, type HistoryHandle } from './use-history'
