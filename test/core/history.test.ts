@@ -8,9 +8,13 @@ import { foldStream } from '../../src/core/fold-stream'
 import { historyOps } from '../../src/core/history/merge'
 import { HistoryPager } from '../../src/core/history/pager'
 import { emptyState, type AgentState } from '../../src/core/model'
+
+/** What the AI SDK request builder sends for the active path. */
+const toUIMessages = (state: AgentState) => builderMessages(state, state.turnIds)
 import { createAgentStore } from '../../src/core/store'
 import { isSafeKey } from '../../src/core/util/record'
-import { toUIMessages, uiMessageHistory, type UIMessageLike } from '../../src/protocols/ui-message/history'
+import { uiMessageHistory, type UIMessageLike } from '../../src/protocols/ui-message/history'
+import { toUIMessages as builderMessages } from '../../src/protocols/ui-message/ui-messages'
 import { vocionHistory } from '../../src/protocols/vocion/history'
 import { yaoHistory } from '../../src/protocols/yao/history'
 
@@ -34,43 +38,64 @@ const textOf = (state: AgentState, turnId: string) =>
   (state.turns[turnId]?.messageIds ?? []).map((id) => state.messages[id]).filter((m) => m?.type === 'text').map((m) => String(m?.props.content)).join('')
 
 describe('AI SDK history: UIMessage[]', () => {
-  it('messages the AI SDK itself built load and come back exactly', async () => {
+  it('messages the AI SDK itself built load whole: every part, in order, with its fields, steps and sources', async () => {
     const messages: UIMessage[] = [{ id: 'q1', role: 'user', parts: [{ type: 'text', text: 'Weather and a report, please' }] }]
     for (const chunks of Object.values(uiMessageChunks)) messages.push(await sdkMessage(chunks))
     // Ids must differ per message; the recorded streams reuse theirs.
-    const distinct = messages.map((m, i) => ({ ...m, id: `${m.id}-${i}` }))
+    const distinct = JSON.parse(JSON.stringify(messages.map((m, i) => ({ ...m, id: `${m.id}-${i}` })))) as UIMessageLike[]
     const state = load(uiMessageHistory(distinct))
     expect(state.turnIds).toEqual(distinct.map((m) => m.id))
-    expect(toUIMessages(state)).toEqual(JSON.parse(JSON.stringify(distinct)))
-    const tools = Object.values(state.messages).filter((m) => m.type === 'tool')
-    expect(tools.length).toBeGreaterThan(0)
-    expect(tools.every((m) => typeof m.props.name === 'string' && typeof m.props.toolCallId === 'string')).toBe(true)
+    for (const message of distinct) {
+      const turn = state.turns[message.id]
+      const kept = (turn?.messageIds ?? []).map((id) => state.messages[id])
+      const parts = message.parts.filter((p) => p.type !== 'step-start' && !p.type.startsWith('source-'))
+      expect(kept).toHaveLength(parts.length)
+      for (const [i, part] of parts.entries()) {
+        const m = kept[i]
+        const { type, text, state: partState, toolName, ...fields } = part
+        if (type === 'text' || type === 'reasoning') expect(m).toMatchObject({ type, props: { content: text, ...fields }, status: partState === 'streaming' ? 'streaming' : 'done' })
+        else if (type === 'dynamic-tool') expect(m).toMatchObject({ type: 'tool', props: { name: toolName, dynamic: true, state: partState, ...fields } })
+        else if (type.startsWith('tool-')) expect(m).toMatchObject({ type: 'tool', props: { name: type.slice(5), state: partState, ...fields } })
+        else expect(m).toMatchObject({ type, props: part.state === undefined ? fields : { state: partState, ...fields } })
+      }
+      expect(turn?.sources.map((s) => s.id)).toEqual(message.parts.filter((p) => p.type.startsWith('source-')).map((p) => p.sourceId))
+      const steps = message.parts.filter((p) => p.type === 'step-start').length
+      expect(turn?.blockIds.map((b) => state.blocks[b]?.kind)).toEqual(Array(steps).fill('step'))
+    }
+    expect(Object.values(state.messages).filter((m) => m.type === 'tool').length).toBeGreaterThan(0)
   })
 
   // Keys that could reach a prototype are dropped by design; every other JSON value round-trips.
   const json = fc.jsonValue().filter((v) => !/"(__proto__|constructor|prototype)":/.test(JSON.stringify(v)))
-  const part = fc.oneof(
-    fc.record({ type: fc.constant('text'), text: fc.string() }, { requiredKeys: ['type', 'text'] }),
-    fc.record({ type: fc.constant('reasoning'), text: fc.string(), state: fc.constantFrom('streaming', 'done') }, { requiredKeys: ['type', 'text'] }),
-    fc.record({
-      type: fc.constantFrom('tool-search', 'tool-weather'), toolCallId: fc.string({ minLength: 1 }), state: fc.constant('output-available'),
-      input: json, output: json,
-    }),
-    fc.record({ type: fc.constant('dynamic-tool'), toolName: fc.string({ minLength: 1 }), toolCallId: fc.string({ minLength: 1 }), state: fc.constant('input-available'), input: json }),
-    fc.record({ type: fc.constant('source-url'), sourceId: fc.string({ minLength: 1 }), url: fc.webUrl() }),
-    fc.record({ type: fc.constant('file'), mediaType: fc.constant('image/png'), url: fc.webUrl() }),
-    fc.record({ type: fc.constant('data-weather'), data: json }),
-    fc.constant({ type: 'step-start' }),
+  // The builder sends `{}` for a missing input, as the AI SDK's schema asks.
+  const input = json.filter((v) => v !== null)
+  const id = fc.stringMatching(/^[a-z0-9-]{1,12}$/).filter(isSafeKey)
+  const text = (state: 'done' | undefined) => fc.string().map((t) => (state ? { type: 'text', text: t, state } : { type: 'text', text: t }))
+  const file = fc.record({ type: fc.constant('file'), mediaType: fc.constantFrom('image/png', 'application/pdf'), url: fc.webUrl() })
+  const data = fc.record({ type: fc.constant('data-weather'), data: json })
+  const tool = fc.oneof(
+    fc.record({ type: fc.constantFrom('tool-search', 'tool-weather'), toolCallId: id, state: fc.constant('output-available'), input, output: json }),
+    fc.record({ type: fc.constant('tool-search'), toolCallId: id, state: fc.constant('output-error'), input, errorText: fc.string() }),
+    fc.record({ type: fc.constant('dynamic-tool'), toolName: id, toolCallId: id, state: fc.constant('input-available'), input }),
   )
-  const uiMessage = fc.record({
-    // Ids naming __proto__, constructor or prototype are refused (a test above); any other id round-trips.
-    id: fc.stringMatching(/^[a-z0-9-]{1,12}$/).filter(isSafeKey),
-    role: fc.constantFrom('user', 'assistant', 'system'),
-    metadata: fc.option(fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/).filter((k) => k !== 'messageId'), json, { minKeys: 1 }), { nil: undefined }),
-    parts: fc.array(part, { maxLength: 6 }),
-  }).map(({ metadata, ...rest }) => (metadata === undefined ? rest : { ...rest, metadata }))
+  const reasoning = fc.string().map((t) => ({ type: 'reasoning', text: t, state: 'done' }))
+  const source = fc.oneof(
+    fc.record({ type: fc.constant('source-url'), sourceId: id, url: fc.webUrl() }),
+    fc.record({ type: fc.constant('source-document'), sourceId: id, mediaType: fc.constant('text/plain'), title: fc.string() }),
+  )
+  // As the AI SDK writes them: a user says text, files and data; an answer goes in steps, each opened by
+  // `step-start`, and its sources come after its parts.
+  const userMessage = fc.record({ id, role: fc.constant('user'), parts: fc.array(fc.oneof(text(undefined), file, data), { minLength: 1, maxLength: 4 }) })
+  const step = fc.array(fc.oneof(text('done'), reasoning, tool, file, data), { minLength: 1, maxLength: 4 }).map((parts) => [{ type: 'step-start' }, ...parts])
+  const assistantMessage = fc.record({
+    id, role: fc.constant('assistant'),
+    metadata: fc.option(fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/).filter((k) => k !== 'messageId' && isSafeKey(k)), json, { minKeys: 1 }), { nil: undefined }),
+    steps: fc.array(step, { minLength: 1, maxLength: 3 }),
+    sources: fc.array(source, { maxLength: 2 }),
+  }).map(({ steps, sources, metadata, ...rest }) => ({ ...rest, ...(metadata ? { metadata } : {}), parts: [...steps.flat(), ...sources] }))
+  const uiMessage = fc.oneof(userMessage, assistantMessage)
 
-  it('any list of UIMessages round-trips through the store unchanged', () => {
+  it('any list of UIMessages round-trips through the store and the request builder unchanged', () => {
     fc.assert(fc.property(fc.uniqueArray(uiMessage, { selector: (m) => m.id, maxLength: 8 }), (messages) => {
       const plain = JSON.parse(JSON.stringify(messages)) as UIMessageLike[]
       expect(toUIMessages(load(uiMessageHistory(plain)))).toEqual(plain)

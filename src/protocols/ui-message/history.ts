@@ -1,15 +1,16 @@
 /**
  * AI SDK history: the `UIMessage[]` a chat route stores (`{id, role, metadata?, parts}`)
- * becomes one turn per message and one weft message per part, in order, so
- * `toUIMessages` gives the same list back. Text and reasoning keep their text in
- * `props.content`; a `tool-<name>` or `dynamic-tool` part becomes a `tool` message
- * with `props.name`; every other part (file, data, sources, step boundaries) keeps
- * its type and its fields as props. Sources also join the turn's `sources`.
+ * becomes one turn per message, in the shape the request builder
+ * (`toUIMessages` in `ui-messages.ts`) reads back: text and reasoning keep their
+ * text in `props.content`, a `tool-<name>` or `dynamic-tool` part becomes a `tool`
+ * message with `props.name`, files and data parts keep their fields, each
+ * `step-start` opens a step block the following parts belong to, and sources join
+ * the turn's `sources`. What history hands in, the builder sends back.
  */
 import type { HistoryBatch } from '../../core/history/merge'
-import type { AgentState, Message, Source, Turn } from '../../core/model'
-import type { HydratedTurn } from '../../core/ops'
-import { isRecord, isSafeKey, own } from '../../core/util/record'
+import type { Source } from '../../core/model'
+import type { HydratedTurn, Op } from '../../core/ops'
+import { isRecord, isSafeKey } from '../../core/util/record'
 
 /**
  * A message as the AI SDK stores it (the fields weft reads).
@@ -23,9 +24,6 @@ export interface UIMessageLike {
   metadata?: unknown
   parts: Array<{ type: string; [key: string]: unknown }>
 }
-
-/** Turn metadata keys weft itself writes for this protocol; never sent back as the message's metadata. */
-const OWN_METADATA = new Set(['messageId'])
 
 /**
  * Turn stored `UIMessage[]` into a history batch. A message without an id, a
@@ -49,73 +47,45 @@ export function uiMessageHistory(messages: unknown): HistoryBatch {
     const message = raw as UIMessageLike
     const sources: Source[] = []
     const parts: HydratedTurn['messages'] = []
+    const steps: Op[] = []
+    let step: string | undefined
     for (const [at, part] of message.parts.entries()) {
-      const mapped = fromPart(part)
-      parts.push({ id: `${message.id}/${at}`, role: message.role, status: 'done', ...mapped })
       const source = sourceOf(part)
-      if (source) sources.push(source)
+      if (source) {
+        sources.push(source)
+        continue
+      }
+      if (part.type === 'step-start') {
+        step = `${message.id}/step-${steps.length}`
+        steps.push({ op: 'block.open', turnId: message.id, blockId: step, kind: 'step' }, { op: 'block.close', blockId: step })
+        continue
+      }
+      parts.push({ id: `${message.id}/${at}`, role: message.role, ...fromPart(part), ...(step ? { blockId: step } : {}) })
     }
-    const metadata = isRecord(message.metadata) ? { ...message.metadata } : {}
+    // Only the server's own metadata: `messageId` is weft's name for the UIMessage id on a streamed turn.
+    const metadata = isRecord(message.metadata) ? { ...message.metadata, messageId: message.id } : { messageId: message.id }
     batch.turns.push({
       turn: { id: message.id, role: message.role, status: 'done', protocol: 'ui-message', metadata, sources },
       messages: parts,
     })
+    if (steps.length > 0) (batch.replay ??= {})[message.id] = steps
   }
   return batch
 }
 
-/**
- * The active path as `UIMessage[]`: the inverse of `uiMessageHistory`, so what
- * history handed in goes back unchanged.
- *
- * @example
- * const body = { id: chatId, messages: toUIMessages(store.getState()) }
- */
-export function toUIMessages(state: AgentState): UIMessageLike[] {
-  const out: UIMessageLike[] = []
-  for (const turnId of state.turnIds) {
-    const turn = own(state.turns, turnId)
-    if (!turn) continue
-    const parts = turn.messageIds.map((id) => own(state.messages, id)).filter((m): m is Message => m !== undefined).map(toPart)
-    const message: UIMessageLike = { id: uiIdOf(turn), role: turn.role, parts }
-    const metadata = Object.fromEntries(Object.entries(turn.metadata).filter(([key]) => !OWN_METADATA.has(key)))
-    if (Object.keys(metadata).length > 0) message.metadata = metadata
-    out.push(message)
-  }
-  return out
-}
-
-function uiIdOf(turn: Turn): string {
-  // A streamed turn keeps the server's message id in its metadata; a loaded one is named by it.
-  const streamed = turn.metadata.messageId
-  return typeof streamed === 'string' ? streamed : turn.id
-}
-
-function fromPart(part: { type: string; [key: string]: unknown }): { type: string; props: Record<string, unknown> } {
+function fromPart(part: { type: string; [key: string]: unknown }): { type: string; props: Record<string, unknown>; status: 'streaming' | 'done' } {
   const { type, ...rest } = part
   if (type === 'text' || type === 'reasoning') {
-    const { text, ...others } = rest
-    return { type, props: { content: text, ...others } }
+    // The part's state is the message's status; the builder writes it back from there.
+    const { text, state, ...others } = rest
+    return { type, props: { content: text, ...others }, status: state === 'streaming' ? 'streaming' : 'done' }
   }
   if (type === 'dynamic-tool') {
     const { toolName, ...others } = rest
-    return { type: 'tool', props: { name: toolName, dynamic: true, ...others } }
+    return { type: 'tool', props: { name: toolName, dynamic: true, ...others }, status: 'done' }
   }
-  if (type.startsWith('tool-')) return { type: 'tool', props: { name: type.slice('tool-'.length), ...rest } }
-  return { type, props: rest }
-}
-
-function toPart(message: Message): { type: string; [key: string]: unknown } {
-  const { props } = message
-  if (message.type === 'text' || message.type === 'reasoning') {
-    const { content, ...others } = props
-    return { type: message.type, text: typeof content === 'string' ? content : String(content ?? ''), ...others }
-  }
-  if (message.type === 'tool') {
-    const { name, dynamic, ...others } = props
-    return dynamic === true ? { type: 'dynamic-tool', toolName: name, ...others } : { type: `tool-${String(name)}`, ...others }
-  }
-  return { type: message.type, ...props }
+  if (type.startsWith('tool-')) return { type: 'tool', props: { name: type.slice('tool-'.length), ...rest }, status: 'done' }
+  return { type, props: rest, status: 'done' }
 }
 
 function sourceOf(part: { type: string; [key: string]: unknown }): Source | undefined {
