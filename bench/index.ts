@@ -3,6 +3,7 @@
  * the peers in one process. Printed, never asserted.
  */
 import { benchBytes } from './bytes'
+import { benchConversations } from './conversations'
 import { benchMarkdown } from './markdown'
 import { benchRenders } from './renders'
 import { benchUIMessage } from './ui-message'
@@ -14,5 +15,6 @@ await benchUIMessage()
 await benchRenders()
 await benchBytes()
 await benchMarkdown()
+await benchConversations()
 // jsdom and React leave timers behind; the figures are printed.
 process.exit(0)
