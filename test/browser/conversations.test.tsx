@@ -91,7 +91,8 @@ function App({ page, children }: { page: Page; children?: React.ReactNode }) {
 const rows = (list: HTMLElement = screen.getByRole('listbox')) => within(list).getAllByRole('option')
 const titles = (list?: HTMLElement) => rows(list).map((row) => row.querySelector('[data-weft="thread-title"]')?.textContent ?? '')
 
-describe('conversations in Chromium with IndexedDB', () => {
+// Generous limits: the machine these run on may be shared; nothing here measures time.
+describe('conversations in Chromium with IndexedDB', { timeout: 60_000 }, () => {
   it('three conversations survive a reload into a fresh store, with the selected one active', async () => {
     const name = freshName()
     const selection = memoryStorage()
@@ -236,7 +237,7 @@ function ResumingChat({ hold = false }: { hold?: boolean }) {
 }
 let handles: ResumeStorage = memoryStorage()
 
-describe('a resumed stream after a reload', () => {
+describe('a resumed stream after a reload', { timeout: 60_000 }, () => {
   it('lands in the conversation it belongs to, not the selected one', async () => {
     handles = memoryStorage()
     const name = freshName()
