@@ -29,8 +29,11 @@ const NEUTRAL = new Set<Op['op']>([
 export function coalesce(ops: readonly Op[]): Op[] {
   if (ops.length < 2) return ops as Op[]
   const out: Op[] = []
-  // One open group per message: where its first append sits in `out`, and the path it writes.
-  const open = new Map<string, { at: number; path: string; turnId: string }>()
+  // Open groups per message, one per top-level prop: where the group's first append
+  // sits in `out`, and the path it writes. Appends under different top-level props
+  // never touch the same value, so a tool's `inputText` keeps merging while edits
+  // to its `input` go by.
+  const open = new Map<string, Map<string, Group>>()
   const parts = new Map<number, string[]>()
   let lastCursor: OpOf<'cursor'> | undefined
 
@@ -44,16 +47,27 @@ export function coalesce(ops: readonly Op[]): Op[] {
       out.push(lastCursor)
       continue
     }
-    if (op.op === 'message.delta' && op.action === 'append' && typeof op.value === 'string' && !op.retype) {
-      const group = open.get(op.messageId)
-      if (group && group.path === op.path && group.turnId === op.turnId) {
-        const pieces = parts.get(group.at)
-        if (pieces) pieces.push(op.value)
-        else parts.set(group.at, [(out[group.at] as MergedAppend).value as string, op.value])
+    if (op.op === 'message.delta' && !op.retype) {
+      const top = topKey(op.path)
+      let groups = open.get(op.messageId)
+      if (op.action === 'append' && typeof op.value === 'string' && top !== '') {
+        const group = groups?.get(top)
+        if (group && group.path === op.path && group.turnId === op.turnId) {
+          const pieces = parts.get(group.at)
+          if (pieces) pieces.push(op.value)
+          else parts.set(group.at, [(out[group.at] as MergedAppend).value as string, op.value])
+          continue
+        }
+        if (!groups) open.set(op.messageId, (groups = new Map()))
+        groups.set(top, { at: out.length, path: op.path, turnId: op.turnId })
+        out.push(op)
         continue
       }
-      // An append to another path of this message ends its group.
-      open.set(op.messageId, { at: out.length, path: op.path, turnId: op.turnId })
+      // Any other delta ends the groups it may touch: all of them when it writes the root.
+      if (groups) {
+        if (top === '') open.delete(op.messageId)
+        else groups.delete(top)
+      }
       out.push(op)
       continue
     }
@@ -66,4 +80,19 @@ export function coalesce(ops: readonly Op[]): Op[] {
     out[at] = { ...(out[at] as MergedAppend), value: pieces.join(''), parts: pieces } as MergedAppend
   }
   return out
+}
+
+interface Group {
+  at: number
+  path: string
+  turnId: string
+}
+
+/** The top-level prop a path writes under (`input` for `input.items[0]`); '' for the root. */
+function topKey(path: string): string {
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i)
+    if (c === 46 /* . */ || c === 91 /* [ */) return path.slice(0, i)
+  }
+  return path
 }

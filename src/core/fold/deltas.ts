@@ -2,7 +2,7 @@
  * The four delta actions, applied to a message's props (an immer draft).
  */
 import type { DeltaAction } from '../ops'
-import { getAt, parsePath, PathError, setAt } from './paths'
+import { parentAt, parsePath, PathError } from './paths'
 
 /**
  * Thrown (and caught inside the fold, which records a problem) when a delta's
@@ -38,18 +38,23 @@ export function applyDelta(props: Record<string, unknown>, action: DeltaAction, 
     applyAtRoot(props, action, value)
     return
   }
-  const current = getAt(props, segments)
+  // One walk to the parent serves both the read and the write. Plain reads: what a
+  // safe key inherits is a function at most, which appends and merges replace.
+  const parent = parentAt(props, segments)
+  const key = segments[segments.length - 1] as string
   switch (action) {
     case 'append':
-      setAt(props, segments, appended(current, value))
+      parent[key] = appended(parent[key], value)
       return
-    case 'merge':
+    case 'merge': {
+      const current = parent[key]
       if (isRecord(current) && isRecord(value)) mergeInto(current, value)
-      else setAt(props, segments, value)
+      else parent[key] = value
       return
+    }
     case 'replace':
     case 'set':
-      setAt(props, segments, value)
+      parent[key] = value
       return
   }
 }

@@ -77,11 +77,16 @@ export function produceWith<S extends object>(state: S, recipe: (draft: S) => vo
  * produce(state, (draft) => applyOps(draft, ops))
  */
 export function applyOps(state: AgentState, ops: readonly Op[]): void {
+  const recent: RecentMessage = { id: undefined, message: undefined }
   for (const op of coalesce(ops)) {
+    // Only a run of deltas may reuse the message the previous op found.
+    if (op.op !== 'message.delta') recent.id = recent.message = undefined
     try {
       refuseUnsafeIds(op)
-      applyOp(state, op)
+      if (op.op === 'message.delta') applyMessageDelta(state, op, recent)
+      else applyOp(state, op)
     } catch (thrown) {
+      recent.id = recent.message = undefined
       const turnId = turnOf(state, op)
       const message = thrown instanceof PathError || thrown instanceof DeltaError
         ? thrown.message
@@ -97,6 +102,30 @@ function turnOf(state: AgentState, op: Op): string | undefined {
   return named ?? state.activeTurnId
 }
 
+/** The message the previous delta of a batch wrote to: the next delta to it skips the lookup. */
+interface RecentMessage {
+  id: string | undefined
+  message: Message | undefined
+}
+
+function applyMessageDelta(state: AgentState, op: OpOf<'message.delta'>, recent: RecentMessage): void {
+  let message = recent.message
+  if (recent.id !== op.messageId || !message || (op.blockId && !message.blockId) || (op.threadId && !message.threadId)) {
+    message = ensureMessage(state, op)
+    recent.id = op.messageId
+    recent.message = message
+  }
+  if (op.retype && op.type) message.type = op.type
+  if (message.status !== 'streaming') message.status = 'streaming'
+  const parts = (op as MergedAppend).parts
+  if (parts && Array.isArray(getAt(message.props, parsePath(op.path)))) {
+    // Appending to an array pushes each piece; only strings may be joined first.
+    for (const part of parts) applyDelta(message.props, 'append', op.path, part)
+  } else {
+    applyDelta(message.props, op.action, op.path, typeof op.value === 'object' ? safe(state, op.turnId, op.value) : op.value)
+  }
+}
+
 /** The id fields an op may carry, each a key of one of the model's records. */
 const ID_FIELDS = ['turnId', 'messageId', 'blockId', 'threadId', 'gateId', 'nodeId'] as const
 
@@ -106,18 +135,29 @@ const ID_FIELDS = ['turnId', 'messageId', 'blockId', 'threadId', 'gateId', 'node
  */
 function refuseUnsafeIds(op: Op): void {
   const fields = op as unknown as Record<string, unknown>
-  const ids: unknown[] = ID_FIELDS.map((field) => fields[field])
-  if (op.op === 'trace.node') ids.push(op.node.id, op.node.parentId)
-  if (op.op === 'gate.open') ids.push(op.gate.id, op.gate.turnId)
+  for (const field of ID_FIELDS) refuseId(fields[field])
+  if (op.op === 'trace.node') {
+    refuseId(op.node.id)
+    refuseId(op.node.parentId)
+  }
+  if (op.op === 'gate.open') {
+    refuseId(op.gate.id)
+    refuseId(op.gate.turnId)
+  }
   if (op.op === 'hydrate') {
     for (const { turn, messages } of op.turns) {
-      ids.push(turn.id)
-      for (const m of messages) ids.push(m.id, m.blockId, m.threadId)
+      refuseId(turn.id)
+      for (const m of messages) {
+        refuseId(m.id)
+        refuseId(m.blockId)
+        refuseId(m.threadId)
+      }
     }
   }
-  for (const id of ids) {
-    if (typeof id === 'string' && !isSafeKey(id)) throw new PathError(`refused the id "${id}" sent by the server`)
-  }
+}
+
+function refuseId(id: unknown): void {
+  if (typeof id === 'string' && !isSafeKey(id)) throw new PathError(`refused the id "${id}" sent by the server`)
 }
 
 function applyOp(state: AgentState, op: Op): void {
@@ -178,19 +218,9 @@ function applyOp(state: AgentState, op: Op): void {
       if (op.status) message.status = op.status
       return
     }
-    case 'message.delta': {
-      const message = ensureMessage(state, op)
-      if (op.retype && op.type) message.type = op.type
-      if (message.status !== 'streaming') message.status = 'streaming'
-      const parts = (op as MergedAppend).parts
-      if (parts && Array.isArray(getAt(message.props, parsePath(op.path)))) {
-        // Appending to an array pushes each piece; only strings may be joined first.
-        for (const part of parts) applyDelta(message.props, 'append', op.path, part)
-      } else {
-        applyDelta(message.props, op.action, op.path, safe(state, op.turnId, op.value))
-      }
+    case 'message.delta':
+      applyMessageDelta(state, op, { id: undefined, message: undefined })
       return
-    }
     case 'message.finish': {
       const message = own(state.messages, op.messageId)
       if (message) message.status = op.status

@@ -39,13 +39,34 @@ const MAX_CACHED_PATHS = 512
 const parsedPaths = new Map<string, readonly string[]>()
 
 function splitPath(path: string): readonly string[] {
+  // A scanner, not regular expressions: tool input writes a new path per value it streams.
   const segments: string[] = []
-  for (const part of path.split('.')) {
-    // `a[0][1]` → `a`, `0`, `1`
-    const match = /^([^[\]]*)((?:\[[^[\]]*\])*)$/.exec(part)
-    if (!match || part === '') throw new PathError(`malformed path "${path}"`)
-    if (match[1]) segments.push(match[1])
-    for (const index of (match[2] ?? '').matchAll(/\[([^[\]]*)\]/g)) segments.push(index[1] ?? '')
+  let at = 0
+  while (at <= path.length) {
+    // One dot-separated part: a name, then any number of [index] groups.
+    let end = at
+    while (end < path.length && path.charCodeAt(end) !== DOT && path.charCodeAt(end) !== OPEN) {
+      if (path.charCodeAt(end) === CLOSE) throw new PathError(`malformed path "${path}"`)
+      end++
+    }
+    const name = path.slice(at, end)
+    let groups = 0
+    while (end < path.length && path.charCodeAt(end) === OPEN) {
+      const close = path.indexOf(']', end + 1)
+      if (close < 0) throw new PathError(`malformed path "${path}"`)
+      const index = path.slice(end + 1, close)
+      if (index.includes('[') || index.includes('.')) throw new PathError(`malformed path "${path}"`)
+      if (groups === 0 && name) segments.push(name)
+      segments.push(index)
+      groups++
+      end = close + 1
+    }
+    if (groups === 0) {
+      if (name === '') throw new PathError(`malformed path "${path}"`)
+      segments.push(name)
+    }
+    if (end < path.length && path.charCodeAt(end) !== DOT) throw new PathError(`malformed path "${path}"`)
+    at = end + 1
   }
   if (segments.length > MAX_PATH_SEGMENTS) {
     throw new PathError(`a path of ${segments.length} segments is deeper than the limit of ${MAX_PATH_SEGMENTS}`)
@@ -56,6 +77,10 @@ function splitPath(path: string): readonly string[] {
   }
   return Object.freeze(segments)
 }
+
+const DOT = 46
+const OPEN = 91
+const CLOSE = 93
 
 /**
  * Read the value at a path, or `undefined`.
@@ -81,14 +106,32 @@ export function getAt(root: unknown, segments: readonly string[]): unknown {
  */
 export function setAt(root: Record<string, unknown>, segments: readonly string[], value: unknown): void {
   if (segments.length === 0) throw new PathError('cannot set the root')
+  parentAt(root, segments)[segments[segments.length - 1] as string] = value
+}
+
+/**
+ * The object holding the last segment of a path, created on the way (arrays for
+ * numeric segments) where missing or not an object.
+ *
+ * @example
+ * const o = {}; parentAt(o, ['a', 'b', 'c']) === o.a.b // true
+ */
+export function parentAt(root: Record<string, unknown>, segments: readonly string[]): Record<string, unknown> {
   let node: Record<string, unknown> = root
   for (let i = 0; i < segments.length - 1; i++) {
     const s = segments[i] as string
-    const next = node[s]
-    if (next === null || typeof next !== 'object' || !Object.prototype.hasOwnProperty.call(node, s)) {
-      node[s] = /^\d+$/.test(segments[i + 1] as string) ? [] : {}
+    // A plain read: the keys parsePath lets through inherit nothing that is an object,
+    // and it costs one proxy trap on a draft where an own-key check costs two.
+    let next = node[s]
+    if (next === null || typeof next !== 'object') {
+      next = NUMERIC.test(segments[i + 1] as string) ? [] : {}
+      node[s] = next
+      // Read back: on a draft, the stored value is what later writes must reach.
+      next = node[s]
     }
-    node = node[s] as Record<string, unknown>
+    node = next as Record<string, unknown>
   }
-  node[segments[segments.length - 1] as string] = value
+  return node
 }
+
+const NUMERIC = /^\d+$/

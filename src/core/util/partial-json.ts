@@ -303,21 +303,17 @@ export class IncrementalJsonParser {
   private continueString(token: Extract<Token, { kind: 'key' | 'string' }>, text: string, start: number): number {
     let i = start
     let runStart = i
-    const take = (piece: string) => {
-      if (token.kind === 'key') token.text += piece
-      else token.pending += piece
-    }
     while (i < text.length) {
       if (token.escape.at !== 'none') {
-        if (runStart < i) take(text.slice(runStart, i))
-        i = this.continueEscape(token, text, i, take)
+        if (runStart < i) take(token, text.slice(runStart, i))
+        i = this.continueEscape(token, text, i)
         runStart = i
         if (this.failure) return text.length
         continue
       }
       const code = text.charCodeAt(i)
       if (code === 0x22 /* " */) {
-        take(text.slice(runStart, i))
+        take(token, text.slice(runStart, i))
         this.token = undefined
         if (token.kind === 'key') {
           const top = this.stack[this.stack.length - 1]
@@ -330,7 +326,7 @@ export class IncrementalJsonParser {
         return i + 1
       }
       if (code === 0x5c /* \ */) {
-        take(text.slice(runStart, i))
+        take(token, text.slice(runStart, i))
         token.escape = { at: 'backslash' }
         i++
         runStart = i
@@ -338,12 +334,12 @@ export class IncrementalJsonParser {
       }
       i++
     }
-    if (runStart < i) take(text.slice(runStart, i))
+    if (runStart < i) take(token, text.slice(runStart, i))
     return i
   }
 
   private continueEscape(
-    token: Extract<Token, { kind: 'key' | 'string' }>, text: string, i: number, take: (piece: string) => void,
+    token: Extract<Token, { kind: 'key' | 'string' }>, text: string, i: number,
   ): number {
     const escape = token.escape
     if (escape.at === 'backslash') {
@@ -351,7 +347,7 @@ export class IncrementalJsonParser {
       if (char === 'u') {
         token.escape = { at: 'unicode', hex: '' }
       } else if (Object.prototype.hasOwnProperty.call(SIMPLE_ESCAPES, char)) {
-        take(SIMPLE_ESCAPES[char] as string)
+        take(token, SIMPLE_ESCAPES[char] as string)
         token.escape = { at: 'none' }
       } else {
         this.fail(`bad escape "\\${char}"`, i)
@@ -369,7 +365,7 @@ export class IncrementalJsonParser {
         i++
       }
       if (escape.hex.length === 4) {
-        take(String.fromCharCode(parseInt(escape.hex, 16)))
+        take(token, String.fromCharCode(parseInt(escape.hex, 16)))
         token.escape = { at: 'none' }
       }
     }
@@ -422,6 +418,12 @@ export class IncrementalJsonParser {
     this.failure = { message, offset: this.consumed + at }
     this.token = undefined
   }
+}
+
+/** Add a piece to the string being read (a module function: one closure per piece would be garbage). */
+function take(token: Extract<Token, { kind: 'key' | 'string' }>, piece: string): void {
+  if (token.kind === 'key') token.text += piece
+  else token.pending += piece
 }
 
 function isNumberChar(code: number): boolean {

@@ -83,8 +83,8 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   let currentRunId: string | undefined
   const inputId = agUiInputMessageId(turnId)
 
-  /** Text of text and reasoning messages as this stream built it. */
-  const texts = new Map<string, string>()
+  /** Text and reasoning messages this stream started (their text lives in the store). */
+  const texts = new Set<string>()
   const openMessages = new Set<string>()
   const tools = new Map<string, ToolTrack>()
   /** Open steps per lane ('' is the agent itself, otherwise a sub-agent run). */
@@ -391,9 +391,10 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   // ------------------------------------------------------------------ text and reasoning
 
   function messageStart(id: string, type: 'text' | 'reasoning', role: Message['role'], lane: string, e: Event): Op[] {
-    texts.set(id, '')
+    texts.add(id)
     openMessages.add(id)
-    const props: Record<string, unknown> = {}
+    // A start begins the text afresh (a replayed run folds onto what it folded before).
+    const props: Record<string, unknown> = { content: '' }
     if (typeof e.name === 'string') props.name = e.name
     if (role === 'system' && e.role === 'developer') props.sourceRole = 'developer'
     if (isRecord(e.metadata)) props.metadata = e.metadata
@@ -411,9 +412,8 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
       ops.push(problem(`content for message "${id}" before its start; the message was created`, e, 'repaired'))
       ops.push(...messageStart(id, type, type === 'text' ? roleOf(e.role) : 'assistant', lane, e))
     }
-    const text = (texts.get(id) ?? '') + delta
-    texts.set(id, text)
-    ops.push({ op: 'message.delta', ...place(id, type, 'assistant', lane), action: 'set', path: 'content', value: text })
+    // An append, not a set of the text so far: the fold merges a batch's appends into one write.
+    ops.push({ op: 'message.delta', ...place(id, type, 'assistant', lane), action: 'append', path: 'content', value: delta })
     return ops
   }
 
@@ -428,7 +428,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     }
     const at = place(id, type, 'assistant', lane)
     if (whole !== undefined) {
-      texts.set(id, whole)
+      texts.add(id)
       ops.push({ op: 'message.delta', ...at, action: 'set', path: 'content', value: whole })
     } else if (structured !== undefined) {
       ops.push({ op: 'message.delta', ...at, action: 'set', path: 'result', value: structured })
@@ -650,7 +650,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   function snapshotPart(part: MessagePart): Op[] {
     const props = { ...part.props }
     const lane = part.threadId ?? ''
-    if (part.type === 'text' || part.type === 'reasoning') texts.set(part.id, typeof props.content === 'string' ? props.content : '')
+    if (part.type === 'text' || part.type === 'reasoning') texts.add(part.id)
     if (part.type === 'activity') activities.set(part.id, props.content)
     if (part.type === 'tool') {
       let track = tools.get(part.id)

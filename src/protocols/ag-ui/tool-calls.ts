@@ -79,7 +79,7 @@ export function pushArguments(track: ToolTrack, place: { turnId: string; message
   track.parser.push(delta)
   const edits = track.edits
   track.edits = []
-  const ops: Op[] = [{ op: 'message.delta', ...place, action: 'set', path: 'inputText', value: track.text }]
+  const ops: Op[] = [{ op: 'message.delta', ...place, action: 'append', path: 'inputText', value: delta }]
   if (edits.some((edit) => !pathIsPlain(edit.path))) {
     // A key the path syntax cannot spell (a dot, a bracket, a reserved name): send the whole value once.
     ops.push({ op: 'message.delta', ...place, action: 'set', path: 'input', value: copyOf(track.parser.value) })
