@@ -46,13 +46,32 @@ export function frameScheduler(fallbackMs = 100): Scheduler {
 }
 
 /**
- * The scheduler for where the code runs: frames in a browser, synchronous elsewhere.
+ * Flush once the current task's synchronous work is done. Everything a network
+ * read decodes is pushed in one go, so outside a browser this is one store
+ * commit per read, never one per event.
+ *
+ * @example
+ * createBatcher(dispatch, microtaskScheduler)
+ */
+export const microtaskScheduler: Scheduler = (flush) => {
+  let cancelled = false
+  queueMicrotask(() => {
+    if (!cancelled) flush()
+  })
+  return () => {
+    cancelled = true
+  }
+}
+
+/**
+ * The scheduler for where the code runs: frames in a browser, one flush per
+ * microtask elsewhere (servers, tests, workers).
  *
  * @example
  * const scheduler = defaultScheduler()
  */
 export function defaultScheduler(): Scheduler {
-  return typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' ? frameScheduler() : syncScheduler
+  return typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' ? frameScheduler() : microtaskScheduler
 }
 
 /** A queue of ops in front of a store. */

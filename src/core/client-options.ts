@@ -139,7 +139,7 @@ export interface AgentClientOptions {
   onFinish?: (turnId: string) => void
   /** Called when a turn ends in an error (or a resumable stream gives up). */
   onError?: (error: WeftError) => void
-  /** When batched ops reach the store (default: once per animation frame in a browser). */
+  /** When batched ops reach the store (default: once per animation frame in a browser, once per network read elsewhere). */
   scheduler?: Scheduler
   /** Resume dropped streams (see `ResumeOptions`). */
   resume?: ResumeOptions

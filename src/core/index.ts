@@ -10,7 +10,7 @@ export { applyDelta } from './fold/deltas'
 export { parsePath } from './fold/paths'
 export { isSafeKey, clean } from './util/record'
 export { createAgentStore, snapshot, type AgentStore, type AgentStoreState, type AgentStoreOptions } from './store'
-export { createBatcher, syncScheduler, frameScheduler, defaultScheduler, type Batcher, type Scheduler } from './batcher'
+export { createBatcher, syncScheduler, microtaskScheduler, frameScheduler, defaultScheduler, type Batcher, type Scheduler } from './batcher'
 export { foldStream, streamToOps, type FoldStreamOptions } from './fold-stream'
 export { FrameDecoder, type FrameDecoderOptions } from './pipeline'
 export {
