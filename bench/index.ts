@@ -1,17 +1,21 @@
 /**
  * `npm run bench`: weft's figures, measured side by side with the floor and
  * the peers in one process. Printed, never asserted.
+ *
+ * `npm run bench -- --quick` measures 1k and 10k only.
  */
+import os from 'node:os'
 import { benchBytes } from './bytes'
 import { benchConversations } from './conversations'
 import { benchMarkdown } from './markdown'
+import { benchMemory } from './memory'
 import { benchRenders } from './renders'
-import { benchUIMessage } from './ui-message'
-import { benchYao } from './yao'
+import { benchScenarios } from './scenarios-table'
 
-console.log(`weft bench · Node ${process.version} · ${new Date().toISOString()}\n`)
-await benchYao()
-await benchUIMessage()
+const quick = process.argv.includes('--quick')
+console.log(`weft bench · Node ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'} · load ${os.loadavg()[0]!.toFixed(1)} · ${new Date().toISOString()}\n`)
+await benchScenarios(quick ? [1_000, 10_000] : undefined)
+await benchMemory()
 await benchRenders()
 await benchBytes()
 await benchMarkdown()

@@ -1,0 +1,106 @@
+/**
+ * The paths the bench times, each reading the same bytes: the parse floor,
+ * weft's `foldStream`, weft's live client, and the peers' own clients.
+ */
+import { HttpAgent } from '@ag-ui/client'
+import { DefaultChatTransport, readUIMessageStream } from 'ai'
+import { createParser } from 'eventsource-parser'
+import type { Scheduler } from '../src/core/batcher'
+import { AgentClient } from '../src/core/client'
+import { foldStream } from '../src/core/fold-stream'
+import type { AgentState } from '../src/core/model'
+import type { HydratedTurn } from '../src/core/ops'
+import { createAgentStore, type AgentStore } from '../src/core/store'
+import { networkResponse } from './harness'
+import type { Scenario } from './scenarios'
+
+/** One flush per 60 Hz frame, as `frameScheduler` does in a browser. */
+export const perFrame: Scheduler = (flush) => {
+  const handle = setTimeout(flush, 1000 / 60)
+  return () => clearTimeout(handle)
+}
+
+/** Streaming `TextDecoder` + `eventsource-parser` + `JSON.parse`: the least any reader does. */
+export async function parseFloor(chunks: readonly Uint8Array[], headers: Record<string, string>): Promise<number> {
+  let events = 0
+  const parser = createParser({
+    onEvent(event) {
+      if (event.data === '[DONE]') return
+      JSON.parse(event.data)
+      events += 1
+    },
+  })
+  const reader = networkResponse(chunks, headers['content-type']).body!.getReader()
+  const decoder = new TextDecoder()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    parser.feed(decoder.decode(value, { stream: true }))
+  }
+  parser.feed(decoder.decode())
+  return events
+}
+
+/** `foldStream` over the SSE text (framing, decoder, ops and fold in one batch). */
+export function weftFold(text: string, scenario: Scenario): AgentState {
+  return foldStream(text, { protocol: scenario.protocol })
+}
+
+/** The live client: fetch, transport, decoder, batcher and fold into a store. Returns the store commits. */
+export async function weftClient(chunks: readonly Uint8Array[], scenario: Scenario, store: AgentStore, scheduler?: Scheduler): Promise<number> {
+  let commits = 0
+  const unsubscribe = store.subscribe(() => {
+    commits += 1
+  })
+  const client = new AgentClient(store, {
+    url: 'http://bench.invalid/stream',
+    protocol: scenario.protocol,
+    scheduler,
+    fetch: async () => {
+      const response = networkResponse(chunks)
+      return new Response(response.body, { headers: scenario.headers })
+    },
+  })
+  await client.send()
+  unsubscribe()
+  return commits
+}
+
+/** A store already holding `messages` finished messages (10 per turn). */
+export function crowdedStore(messages: number): AgentStore {
+  const store = createAgentStore()
+  const turns: HydratedTurn[] = []
+  for (let t = 0; t < messages / 10; t++) {
+    turns.push({
+      turn: { id: `old-${t}`, role: t % 2 ? 'assistant' : 'user' },
+      messages: Array.from({ length: 10 }, (_, m) => ({ id: `old-${t}-${m}`, type: 'text', props: { content: `message ${t}.${m} `.repeat(8) } })),
+    })
+  }
+  store.getState().dispatch([{ op: 'hydrate', turns, at: 'start' }])
+  return store
+}
+
+/** The AI SDK's client path: its transport parses and validates the bytes, `readUIMessageStream` folds them. */
+export async function aiSdk(chunks: readonly Uint8Array[], scenario: Scenario): Promise<number> {
+  const transport = new DefaultChatTransport({
+    api: 'http://bench.invalid/chat',
+    fetch: async () => new Response(networkResponse(chunks).body, { headers: scenario.headers }),
+  })
+  const stream = await transport.sendMessages({
+    trigger: 'submit-message', chatId: 'bench', messageId: undefined, messages: [], abortSignal: undefined,
+  })
+  let snapshots = 0
+  for await (const _ of readUIMessageStream({ stream })) snapshots += 1
+  return snapshots
+}
+
+/** `@ag-ui/client`'s `HttpAgent.runAgent`: its SSE parser, event verification and message fold. */
+export async function agUiClient(chunks: readonly Uint8Array[], scenario: Scenario): Promise<number> {
+  const agent = new HttpAgent({
+    url: 'http://bench.invalid/agent',
+    threadId: 'th1',
+    fetch: async () => new Response(networkResponse(chunks).body, { headers: scenario.headers }),
+  })
+  await agent.runAgent({ runId: 'r1' })
+  return agent.messages.length
+}
