@@ -36,8 +36,9 @@ async function hydrateInNode(): Promise<Record<string, string>> {
   const record = longConversation('long', 5000)
   const storage = memoryConversations()
   await storage.save(record, { expectedRevision: 0 })
+  const stored = structuredClone(record)
   const check = await best(9, () => {
-    if (!checkRecord(structuredClone(record), 'long').ok) throw new Error('the record failed its check')
+    if (!checkRecord(stored, 'long').ok) throw new Error('the record failed its check')
   })
   const select = await best(9, async () => {
     const conversations = createConversations({ storage, selection: false, saveOnHide: false })
@@ -45,7 +46,8 @@ async function hydrateInNode(): Promise<Record<string, string>> {
     if (conversations.storeOf('long')?.getState().turnIds.length !== 5000) throw new Error('not hydrated')
     await conversations.dispose()
   })
-  return { 'hydrate 5,000 messages (Node)': `${n(select, 1)} ms (schema check alone ${n(check, 1)} ms; target ≤ 50 ms)` }
+  // The memory storage copies the record out, as IndexedDB's structured clone does in a browser.
+  return { 'hydrate 5,000 messages (Node)': `${n(select, 1)} ms, copy out of storage included (schema check alone ${n(check, 1)} ms; target ≤ 50 ms)` }
 }
 
 async function listInChromium(): Promise<Record<string, string>> {
