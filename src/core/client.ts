@@ -125,6 +125,11 @@ export class AgentClient {
     this.options = options
   }
 
+  /** The options the next send uses (a recorder wraps their `fetch`). */
+  get currentOptions(): AgentClientOptions {
+    return this.options
+  }
+
   /** True while a request is open or a reconnect is scheduled. */
   get busy(): boolean {
     return this.active !== undefined && !this.active.settled

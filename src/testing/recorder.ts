@@ -2,7 +2,7 @@
  * Records a live agent stream into a fixture, with its timing, so a stream seen
  * against a real server becomes a test in one step.
  */
-import { createFrameParser, foldStream, type AgentClientOptions, type ProtocolName } from '../core/index'
+import { AgentClient, createFrameParser, foldStream, type AgentClientOptions, type ProtocolName } from '../core/index'
 import { encodeFrame, type AgentFixture, type FixtureFrame, type FixtureProtocol } from './frames'
 
 /**
@@ -43,6 +43,8 @@ export interface StreamRecorder {
   readonly recordings: readonly AgentFixture[]
   /** The latest recording, complete once its stream ended. */
   last(): AgentFixture | undefined
+  /** Given a client: put its own `fetch` back. */
+  stop(): void
 }
 
 /** Headers weft reads to recognise a protocol; kept so a replay detects the same one. */
@@ -52,7 +54,8 @@ const SECRET_NAME = /auth|cookie|token|secret|key|session|password|credential|si
 const SECRET_PARAM = /token|key|secret|auth|sig|session|password|code|credential/i
 
 /**
- * Wraps a client's `fetch` so every event stream it reads is recorded as a fixture:
+ * Wraps a client's `fetch` (given the client, or the options it is made with) so
+ * every event stream it reads is recorded as a fixture:
  * the frames as they arrived (ids, event names, comments, retry), each with the
  * wait before it, and whether the connection dropped. Request headers, cookies
  * and secret-looking query parameters are never recorded.
@@ -60,9 +63,21 @@ const SECRET_PARAM = /token|key|secret|auth|sig|session|password|code|credential
  * @example
  * const recorder = recordStream({ url: 'https://agent.example.com/chat', headers: { authorization: `Bearer ${token}` } })
  * const { send } = useAgentStream(recorder.options)
+ *
+ * const fromClient = recordStream(client, { name: 'renewal-bug' })
+ * await client.send('Where is the renewal?')
+ * fromClient.stop()
  */
-export function recordStream(options: RecordStreamOptions = {}): StreamRecorder {
-  const { name, title, keepHeaders = [], onRecording, ...clientOptions } = options
+export function recordStream(target: AgentClient | RecordStreamOptions = {}, settings: Omit<RecordStreamOptions, keyof AgentClientOptions> = {}): StreamRecorder {
+  if (target instanceof AgentClient) {
+    // The client keeps its options; only its fetch is wrapped, until stop().
+    const client = target
+    const original = client.currentOptions
+    const recorder = recordStream({ ...original, ...settings })
+    client.setOptions({ ...original, fetch: recorder.fetch })
+    return { ...recorder, get recordings() { return recorder.recordings }, stop: () => client.setOptions(original) }
+  }
+  const { name, title, keepHeaders = [], onRecording, ...clientOptions } = { ...target, ...settings }
   const recordings: AgentFixture[] = []
   const inner = clientOptions.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
   const keep = new Set([...PROTOCOL_HEADERS, ...keepHeaders.map((h) => h.toLowerCase())].filter((h) => !SECRET_NAME.test(h)))
@@ -148,6 +163,7 @@ export function recordStream(options: RecordStreamOptions = {}): StreamRecorder 
       return recordings
     },
     last: () => recordings[recordings.length - 1],
+    stop: () => {},
   }
 }
 

@@ -11,6 +11,15 @@ import { scenarios } from '../../mock/scenarios/index'
 import { buildFixtures, buildIndex, FIXTURE_DIR } from '../../scripts/fixtures'
 import { startServer, type TestServer } from '../helpers/server'
 import { content, runClient } from './support'
+import type { AgentState } from 'weft/core'
+
+/** The state as it was after the n-th send: its first n user and assistant turns. */
+function snapshotTurn(state: AgentState, n: number): AgentState {
+  const keep = new Set(state.turnIds.slice(0, n * 2))
+  const messages = Object.fromEntries(Object.entries(state.messages).filter(([, m]) => keep.has(m.turnId)))
+  const scoped = <T extends object>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).filter(([id]) => [...keep].some((t) => id.startsWith(t))))
+  return { ...state, turnIds: [...keep], turns: Object.fromEntries([...keep].map((id) => [id, state.turns[id]!])), messages, blocks: scoped(state.blocks), threads: scoped(state.threads), trace: scoped(state.trace) }
+}
 
 describe('mockFetch', () => {
   it('answers by method and URL and records the request a send made', async () => {
@@ -82,6 +91,21 @@ describe('recordStream', () => {
       expect(content(replayed)).toEqual(content(liveState))
     },
   )
+
+  it('records through a client it is given, and stop() puts the client’s fetch back', async () => {
+    const store = createAgentStore()
+    const client = new AgentClient(store, { url: live('yao', 'concurrent-threads', '?chunk=random&seed=2'), scheduler: syncScheduler })
+    const recorder = recordStream(client, { name: 'threads' })
+    await client.send('Brief me')
+    recorder.stop()
+    await client.send('Again')
+    expect(recorder.recordings).toHaveLength(1)
+    const fixture = recorder.last()!
+    expect(fixture).toMatchObject({ name: 'threads', protocol: 'yao' })
+    const replayed = await runClient({ url: '/r', fetch: mockFetch({ '/r': fixture }) }, 'Brief me')
+    const live1 = snapshotTurn(store.getState(), 1)
+    expect(content(replayed)).toEqual(content(live1))
+  })
 
   it('detects the protocol when the client did not name it, and keeps the frame ids and event names', async () => {
     const recorder = recordStream({ url: live('ag-ui', 'run') })
