@@ -81,7 +81,8 @@ export interface FixtureHandlersOptions {
 
 /**
  * A whole mock agent server as MSW handlers: every fixture at
- * `GET|POST <prefix>/stream/:protocol/:name`, the list at `GET <prefix>/scenarios`.
+ * `GET|POST <prefix>/stream/:protocol/:name`, the list at `GET <prefix>/scenarios`, and
+ * Vocion's resume endpoint at `GET <prefix>/resume/vocion/:name?id=<streamId>&after=<count>`.
  * Query options: `delay=<ms>`, `pace=tokens|recorded`, `cut=<k>`, `chunk=random`,
  * `seed=<n>`, `crlf=1`, `status=<code>`. Stories can pick a stream by URL alone.
  *
@@ -119,7 +120,24 @@ export function fixtureHandlers(options: FixtureHandlersOptions = {}): HttpHandl
     }
     return streamResponse(fixture, { ...queryOptions(new URL(request.url).searchParams, options.defaultDelayMs ?? 0), signal: request.signal })
   }
+  // Vocion's resume endpoint: the events after `after` (the stream_meta frame neither counted nor replayed); another id is 404.
+  const vocionResume = ({ request, params }: { request: Request; params: Record<string, string | readonly string[] | undefined> }) => {
+    const fixture = find('vocion', String(params.name))
+    const query = new URL(request.url).searchParams
+    const isMeta = (frame: AgentFixture['frames'][number]) =>
+      typeof frame.data === 'object' && frame.data !== null && (frame.data as { type?: unknown }).type === 'stream_meta'
+    const meta = fixture?.frames.find(isMeta)
+    const streamId = meta ? (meta.data as { streamId?: unknown }).streamId : undefined
+    if (!fixture || query.get('expired') === '1' || typeof streamId !== 'string' || query.get('id') !== streamId) {
+      return HttpResponse.json({ error: 'not_found', message: 'Unknown or expired stream' }, { status: 404 })
+    }
+    const after = Number(query.get('after') ?? 0)
+    const events = fixture.frames.filter((frame) => frame.data !== undefined && !isMeta(frame))
+    const rest = { ...fixture, frames: events.slice(Number.isInteger(after) && after > 0 ? after : 0), end: undefined }
+    return streamResponse(rest, { ...queryOptions(query, options.defaultDelayMs ?? 0), signal: request.signal })
+  }
   return [
+    http.get(`${prefix}/resume/vocion/:name`, vocionResume),
     http.get(`${prefix}/scenarios`, () =>
       HttpResponse.json(list().map((f) => ({ protocol: f.protocol, name: f.name, title: f.title, frames: f.frames.length, url: `${prefix}/stream/${f.protocol}/${f.name}` }))),
     ),

@@ -4,6 +4,7 @@
  */
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { memoryStorage } from 'weft/core'
 import { fixtures } from 'weft/testing'
 import { agentHandlers, fixtureHandlers } from 'weft/testing/msw'
 import { content, referenceFold, runClient } from './support'
@@ -41,6 +42,17 @@ describe('agentHandlers', () => {
 })
 
 describe('fixtureHandlers', () => {
+  it('resumes a cut Vocion stream through its resume route, ending in the uninterrupted fold', async () => {
+    const state = await runClient({
+      url: 'http://agent.test/mock/stream/vocion/answer?cut=7',
+      protocol: 'vocion',
+      resume: { strategy: 'vocion', conversationKey: 'msw-resume', resumeUrl: 'http://agent.test/mock/resume/vocion/answer', storage: memoryStorage(), backoff: { baseMs: 1, maxMs: 5 } },
+    })
+    expect(state.status).toBe('done')
+    expect(content(state)).toEqual(content(referenceFold(fixtures.vocion.answer!), 'turn-1'))
+    expect((await fetch('http://agent.test/mock/resume/vocion/answer?id=other')).status).toBe(404)
+  })
+
   it('lists every fixture and streams each by URL with the mock server’s query options', async () => {
     const list = (await (await fetch('http://agent.test/mock/scenarios')).json()) as Array<{ protocol: string; name: string; url: string }>
     expect(list.length).toBe(Object.values(fixtures).reduce((n, byName) => n + Object.keys(byName).length, 0))

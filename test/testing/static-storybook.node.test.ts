@@ -86,6 +86,19 @@ describe('the static Storybook build', () => {
     await page.close()
   }, 120_000)
 
+  it('resumes a dropped Vocion stream through the resume route the worker serves', async () => {
+    const { page, errors } = await openStory('streams-resume--dropped-connection')
+    await page.waitForSelector('[data-testid="status"]:text-is("done")', { timeout: 60_000 })
+    const history = await page.locator('[data-testid="status-history"] li').allTextContents()
+    expect(history).toEqual(['connecting', 'streaming', 'reconnecting', 'streaming', 'done'])
+    expect(await page.textContent('[data-weft="turn"][data-role="assistant"] [data-type="text"]')).toBe(
+      'Contoso renews on 30 September [1]. The champion asked for a two-year term at the current price [2], so a draft note to Nadia is ready below.',
+    )
+    expect(errors).toEqual([])
+    expect(served.filter((p) => p.startsWith('/mock/'))).toEqual([])
+    await page.close()
+  }, 120_000)
+
   it('streams a story whose handlers are agentHandlers on the host’s own endpoint', async () => {
     const { page, errors } = await openStory('testing-msw-handlers--random-splits')
     await page.waitForSelector('[data-testid="status"]:text-is("done")', { timeout: 60_000 })
