@@ -1,0 +1,113 @@
+/**
+ * `npm run bench:browser`: the Chromium bench. A 20,000-token answer after 1,000
+ * earlier messages, drawn by weft's hooks in a real browser (the system Chromium),
+ * with a performance trace. Printed: React commits per animation frame (counted from
+ * layout effects, so the production build of React can be used), renders
+ * of finished messages, and per-frame script time from the trace. Asserts nothing.
+ */
+import { build } from 'esbuild'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+import { n, table } from '../harness'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const FRAME_MS = 1000 / 60
+
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, unknown> }
+
+/** Script events at the top of the renderer's main thread (nested ones are inside their parent's time). */
+const SCRIPT = new Set(['FunctionCall', 'EvaluateScript', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'v8.callFunction', 'v8.run', 'EventDispatch'])
+
+function mainThread(events: TraceEvent[]): { pid: number; tid: number } {
+  const named = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+  if (!named) throw new Error('no renderer main thread in the trace')
+  return { pid: named.pid, tid: named.tid }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+}
+
+async function main(): Promise<void> {
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL('./page.tsx', import.meta.url))],
+    bundle: true, minify: true, format: 'iife', write: false, logLevel: 'silent', jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' }, absWorkingDir: root,
+  })
+  const script = bundle.outputFiles[0]!.text
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+  try {
+    const page = await browser.newPage()
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`))
+    page.on('console', (message) => { if (message.type() === 'error') console.error(`page console: ${message.text()}`) })
+    await page.setContent('<!doctype html><html><body><div id="root"></div></body></html>')
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'toplevel'] })
+    await page.addScriptTag({ content: script })
+    await page.waitForFunction(() => (window as unknown as { benchResults: { done: boolean } }).benchResults.done, undefined, { timeout: 120_000, polling: 200 })
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }
+    const results = await page.evaluate(() => (window as unknown as { benchResults: { commits: number[]; frames: number[]; finishedRenders: number; error?: string } }).benchResults)
+    if (results.error) throw new Error(`the stream failed: ${results.error}`)
+
+    // Commits per frame: how many commits fall between two animation frames.
+    const { commits, frames } = results
+    const perFrame: number[] = []
+    let c = 0
+    for (let f = 1; f < frames.length; f++) {
+      let count = 0
+      while (c < commits.length && commits[c]! < frames[f]!) {
+        if (commits[c]! >= frames[f - 1]!) count += 1
+        c++
+      }
+      perFrame.push(count)
+    }
+    const streamingFrames = perFrame.filter((count) => count > 0).length
+
+    // Script time per 16.7 ms window, from the top-level script events of the page's main thread.
+    const events = trace.traceEvents
+    const main = mainThread(events)
+    const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && SCRIPT.has(e.name) && e.dur !== undefined)
+      .sort((a, b) => a.ts - b.ts)
+    const top: TraceEvent[] = []
+    let end = -Infinity
+    for (const e of own) {
+      if (e.ts >= end) {
+        top.push(e)
+        end = e.ts + e.dur!
+      }
+    }
+    const start = top[0]?.ts ?? 0
+    const windows = new Map<number, number>()
+    for (const e of top) {
+      // An event spanning windows charges each the part it spent there.
+      let at = e.ts
+      const stop = e.ts + e.dur!
+      while (at < stop) {
+        const w = Math.floor((at - start) / (FRAME_MS * 1000))
+        const windowEnd = start + (w + 1) * FRAME_MS * 1000
+        const slice = Math.min(stop, windowEnd) - at
+        windows.set(w, (windows.get(w) ?? 0) + slice)
+        at += slice
+      }
+    }
+    const busy = [...windows.values()].map((us) => us / 1000)
+
+    console.log('Chromium: a 20,000-token UI-stream answer after 1,000 earlier messages, 2 KiB every 4 ms, drawn with weft\'s hooks (one component per message)')
+    table([{
+      'React commits': n(commits.length),
+      'frames while streaming': n(streamingFrames),
+      'max commits in one frame': n(Math.max(0, ...perFrame)),
+      'renders of finished messages': n(results.finishedRenders),
+      'frame script ms p50': n(percentile(busy, 50), 2),
+      p95: n(percentile(busy, 95), 2),
+      max: n(Math.max(0, ...busy), 2),
+    }])
+  } finally {
+    await browser.close()
+  }
+}
+
+await main()
