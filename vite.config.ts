@@ -70,6 +70,7 @@ export default defineConfig({
       'eventsource-parser',
       'fast-json-patch',
       'marked',
+      'axe-core',
       'shiki/core',
       'shiki/engine/javascript',
       'shiki/langs/typescript.mjs',

@@ -1,4 +1,6 @@
 import type { Preview } from '@storybook/react-vite'
+import axe from 'axe-core'
+import { expect } from 'storybook/test'
 import { setupWorker } from 'msw/browser'
 import { mswLoader } from 'msw-storybook-addon/csf3'
 import { fixtureHandlers } from '../src/testing/msw'
@@ -26,6 +28,13 @@ const preview: Preview = {
     },
     // An object, so a story adds `msw: { handlers: { story: [...] } }` and keeps these.
     msw: { handlers: { fixtures: fixtureHandlers() } },
+  },
+  // Every story, in `npm test` and in Storybook, is checked by axe after it has rendered (and played).
+  // `region` is left out: a story is a fragment of a page, not a page with landmarks.
+  afterEach: async ({ canvasElement }) => {
+    const results = await axe.run(canvasElement, { resultTypes: ['violations'], rules: { region: { enabled: false } } })
+    const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)
+    await expect(found).toEqual([])
   },
 }
 

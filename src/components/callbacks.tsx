@@ -55,6 +55,12 @@ export interface WeftCallbacks {
   onNavigate?: (path: string, params: NavigationParams) => void
   /** A suggested follow-up was picked. */
   onSuggest?: (text: string) => void
+  /** A person rated an answer (thumbs up or down; pressing the same thumb again clears it: `undefined`). */
+  onFeedback?: (turnId: string, rating: 'up' | 'down' | undefined) => void
+  /** Regenerate this answer. The button shows only when the host gives this. */
+  onRegenerate?: (turnId: string) => void
+  /** Edit the question of this turn. The button shows only when the host gives this. */
+  onEdit?: (turnId: string) => void
   /** A human-in-the-loop gate was answered (with a reason or the words asked for, when given). */
   onGateAnswer?: (gate: Gate, answer: GateAnswer, detail?: GateAnswerDetail) => void
 }
@@ -80,7 +86,7 @@ export interface WeftCallbacksProviderProps extends WeftCallbacks {
  *   <Transcript.Root />
  * </WeftCallbacksProvider>
  */
-export function WeftCallbacksProvider({ children, onAction, onNavigate, onSuggest, onGateAnswer }: WeftCallbacksProviderProps) {
+export function WeftCallbacksProvider({ children, onAction, onNavigate, onSuggest, onGateAnswer, onFeedback, onRegenerate, onEdit }: WeftCallbacksProviderProps) {
   const outer = useContext(CallbacksContext)
   const value = useMemo<WeftCallbacks>(
     () => ({
@@ -88,8 +94,11 @@ export function WeftCallbacksProvider({ children, onAction, onNavigate, onSugges
       onNavigate: onNavigate ?? outer.onNavigate,
       onSuggest: onSuggest ?? outer.onSuggest,
       onGateAnswer: onGateAnswer ?? outer.onGateAnswer,
+      onFeedback: onFeedback ?? outer.onFeedback,
+      onRegenerate: onRegenerate ?? outer.onRegenerate,
+      onEdit: onEdit ?? outer.onEdit,
     }),
-    [outer, onAction, onNavigate, onSuggest, onGateAnswer],
+    [outer, onAction, onNavigate, onSuggest, onGateAnswer, onFeedback, onRegenerate, onEdit],
   )
   return <CallbacksContext.Provider value={value}>{children}</CallbacksContext.Provider>
 }

@@ -46,19 +46,20 @@ export function splitCitations(text: string, sources: ReadonlyMap<number, Source
 
 /**
  * One `[n]` marker: a link to its source when the URL is safe, with the
- * source's title as a tooltip.
+ * source's title as a tooltip. Not `focusable` inside text hidden from
+ * assistive technology (a streaming answer).
  *
  * @example
  * <Citation marker="[1]" source={source} />
  */
-export function Citation({ marker, source }: { marker: string; source: Source }) {
+export function Citation({ marker, source, focusable = true }: { marker: string; source: Source; focusable?: boolean }) {
   const href = safeUrl(source.url)
   const title = asText(source.title) || asText(source.filename) || asText(source.url)
   if (!href) {
     return <span data-weft="citation" data-source-id={asText(source.id)} title={title}>{marker}</span>
   }
   return (
-    <a data-weft="citation" data-source-id={asText(source.id)} href={href} title={title} target="_blank" rel="noopener noreferrer">
+    <a data-weft="citation" data-source-id={asText(source.id)} href={href} title={title} target="_blank" rel="noopener noreferrer" tabIndex={focusable ? undefined : -1}>
       {marker}
     </a>
   )

@@ -50,3 +50,6 @@ export { Composer, type ComposerProps, type ComposerRootProps, type ComposerInpu
 export { StateInspector, type StateInspectorProps, type InspectorSection } from './state-inspector'
 export { safeUrl, type SafeUrlOptions } from './safe-url'
 export { ThreadList, type ThreadListProps } from './thread-list'
+export { MessageActions, type MessageActionsProps } from './message-actions'
+export { Chat, useStickToBottom, type ChatProps } from './chat'
+export { markdownToText } from './markdown/plain'

@@ -9,6 +9,7 @@ import { useLabels } from './labels'
 import { Gates } from './gate-card'
 import { readOutlineKey, useBlockOutline, useTurnOutline, type OutlineKey } from './hooks'
 import { MessageView } from './message'
+import { MessageActions } from './message-actions'
 import { Sources } from './sources'
 import { Suggestions } from './suggestions'
 import { TraceHeadline } from './trace'
@@ -91,6 +92,7 @@ const Turn = forwardRef<HTMLElement, TranscriptTurnProps>(function TranscriptTur
             <Sources />
             <Suggestions />
             <TurnError />
+            {turn.role === 'assistant' && <MessageActions />}
           </>
         )}
       </article>

@@ -15,7 +15,7 @@ import { useMarkdownSettings, type HighlightedLine } from './highlight'
  * @example
  * <CodeBlock code={'const a = 1'} lang="ts" />
  */
-export function CodeBlock({ code, lang, open = false }: CodeBlockProps) {
+export function CodeBlock({ code, lang, open = false, focusable = true }: CodeBlockProps) {
   const labels = useLabels()
   const { highlight } = useMarkdownSettings()
   const [lines, setLines] = useState<{ code: string; lines: HighlightedLine[] } | undefined>(undefined)
@@ -33,10 +33,10 @@ export function CodeBlock({ code, lang, open = false }: CodeBlockProps) {
     <div data-weft="code-block" data-lang={lang} data-state={coloured ? 'highlighted' : 'plain'}>
       <div data-weft="code-header">
         <span data-weft="code-lang">{lang ?? ''}</span>
-        <CopyButton text={code} label={labels.copyCode}>{undefined}</CopyButton>
+        <CopyButton text={code} label={labels.copyCode} tabIndex={focusable ? undefined : -1}>{undefined}</CopyButton>
       </div>
       {/* Focusable, so a keyboard can scroll a long line. */}
-      <pre tabIndex={0}>
+      <pre tabIndex={focusable ? 0 : undefined}>
         <code>
           {coloured
             ? coloured.map((line, i) => (

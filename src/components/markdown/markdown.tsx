@@ -56,7 +56,7 @@ export const Markdown = forwardRef<HTMLDivElement, MarkdownProps>(function Markd
   const blocks = useMemo(() => parser.current!.update(text, streaming), [text, streaming])
   return (
     <div data-weft="markdown" {...rest} ref={ref}>
-      {turnId ? <CitedBlocks blocks={blocks} turnId={turnId} /> : <Blocks blocks={blocks} citations={NO_CITATIONS} />}
+      {turnId ? <CitedBlocks blocks={blocks} turnId={turnId} streaming={streaming} /> : <Blocks blocks={blocks} citations={NO_CITATIONS} streaming={streaming} />}
     </div>
   )
 })
@@ -74,17 +74,17 @@ function markersOfList({ done, live }: MarkdownBlockList): string {
 }
 
 /** Blocks whose `[n]` markers link to the turn's sources (this part needs the store). */
-function CitedBlocks({ blocks, turnId }: { blocks: MarkdownBlockList; turnId: string }) {
+function CitedBlocks({ blocks, turnId, streaming }: { blocks: MarkdownBlockList; turnId: string; streaming: boolean }) {
   const markerKey = markersOfList(blocks)
   const markers = useMemo(() => (markerKey ? markerKey.split(',').map(Number) : NO_MARKERS), [markerKey])
   const sources = useCitations(turnId, markers)
   const citations = useMemo(() => new Map(markers.map((n, i) => [n, sources[i]])), [markers, sources])
-  return <Blocks blocks={blocks} citations={citations} />
+  return <Blocks blocks={blocks} citations={citations} streaming={streaming} />
 }
 
-function Blocks({ blocks, citations }: { blocks: MarkdownBlockList; citations: ReadonlyMap<number, Source | undefined> }) {
+function Blocks({ blocks, citations, streaming }: { blocks: MarkdownBlockList; citations: ReadonlyMap<number, Source | undefined>; streaming: boolean }) {
   const { dataImages } = useMarkdownSettings()
-  const context = useMemo<RenderContext>(() => ({ citations, dataImages, CodeBlock }), [citations, dataImages])
+  const context = useMemo<RenderContext>(() => ({ citations, dataImages, CodeBlock, streaming }), [citations, dataImages, streaming])
   return (
     <>
       <DoneBlocks blocks={blocks.done} context={context} />

@@ -22,6 +22,8 @@ export interface CodeBlockProps {
   lang?: string
   /** True while the fence has not been closed yet. */
   open?: boolean
+  /** False while the answer is hidden from assistive technology (streaming): nothing in it takes focus. */
+  focusable?: boolean
 }
 
 /**
@@ -36,6 +38,8 @@ export interface RenderContext {
   /** Accept `data:image/…` image sources. */
   dataImages: boolean
   CodeBlock: ComponentType<CodeBlockProps>
+  /** The answer is still streaming (and hidden from assistive technology). */
+  streaming: boolean
 }
 
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos|nbsp));/g
@@ -62,7 +66,7 @@ function text(value: string, ctx: RenderContext, key: number | string): ReactNod
   const plain = decode(value)
   if (ctx.citations.size === 0) return plain
   return splitCitations(plain, ctx.citations).map((part, i) =>
-    typeof part === 'string' ? part : <Citation key={`${key}.${i}`} marker={part.marker} source={part.source} />,
+    typeof part === 'string' ? part : <Citation key={`${key}.${i}`} marker={part.marker} source={part.source} focusable={!ctx.streaming} />,
   )
 }
 
@@ -101,7 +105,7 @@ function renderInlineToken(token: Token, ctx: RenderContext, key: number | strin
       const children = renderInline(link.tokens, ctx)
       if (!href) return <span key={key} data-weft="link-blocked">{children}</span>
       return (
-        <a key={key} href={href} title={link.title ?? undefined} target="_blank" rel="noopener noreferrer">
+        <a key={key} href={href} title={link.title ?? undefined} target="_blank" rel="noopener noreferrer" tabIndex={ctx.streaming ? -1 : undefined}>
           {children}
         </a>
       )
@@ -150,7 +154,7 @@ export function renderBlock(token: Token, ctx: RenderContext, key: number | stri
       const code = token as Tokens.Code
       const lang = code.lang?.trim().split(/\s+/)[0] || undefined
       const closed = /\n {0,3}(`{3,}|~{3,})[ \t]*\n?$/.test(code.raw) || code.codeBlockStyle === 'indented'
-      return <ctx.CodeBlock key={key} code={code.text} lang={lang} open={!closed} />
+      return <ctx.CodeBlock key={key} code={code.text} lang={lang} open={!closed} focusable={!ctx.streaming} />
     }
     case 'list': {
       const list = token as Tokens.List

@@ -31,7 +31,7 @@ export function TextMessage({ message }: MessageRendererProps) {
             <Fragment key={l}>
               {l > 0 && <br />}
               {splitCitations(line, byMarker).map((part, i) =>
-                typeof part === 'string' ? part : <Citation key={i} marker={part.marker} source={part.source} />,
+                typeof part === 'string' ? part : <Citation key={i} marker={part.marker} source={part.source} focusable={!streaming} />,
               )}
             </Fragment>
           ))}

@@ -167,7 +167,9 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
         {inputText !== '' && (
           <div data-weft="tool-input">
             <span data-weft="tool-part-label">{labels.toolInput}</span>
-            <pre tabIndex={0} aria-hidden={(message.status === 'streaming' && state === 'input-streaming') || undefined}>{inputText}</pre>
+            {message.status === 'streaming' && state === 'input-streaming'
+              ? <pre aria-hidden="true">{inputText}</pre>
+              : <pre tabIndex={0}>{inputText}</pre>}
           </div>
         )}
         {props.output !== undefined && (
