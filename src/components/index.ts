@@ -11,6 +11,7 @@ export { Transcript, TurnError } from './transcript'
 export type { TranscriptRootProps, TranscriptTurnProps, TranscriptContentProps, TranscriptBlockProps, TranscriptThreadProps, TurnErrorProps } from './transcript'
 export { MessageView, type MessageViewProps } from './message'
 export { BranchPicker, type BranchPickerProps } from './branch-picker'
+export { Attachments, useAttachments, type AttachmentsState, type AttachmentsRootProps, type AttachmentsButtonProps, type AttachmentsListProps } from './attachments'
 export {
   RendererProvider, useRenderer, defaultRenderers,
   type RendererProviderProps, type MessageRenderer, type MessageRendererProps, type MessageRenderers,
