@@ -6,5 +6,6 @@
  * They are matched before the built-in routes, in this order.
  */
 import type { MockRoute } from '../route.js'
+import { loopRoutes } from './loop.js'
 
-export const routes: MockRoute[] = []
+export const routes: MockRoute[] = [...loopRoutes]

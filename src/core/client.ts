@@ -235,14 +235,17 @@ export class AgentClient {
       options.onError?.(invalid)
       return { ok: false, error: invalid }
     }
-    let parts: FilePart[]
-    try {
-      parts = await Promise.all(files.map((file) => toFilePart(file, options.upload)))
-    } catch (thrown) {
-      const error = toWeftError(thrown, 'validation')
-      this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
-      options.onError?.(error)
-      return { ok: false, error }
+    let parts: FilePart[] = []
+    // Without files nothing is awaited, so the turn opens in the same tick as the call.
+    if (files.length > 0) {
+      try {
+        parts = await Promise.all(files.map((file) => toFilePart(file, options.upload)))
+      } catch (thrown) {
+        const error = toWeftError(thrown, 'validation')
+        this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
+        options.onError?.(error)
+        return { ok: false, error }
+      }
     }
     const turnId = newId('turn')
     const text = textOf(input)

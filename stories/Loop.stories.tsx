@@ -1,0 +1,171 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { useState } from 'react'
+import { expect, userEvent, waitFor, within } from 'storybook/test'
+import '../src/components/styles.css'
+import {
+  Attachments, BranchPicker, Composer, Gates, StatusBar, Transcript, TurnError, WeftCallbacksProvider, useAttachments,
+  type GateAnswer,
+} from '../src/components'
+import type { Gate, ProtocolName } from '../src/core/model'
+import { AgentProvider, useAgentSelector, useAgentStream, type AgentStreamHandle } from '../src/react'
+import { STREAM_TIMEOUT } from './support/play'
+
+/**
+ * The conversation loop, live against the mock agent (`POST /mock/loop/<protocol>`),
+ * which answers the request weft builds for each protocol: approve → continue,
+ * a client tool (`getLocation`), regenerate, edit and switching branches.
+ */
+function LoopChat({ protocol, prompt = 'Hello' }: { protocol: ProtocolName; prompt?: string }) {
+  return (
+    <AgentProvider>
+      <LoopChatInner protocol={protocol} prompt={prompt} />
+    </AgentProvider>
+  )
+}
+
+function LoopChatInner({ protocol, prompt }: { protocol: ProtocolName; prompt: string }) {
+  const chat = useAgentStream({
+    url: `/mock/loop/${protocol}?delay=20`, protocol,
+    tools: { getLocation: { description: 'The user\'s city', execute: async () => ({ city: 'Lyon' }) } },
+  })
+  return (
+    <WeftCallbacksProvider onGateAnswer={(gate: Gate, answer: GateAnswer) => void chat.answer(gate.id, { approved: answer === 'approved' })}>
+      <Attachments.Root limits={{ maxCount: 3, maxSize: 2_000_000 }}>
+        <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
+          <Transcript.Root>{(id) => <LoopTurn turnId={id} chat={chat} />}</Transcript.Root>
+          <Attachments.List />
+          <Attachments.Button />
+          <SendBox chat={chat} prompt={prompt} />
+          <StatusBar />
+        </div>
+      </Attachments.Root>
+    </WeftCallbacksProvider>
+  )
+}
+
+function SendBox({ chat, prompt }: { chat: AgentStreamHandle; prompt: string }) {
+  const { take } = useAttachments()
+  return <Composer send={(text) => chat.send({ text, files: take() })} stop={chat.stop} defaultValue={prompt} placeholder="Try: delete the report, where am I?" />
+}
+
+function LoopTurn({ turnId, chat }: { turnId: string; chat: AgentStreamHandle }) {
+  const role = useAgentSelector((s) => s.turns[turnId]?.role)
+  return (
+    <Transcript.Turn turnId={turnId}>
+      <Transcript.Content />
+      <Gates />
+      <TurnError />
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+        <BranchPicker turnId={turnId} />
+        {role === 'assistant' && <button type="button" onClick={() => void chat.regenerate(turnId)}>Regenerate</button>}
+        {role === 'user' && <EditQuestion turnId={turnId} chat={chat} />}
+      </div>
+    </Transcript.Turn>
+  )
+}
+
+function EditQuestion({ turnId, chat }: { turnId: string; chat: AgentStreamHandle }) {
+  const [draft, setDraft] = useState<string | undefined>()
+  if (draft === undefined) return <button type="button" onClick={() => setDraft('')}>Edit</button>
+  return (
+    <form onSubmit={(event) => {
+      event.preventDefault()
+      setDraft(undefined)
+      if (draft.trim()) void chat.edit(turnId, draft.trim())
+    }}>
+      <input aria-label="Edited question" value={draft} onChange={(event) => setDraft(event.target.value)} />
+      <button type="submit">Save</button>
+    </form>
+  )
+}
+
+const meta = {
+  title: 'Conversation/Loop',
+  component: LoopChat,
+  args: { protocol: 'ui-message' },
+} satisfies Meta<typeof LoopChat>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+async function sendText(canvasElement: HTMLElement, text: string) {
+  const canvas = within(canvasElement)
+  const box = canvas.getByPlaceholderText('Try: delete the report, where am I?')
+  await userEvent.clear(box)
+  await userEvent.type(box, text)
+  await userEvent.click(canvas.getByRole('button', { name: 'Send' }))
+  await settled(canvasElement)
+}
+
+async function settled(canvasElement: HTMLElement) {
+  await waitFor(() => expect(canvasElement.querySelector('[data-weft="status-bar"]')?.getAttribute('data-state')).toBe('done'), { timeout: STREAM_TIMEOUT })
+}
+
+/** The answer text of each assistant turn (its messages, not its buttons). */
+const answers = (canvasElement: HTMLElement) =>
+  [...canvasElement.querySelectorAll('[data-weft="turn"][data-role="assistant"]')].map((turn) =>
+    [...turn.querySelectorAll('[data-type="text"]')].map((m) => m.textContent ?? '').join(' '))
+
+async function approveThenContinue(canvasElement: HTMLElement) {
+  await sendText(canvasElement, 'please delete the report')
+  const canvas = within(canvasElement)
+  await userEvent.click(await canvas.findByRole('button', { name: 'Approve' }, { timeout: STREAM_TIMEOUT }))
+  await waitFor(() => expect(answers(canvasElement).at(-1)).toContain('Done: the report is deleted.'), { timeout: STREAM_TIMEOUT })
+  await expect(canvasElement.querySelector('[data-weft="gate"]')?.getAttribute('data-state')).toBe('approved')
+}
+
+async function clientTool(canvasElement: HTMLElement) {
+  await sendText(canvasElement, 'where am I?')
+  await waitFor(() => expect(answers(canvasElement).at(-1)).toContain('You are in Lyon.'), { timeout: STREAM_TIMEOUT })
+}
+
+async function regenerateAndSwitch(canvasElement: HTMLElement) {
+  await sendText(canvasElement, 'hello')
+  const canvas = within(canvasElement)
+  const first = answers(canvasElement).at(-1)
+  await userEvent.click(canvas.getAllByRole('button', { name: 'Regenerate' }).at(-1)!)
+  await settled(canvasElement)
+  await waitFor(() => expect(canvas.getByRole('group', { name: 'Version 2 of 2' })).toBeTruthy(), { timeout: STREAM_TIMEOUT })
+  await expect(answers(canvasElement).at(-1)).not.toBe(first)
+  await userEvent.click(canvas.getByRole('button', { name: 'Previous version' }))
+  await expect(answers(canvasElement).at(-1)).toBe(first)
+  // Edit the question: a new branch with its own answer; the old question stays one click away.
+  const edits = canvas.getAllByRole('button', { name: 'Edit' })
+  await userEvent.click(edits.at(-1)!)
+  await userEvent.type(canvas.getByRole('textbox', { name: 'Edited question' }), 'hi there')
+  await userEvent.click(canvas.getByRole('button', { name: 'Save' }))
+  await settled(canvasElement)
+  await waitFor(() => expect(answers(canvasElement).at(-1)).toContain('to “hi there”'), { timeout: STREAM_TIMEOUT })
+}
+
+/** AI SDK chat requests: approve, a client tool, regenerate and a branch switch. */
+export const UiMessage: Story = {
+  args: { protocol: 'ui-message' },
+  play: async ({ canvasElement }) => {
+    await approveThenContinue(canvasElement)
+    await clientTool(canvasElement)
+    await regenerateAndSwitch(canvasElement)
+  },
+}
+
+/** AG-UI runs: an interrupt resumed with `resume`, a frontend tool, regenerate and a branch switch. */
+export const AgUi: Story = {
+  args: { protocol: 'ag-ui' },
+  play: async ({ canvasElement }) => {
+    await approveThenContinue(canvasElement)
+    await clientTool(canvasElement)
+    await regenerateAndSwitch(canvasElement)
+  },
+}
+
+/** Yao chat requests: regenerate and a branch switch. */
+export const Yao: Story = {
+  args: { protocol: 'yao' },
+  play: async ({ canvasElement }) => regenerateAndSwitch(canvasElement),
+}
+
+/** Vocion requests: regenerate and a branch switch. */
+export const Vocion: Story = {
+  args: { protocol: 'vocion' },
+  play: async ({ canvasElement }) => regenerateAndSwitch(canvasElement),
+}
