@@ -4,7 +4,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test'
 import '../src/components/styles.css'
 import {
   Attachments, BranchPicker, Composer, Gates, StatusBar, Transcript, TurnError, WeftCallbacksProvider, useAttachments,
-  type GateAnswer,
+  type GateAnswer, type GateAnswerDetail,
 } from '../src/components'
 import type { Gate, ProtocolName } from '../src/core/model'
 import { AgentProvider, useAgentSelector, useAgentStream, type AgentStreamHandle } from '../src/react'
@@ -29,7 +29,13 @@ function LoopChatInner({ protocol, prompt }: { protocol: ProtocolName; prompt: s
     tools: { getLocation: { description: 'The user\'s city', execute: async () => ({ city: 'Lyon' }) } },
   })
   return (
-    <WeftCallbacksProvider onGateAnswer={(gate: Gate, answer: GateAnswer) => void chat.answer(gate.id, { approved: answer === 'approved' })}>
+    <WeftCallbacksProvider
+      onGateAnswer={(gate: Gate, answer: GateAnswer, detail?: GateAnswerDetail) => void chat.answer(
+        gate.id,
+        // A gate that asks for words gets them; an approval gets yes or no, with the reason if one was given.
+        answer === 'answered' ? { value: detail?.value ?? '' } : { approved: answer === 'approved', ...(detail?.reason ? { reason: detail.reason } : {}) },
+      )}
+    >
       <Attachments.Root limits={{ maxCount: 3, maxSize: 2_000_000 }}>
         <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
           <Transcript.Root>{(id) => <LoopTurn turnId={id} chat={chat} />}</Transcript.Root>
@@ -111,12 +117,14 @@ async function approveThenContinue(canvasElement: HTMLElement) {
   const canvas = within(canvasElement)
   await userEvent.click(await canvas.findByRole('button', { name: 'Approve' }, { timeout: STREAM_TIMEOUT }))
   await waitFor(() => expect(answers(canvasElement).at(-1)).toContain('Done: the report is deleted.'), { timeout: STREAM_TIMEOUT })
+  await settled(canvasElement)
   await expect(canvasElement.querySelector('[data-weft="gate"]')?.getAttribute('data-state')).toBe('approved')
 }
 
 async function clientTool(canvasElement: HTMLElement) {
   await sendText(canvasElement, 'where am I?')
   await waitFor(() => expect(answers(canvasElement).at(-1)).toContain('You are in Lyon.'), { timeout: STREAM_TIMEOUT })
+  await settled(canvasElement)
 }
 
 async function regenerateAndSwitch(canvasElement: HTMLElement) {
@@ -138,33 +146,61 @@ async function regenerateAndSwitch(canvasElement: HTMLElement) {
   await waitFor(() => expect(answers(canvasElement).at(-1)).toContain('to “hi there”'), { timeout: STREAM_TIMEOUT })
 }
 
-/** AI SDK chat requests: approve, a client tool, regenerate and a branch switch. */
-export const UiMessage: Story = {
+/** AI SDK chat requests: approve, and the answer goes on in the same turn. */
+export const UiMessageApproval: Story = {
   args: { protocol: 'ui-message' },
-  play: async ({ canvasElement }) => {
-    await approveThenContinue(canvasElement)
-    await clientTool(canvasElement)
-    await regenerateAndSwitch(canvasElement)
-  },
+  play: async ({ canvasElement }) => approveThenContinue(canvasElement),
 }
 
-/** AG-UI runs: an interrupt resumed with `resume`, a frontend tool, regenerate and a branch switch. */
-export const AgUi: Story = {
+/** AI SDK chat requests: the client tool `getLocation` runs in the browser, and the answer goes on. */
+export const UiMessageClientTool: Story = {
+  args: { protocol: 'ui-message' },
+  play: async ({ canvasElement }) => clientTool(canvasElement),
+}
+
+/** An AG-UI interrupt asks for words: the answer resumes the run. */
+async function answerInterrupt(canvasElement: HTMLElement) {
+  await sendText(canvasElement, 'please delete the report')
+  const canvas = within(canvasElement)
+  const box = await canvas.findByRole('textbox', { name: 'Your answer' }, { timeout: STREAM_TIMEOUT })
+  await userEvent.type(box, 'yes, delete it')
+  await userEvent.click(canvas.getByRole('button', { name: 'Submit' }))
+  await waitFor(() => expect(answers(canvasElement).at(-1)).toContain('Done: the report is deleted.'), { timeout: STREAM_TIMEOUT })
+  await settled(canvasElement)
+  await expect(canvasElement.querySelector('[data-weft="gate"]')?.getAttribute('data-state')).toBe('answered')
+}
+
+/** AI SDK chat requests: regenerate, switch back, edit. */
+export const UiMessageBranches: Story = {
+  args: { protocol: 'ui-message' },
+  play: async ({ canvasElement }) => regenerateAndSwitch(canvasElement),
+}
+
+/** AG-UI runs: an interrupt answered in words, resumed with `resume`. */
+export const AgUiInterrupt: Story = {
   args: { protocol: 'ag-ui' },
-  play: async ({ canvasElement }) => {
-    await approveThenContinue(canvasElement)
-    await clientTool(canvasElement)
-    await regenerateAndSwitch(canvasElement)
-  },
+  play: async ({ canvasElement }) => answerInterrupt(canvasElement),
 }
 
-/** Yao chat requests: regenerate and a branch switch. */
+/** AG-UI runs: a frontend tool declared in `RunAgentInput.tools`, its result sent as a `tool` message. */
+export const AgUiFrontendTool: Story = {
+  args: { protocol: 'ag-ui' },
+  play: async ({ canvasElement }) => clientTool(canvasElement),
+}
+
+/** AG-UI runs: regenerate, switch back, edit. */
+export const AgUiBranches: Story = {
+  args: { protocol: 'ag-ui' },
+  play: async ({ canvasElement }) => regenerateAndSwitch(canvasElement),
+}
+
+/** Yao chat requests: regenerate, switch back, edit. */
 export const Yao: Story = {
   args: { protocol: 'yao' },
   play: async ({ canvasElement }) => regenerateAndSwitch(canvasElement),
 }
 
-/** Vocion requests: regenerate and a branch switch. */
+/** Vocion requests: regenerate, switch back, edit. */
 export const Vocion: Story = {
   args: { protocol: 'vocion' },
   play: async ({ canvasElement }) => regenerateAndSwitch(canvasElement),

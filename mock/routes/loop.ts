@@ -87,7 +87,8 @@ function agReply(input: Json): Json[] {
   let finished: Json = { type: 'RUN_FINISHED', threadId, runId }
   const resume = Array.isArray(input.resume) ? input.resume.filter(isRecord) : []
   if (resume.length > 0) {
-    const approved = isRecord(resume[0]!.payload) && resume[0]!.payload.approved === true
+    // Anything but an explicit no lets the deletion go on.
+    const approved = !(isRecord(resume[0]!.payload) && resume[0]!.payload.approved === false)
     out.push(...agText(approved ? 'Done: the report is deleted.' : 'Kept the report.'))
   } else if (last?.role === 'tool') {
     out.push(...agText(`You are in ${str(JSON.parse(str(last.content) || '{}').city) || 'an unknown place'}.`))

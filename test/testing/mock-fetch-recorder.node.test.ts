@@ -52,8 +52,7 @@ describe('mockFetch', () => {
     expect(store.getState().status).toBe('error')
     await client.send('three')
     expect(store.getState().status).toBe('error')
-    // Vocion's own request: the active path as messages, the newest question last.
-    expect(fetch.calls.map((c) => c.json<{ messages: Array<{ content: string }> }>().messages.at(-1)?.content)).toEqual(['one', 'two', 'three'])
+    expect(fetch.calls.map((c) => c.json<{ input: string }>().input)).toEqual(['one', 'two', 'three'])
   })
 
   it('routes match wildcards, regular expressions and functions of the request', async () => {

@@ -140,9 +140,10 @@ function toolPart(props: Record<string, unknown>): UIMessagePart | undefined {
   }
 }
 
+/** The approval a finished call went through, as it was recorded (the stream may never have said `approved`). */
 function approvalGiven(approval: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!approval || typeof approval.id !== 'string') return undefined
-  return defined({ id: approval.id, approved: true, reason: str(approval.reason) })
+  return defined({ id: approval.id, approved: typeof approval.approved === 'boolean' ? approval.approved : undefined, reason: str(approval.reason) })
 }
 
 function str(value: unknown): string | undefined {
