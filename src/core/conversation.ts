@@ -119,7 +119,7 @@ export function checkGateResponse(state: AgentState, gateId: string, response: u
 
 /** Tool approvals and Vocion gates are yes/no. */
 export function isApprovalGate(gate: Gate): boolean {
-  return gate.kind === 'tool-approval' || gate.kind === 'hitl_gate' || gate.kind === 'approval'
+  return gate.kind === 'tool-approval' || gate.kind === 'hitl' || gate.kind === 'hitl_gate' || gate.kind === 'approval'
 }
 
 /** The `interrupt` chunk's review of action requests. */
