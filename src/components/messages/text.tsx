@@ -54,13 +54,8 @@ export function MarkdownMessage({ message }: MessageRendererProps) {
   if (message.role === 'user') return <TextMessage message={message} />
   const streaming = message.status === 'streaming'
   return (
-    <Markdown
-      data-weft="text"
-      key={streaming ? 'streaming' : 'final'}
-      aria-hidden={streaming || undefined}
-      text={asText(message.props.content)}
-      streaming={streaming}
-      turnId={message.turnId}
-    />
+    <div data-weft="text" key={streaming ? 'streaming' : 'final'} aria-hidden={streaming || undefined}>
+      <Markdown text={asText(message.props.content)} streaming={streaming} turnId={message.turnId} />
+    </div>
   )
 }

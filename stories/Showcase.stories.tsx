@@ -1,0 +1,161 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import type { ReactNode } from 'react'
+import { expect, within } from 'storybook/test'
+import { Chat, Composer, LabelsProvider, MarkdownSettingsProvider, WeftCallbacksProvider, type WeftLabels } from '../src/components'
+import type { Op } from '../src/core/ops'
+import { StaticAgent } from './support/demo'
+
+/**
+ * The conversation of the visual comparison with assistant-ui, in the `Chat`
+ * layout: light, dark, right-to-left and in Chinese. Try them at 375, 768 and 1280 px.
+ */
+const meta = {
+  title: 'Components/Showcase',
+  parameters: { layout: 'fullscreen' },
+} satisfies Meta
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+const answer = `## Weather in Paris
+
+It is **18 °C** with light rain this afternoon.
+
+- Wrap \`fetch\` in a retry with backoff
+- Cache the forecast for **10 minutes**
+
+| City | Temp (°C) | Rain |
+| :--- | ---: | :--- |
+| Paris | 18 | light |
+| Lyon | 21 | none |
+
+\`\`\`ts
+const res = await fetch(\`/api/weather?city=\${city}\`)
+const forecast = await res.json()
+\`\`\`
+`
+
+function conversation(texts: { q1: string; a1: string; q2: string; a2: string; tool: string }): Op[] {
+  return [
+    { op: 'turn.open', turnId: 'u1', role: 'user' },
+    { op: 'message.put', turnId: 'u1', messageId: 'u1/m', role: 'user', type: 'text', status: 'done', props: { content: texts.q1 } },
+    { op: 'turn.finish', turnId: 'u1', status: 'done' },
+    { op: 'turn.open', turnId: 'a1', role: 'assistant' },
+    { op: 'block.open', turnId: 'a1', blockId: 'a1/s1', kind: 'step', label: 'Step 1' },
+    {
+      op: 'message.put', turnId: 'a1', messageId: 'a1/tool', blockId: 'a1/s1', type: 'tool', status: 'done',
+      props: { toolCallId: 'c1', name: texts.tool, state: 'output-available', input: { city: 'Paris', units: 'metric' }, output: { tempC: 18, rain: 'light', wind: 'calm' }, durationMs: 412 },
+    },
+    { op: 'message.put', turnId: 'a1', messageId: 'a1/text', blockId: 'a1/s1', type: 'text', status: 'done', props: { content: texts.a1 } },
+    { op: 'block.close', blockId: 'a1/s1', status: 'done' },
+    { op: 'turn.finish', turnId: 'a1', status: 'done' },
+    { op: 'turn.open', turnId: 'u2', role: 'user' },
+    { op: 'message.put', turnId: 'u2', messageId: 'u2/m', role: 'user', type: 'text', status: 'done', props: { content: texts.q2 } },
+    { op: 'turn.finish', turnId: 'u2', status: 'done' },
+    { op: 'turn.open', turnId: 'a2', role: 'assistant' },
+    { op: 'source.add', turnId: 'a2', source: { id: 's1', kind: 'url', url: 'https://meteofrance.com/previsions-meteo-france/paris/75000', title: 'Météo-France — Paris', citationIndex: 1 } },
+    { op: 'message.delta', turnId: 'a2', messageId: 'a2/text', type: 'text', action: 'append', path: 'content', value: texts.a2 },
+    { op: 'stream.status', status: 'streaming' },
+  ]
+}
+
+const english = conversation({
+  q1: 'What is the weather in Paris, and how should I fetch it in my app?',
+  a1: answer,
+  q2: 'Will it rain tomorrow?',
+  a2: 'Tomorrow looks drier: Météo-France expects **no rain** until the evening [1], with a high of 20 °C and',
+  tool: 'get_weather',
+})
+
+function Frame({ ops, theme, dir, children }: { ops: Op[]; theme?: 'light' | 'dark'; dir?: 'rtl'; children?: ReactNode }) {
+  return (
+    <div data-theme={theme} dir={dir} style={{ height: '100vh', background: 'var(--weft-bg)' }}>
+      <StaticAgent ops={ops}>
+        <MarkdownSettingsProvider highlight={false}>
+          <WeftCallbacksProvider onFeedback={() => undefined}>
+            {children ?? <Chat footer={<Composer send={() => undefined} stop={() => undefined} placeholder="Send a message…" />} />}
+          </WeftCallbacksProvider>
+        </MarkdownSettingsProvider>
+      </StaticAgent>
+    </div>
+  )
+}
+
+/** Light: markdown, a folded tool call, flat steps, a streaming answer with a linked citation. */
+export const Light: Story = {
+  render: () => <Frame ops={english} theme="light" />,
+  play: async ({ canvasElement }) => {
+    await expect(canvasElement.querySelector('[data-weft="markdown"] h2')?.textContent).toBe('Weather in Paris')
+    await expect(canvasElement.querySelector<HTMLDetailsElement>('[data-weft="tool"]')?.open).toBe(false)
+    await expect(within(canvasElement).getByRole('button', { name: 'Stop' })).toBeTruthy()
+  },
+}
+
+/** Dark, from `data-theme="dark"` (or the system's `prefers-color-scheme`). */
+export const Dark: Story = {
+  render: () => <Frame ops={english} theme="dark" />,
+  play: async ({ canvasElement }) => {
+    const chat = canvasElement.querySelector<HTMLElement>('[data-weft="chat"]')!
+    // The dark background's red channel is below 40.
+    const red = Number(getComputedStyle(chat).backgroundColor.match(/\d+/)![0])
+    await expect(red).toBeLessThan(40)
+  },
+}
+
+/** Right to left: logical properties put the user bubble and the tool chevron on the other side. */
+export const RightToLeft: Story = {
+  render: () => (
+    <Frame
+      dir="rtl"
+      ops={conversation({
+        q1: 'ما حالة الطقس في باريس؟',
+        a1: '## الطقس في باريس\n\nالحرارة **18 درجة** مع أمطار خفيفة.\n\n- خذ مظلة\n- الرياح هادئة',
+        q2: 'هل ستمطر غدًا؟',
+        a2: 'غدًا أكثر جفافًا: لا أمطار حتى المساء [1]، والعظمى 20 درجة و',
+        tool: 'get_weather',
+      })}
+    />
+  ),
+  play: async ({ canvasElement }) => {
+    const user = canvasElement.querySelector<HTMLElement>('[data-weft="turn"][data-role="user"]')!
+    const column = canvasElement.querySelector<HTMLElement>('[data-weft="transcript"]')!
+    // In RTL the person's bubble sits at the left edge of the column.
+    await expect(Math.abs(user.getBoundingClientRect().left - column.getBoundingClientRect().left)).toBeLessThan(2)
+  },
+}
+
+const zhCN: Partial<WeftLabels> = {
+  conversation: '对话', send: '发送', stop: '停止', message: '消息', copy: '复制', copied: '已复制', copyCode: '复制代码',
+  copyMarkdown: '复制为 Markdown', goodAnswer: '有帮助', badAnswer: '没有帮助', regenerate: '重新生成', edit: '编辑',
+  messageActions: '消息操作', jumpToLatest: '跳到最新', thinking: '思考中…', reasoning: '推理过程', tool: '工具',
+  toolInput: '输入', toolOutput: '输出', showMore: '显示更多', showLess: '收起', sources: '来源', working: '处理中…',
+  toolStates: { 'input-streaming': '准备中', 'input-available': '运行中', 'approval-requested': '等待批准', 'approval-responded': '已答复', 'output-available': '完成', 'output-error': '失败', 'output-denied': '已拒绝', called: '已调用' },
+  approvalNeeded: '需要批准', approve: '批准', reject: '拒绝', reason: '理由（可选）', submit: '提交', answer: '你的回答',
+  steps: (n) => `${n} 个步骤`, sourceCount: (n) => `${n} 个来源`, cannotShow: '此部分无法显示。',
+  statuses: { idle: '就绪', connecting: '连接中…', streaming: '回答中…', reconnecting: '重新连接中…', done: '完成', error: '出错了', aborted: '已停止' },
+}
+
+/** Simplified Chinese: every visible string from a `labels` object. */
+export const ChineseLabels: Story = {
+  render: () => (
+    <LabelsProvider labels={zhCN}>
+      <Frame
+        ops={conversation({
+          q1: '巴黎天气怎么样？',
+          a1: '## 巴黎天气\n\n今天下午 **18 °C**，有小雨。\n\n| 城市 | 气温 | 降雨 |\n| :--- | ---: | :--- |\n| 巴黎 | 18 | 小雨 |\n| 里昂 | 21 | 无 |',
+          q2: '明天会下雨吗？',
+          a2: '明天较干燥：傍晚前**无降雨** [1]，最高气温 20 °C，',
+          tool: 'get_weather',
+        })}
+      >
+        <Chat footer={<Composer send={() => undefined} stop={() => undefined} placeholder="发送消息…" />} />
+      </Frame>
+    </LabelsProvider>
+  ),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement)
+    await expect(canvas.getByRole('button', { name: '停止' })).toBeTruthy()
+    await expect(canvas.getByRole('log', { name: '对话' })).toBeTruthy()
+    await expect(canvasElement.querySelector('[data-weft="tool-state"]')?.textContent).toBe('完成')
+  },
+}
