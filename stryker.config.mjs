@@ -1,7 +1,8 @@
-// Mutation testing (`npm run mutate`, not part of CI): plants small bugs in the
-// fold, a decoder, resume alignment and the batcher, and checks the core tests catch them.
-// The scope is what two shared cores can run in about half an hour; widen `mutate` to
-// all of src/core and src/protocols on a bigger machine.
+// Mutation testing (`npm run mutate`, not part of CI): plants small bugs and checks
+// the unit tests catch them. The scope is what two shared cores run in minutes: the
+// fold's delta, path and append-merging rules and the batcher, against the fast unit
+// tests (vitest.mutate.config.ts). Widen `mutate` (the rest of src/core/fold, the
+// decoders, resume/align.ts) and the test list on a bigger machine.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
@@ -9,10 +10,10 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner'],
   coverageAnalysis: 'perTest',
   mutate: [
-    'src/core/fold/*.ts',
+    'src/core/fold/deltas.ts',
+    'src/core/fold/paths.ts',
+    'src/core/fold/coalesce.ts',
     'src/core/batcher.ts',
-    'src/core/resume/align.ts',
-    'src/protocols/yao/decoder.ts',
   ],
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

@@ -198,6 +198,15 @@ describe('a wrongly typed delta never erases text', () => {
     expect(codes(state)).toEqual(['message.delta'])
   })
 
+  it('two refused appends in one batch are two problems, as in two batches (found by the differential test)', () => {
+    const append = (value: string): Op => ({ op: 'message.delta', turnId: 't', messageId: 'm', action: 'append', path: 'content', value })
+    const start: Op[] = [{ op: 'message.put', turnId: 't', messageId: 'm', type: 'card', props: { content: {} } }]
+    const together = fold(emptyState(), [...start, append('a'), append('b')])
+    const apart = fold(fold(fold(emptyState(), start), [append('a')]), [append('b')])
+    expect(together.turns.t!.problems).toHaveLength(2)
+    expect(together).toEqual(apart)
+  })
+
   it('appending a non-object to an object keeps the object', () => {
     const props: Record<string, unknown> = { data: { a: 1 } }
     expect(() => applyDelta(props, 'append', 'data', 'x')).toThrow(DeltaError)

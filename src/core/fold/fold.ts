@@ -118,9 +118,18 @@ function applyMessageDelta(state: AgentState, op: OpOf<'message.delta'>, recent:
   if (op.retype && op.type) message.type = op.type
   if (message.status !== 'streaming') message.status = 'streaming'
   const parts = (op as MergedAppend).parts
-  if (parts && Array.isArray(getAt(message.props, parsePath(op.path)))) {
-    // Appending to an array pushes each piece; only strings may be joined first.
-    for (const part of parts) applyDelta(message.props, 'append', op.path, part)
+  const current = parts ? getAt(message.props, parsePath(op.path)) : undefined
+  if (parts && current !== undefined && typeof current !== 'string') {
+    // Only strings may be joined first. An array takes each piece, and a value that
+    // refuses them refuses each one, as it would have in batches of one op.
+    for (const part of parts) {
+      try {
+        applyDelta(message.props, 'append', op.path, part)
+      } catch (thrown) {
+        if (!(thrown instanceof DeltaError)) throw thrown
+        recordProblem(state, turnOf(state, op), weftError('protocol', thrown.message, { code: op.op }))
+      }
+    }
   } else {
     applyDelta(message.props, op.action, op.path, typeof op.value === 'object' ? safe(state, op.turnId, op.value) : op.value)
   }

@@ -189,6 +189,7 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
   function finish(event: Record<string, unknown>): Op[] {
     const ops = [...texts.endAll(), ...metadata(event.messageMetadata, event), ...closeStep('done')]
     const finishReason = textOf(event.finishReason)
+    if (event.finishReason !== undefined && !finishReason) ops.push(stream.problem('finishReason must be text', event, 'invalid'))
     ended = true
     if (outcome) {
       if (finishReason) ops.push({ op: 'turn.update', turnId, finishReason })

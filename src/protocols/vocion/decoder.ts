@@ -144,7 +144,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   }
 
   function streamMeta(event: Record<string, unknown>): Op[] {
-    const streamId = str(event.streamId)
+    const streamId = typeof event.streamId === 'string' ? str(event.streamId) : undefined
     if (!streamId) return [problem('stream_meta without a streamId', event, 'invalid')]
     return [{ op: 'cursor', cursor: { streamId, protocol: 'vocion' } }]
   }
@@ -414,6 +414,9 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
     const ops: Op[] = [...closeReasoning(), ...closeLanes(), ...pastTenseForOpenRows()]
     // Deltas can be lost on the way; the server's final response is the answer.
     const response = typeof event.response === 'string' ? event.response : undefined
+    if (event.response !== undefined && event.response !== null && response === undefined) {
+      ops.push(problem('done.response must be text; the streamed answer was kept', event, 'invalid'))
+    }
     if (response && response !== answer) {
       ops.push({ op: 'message.delta', turnId, messageId: answerId, type: 'text', role: 'assistant', action: 'set', path: 'content', value: response })
       answer = response

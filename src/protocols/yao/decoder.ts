@@ -130,8 +130,10 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
       return ops
     }
     const props = isRecord(chunk.props) ? chunk.props : {}
+    if (chunk.props !== undefined && !isRecord(chunk.props)) ops.push(problem('a Yao chunk\'s props must be an object', event, 'invalid'))
     if (type === 'event' && LIFECYCLE.has(String(props.event))) {
       // Yao puts an event's fields under `props.data`; older servers put them in props itself.
+      if (props.data !== undefined && !isRecord(props.data)) ops.push(problem(`${String(props.event)} data must be an object`, event, 'invalid'))
       const data = isRecord(props.data) ? { ...props, ...props.data } : props
       ops.push(...lifecycle(String(props.event), data, chunk))
       return ops
