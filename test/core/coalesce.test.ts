@@ -69,4 +69,16 @@ describe('coalescing a batch', () => {
     coalesce(ops)
     expect(ops).toEqual(copy)
   })
+
+  it('does not merge appends that place the message differently, so batch edges do not matter', () => {
+    const ops: Op[] = [
+      { op: 'message.delta', turnId: 't', messageId: 'm1', action: 'append', path: 'content', value: 'Hel' },
+      { op: 'block.open', turnId: 't', blockId: 'b1', kind: 'step' },
+      { op: 'message.delta', turnId: 't', messageId: 'm1', blockId: 'b1', action: 'append', path: 'content', value: '' },
+    ]
+    const whole = fold(emptyState(), coalesce(ops))
+    const pieces = ops.reduce((state, op) => fold(state, coalesce([op])), emptyState())
+    expect(coalesce(ops)).toHaveLength(3)
+    expect(whole).toEqual(pieces)
+  })
 })

@@ -52,14 +52,14 @@ export function coalesce(ops: readonly Op[]): Op[] {
       let groups = open.get(op.messageId)
       if (op.action === 'append' && typeof op.value === 'string' && top !== '') {
         const group = groups?.get(top)
-        if (group && group.path === op.path && group.turnId === op.turnId) {
+        if (group && group.path === op.path && samePlace(group.first, op)) {
           const pieces = parts.get(group.at)
           if (pieces) pieces.push(op.value)
           else parts.set(group.at, [(out[group.at] as MergedAppend).value as string, op.value])
           continue
         }
         if (!groups) open.set(op.messageId, (groups = new Map()))
-        groups.set(top, { at: out.length, path: op.path, turnId: op.turnId })
+        groups.set(top, { at: out.length, path: op.path, first: op })
         out.push(op)
         continue
       }
@@ -85,7 +85,16 @@ export function coalesce(ops: readonly Op[]): Op[] {
 interface Group {
   at: number
   path: string
-  turnId: string
+  first: OpOf<'message.delta'>
+}
+
+/**
+ * Appends merge only when they would place the message alike: a later delta that
+ * names another block or lane must still be applied as its own op, or the state
+ * would depend on where a batch happened to end.
+ */
+function samePlace(a: OpOf<'message.delta'>, b: OpOf<'message.delta'>): boolean {
+  return a.turnId === b.turnId && a.blockId === b.blockId && a.threadId === b.threadId && a.role === b.role && a.type === b.type
 }
 
 /** The top-level prop a path writes under (`input` for `input.items[0]`); '' for the root. */
