@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
+import { act, cleanup, configure, render, screen, waitFor } from '@testing-library/react'
 import { Profiler, StrictMode, memo, useState } from 'react'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
@@ -15,6 +15,8 @@ beforeAll(async () => {
 })
 afterAll(() => srv.close())
 afterEach(() => cleanup())
+// These wait on a real loopback stream, not a timer: a busy machine may take longer than the 1 s default.
+configure({ asyncUtilTimeout: 15_000 })
 
 const streamPath = (scenario: string, query = '') => `/mock/stream/yao/${scenario}${query ? `?${query}` : ''}`
 
