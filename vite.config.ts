@@ -127,6 +127,8 @@ export default defineConfig({
   },
   test: {
     globals: false,
+    // The built-in protocols, registered as the `weft` entry registers them (tests name them: 'yao', ...).
+    setupFiles: [here('test/register-protocols.ts')],
     projects: [
       {
         extends: true,

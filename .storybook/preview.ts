@@ -1,4 +1,6 @@
 import type { Preview } from '@storybook/react-vite'
+// Stories name protocols ('yao', ...): registered as the `weft` entry registers them.
+import '../src/protocols/index'
 import axe from 'axe-core'
 import { expect } from 'storybook/test'
 import { setupWorker } from 'msw/browser'

@@ -4,6 +4,8 @@
  *
  * `npm run bench -- --quick` measures 1k and 10k only.
  */
+// The built-in protocols, registered as the `weft` entry registers them.
+import '../src/protocols/index'
 import os from 'node:os'
 import { benchBytes } from './bytes'
 import { benchConversations } from './conversations'

@@ -7,3 +7,4 @@
 export * from './core/index'
 export * from './react/index'
 export * from './components/index'
+export * from './protocols/index'

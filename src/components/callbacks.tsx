@@ -3,8 +3,15 @@
  * `location`: a button only hands what it carries to the host.
  */
 import { createContext, useContext, useMemo, type ReactNode } from 'react'
-import type { NavigationParams } from '../protocols/ag-ui/navigation'
 import type { Gate, Message } from '../core/model'
+
+/**
+ * The query parameters of an internal route a navigation hands to the host.
+ *
+ * @example
+ * const params: RouteParams = { tab: 'notes', pinned: true }
+ */
+export type RouteParams = Record<string, string | number | boolean>
 
 /**
  * A recommendation as an agent sends it (Vocion's `recommended_action`).
@@ -52,7 +59,7 @@ export interface WeftCallbacks {
   /** A recommended action was activated. */
   onAction?: (recommendation: Recommendation, message: Message) => void
   /** A navigation action was activated: `path` is an internal route, `params` its query. */
-  onNavigate?: (path: string, params: NavigationParams) => void
+  onNavigate?: (path: string, params: RouteParams) => void
   /** A suggested follow-up was picked. */
   onSuggest?: (text: string) => void
   /** A person rated an answer (thumbs up or down; pressing the same thumb again clears it: `undefined`). */

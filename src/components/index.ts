@@ -18,7 +18,7 @@ export {
 } from './renderers'
 export {
   WeftCallbacksProvider, useWeftCallbacks,
-  type WeftCallbacks, type WeftCallbacksProviderProps, type Recommendation, type GateAnswer, type GateAnswerDetail,
+  type WeftCallbacks, type WeftCallbacksProviderProps, type RouteParams, type Recommendation, type GateAnswer, type GateAnswerDetail,
 } from './callbacks'
 export { TextMessage, MarkdownMessage, citationMarkers } from './messages/text'
 export { Markdown, MarkdownSettingsProvider, type MarkdownProps, type MarkdownSettingsProviderProps } from './markdown/markdown'
@@ -41,7 +41,6 @@ export { ErrorMessage } from './messages/error'
 export { LoadingMessage } from './messages/loading'
 export { DataMessage } from './messages/data'
 export { RecommendedActionCard } from './messages/recommended-action'
-export { NavigationActions, readNavigationActions, type NavigationAction, type NavigationActionsProps } from '../protocols/ag-ui/navigation-actions'
 export { Trace, TraceHeadline, type TraceRootProps, type TraceNodeProps, type TraceHeadlineProps, type TraceDisclosureProps } from './trace'
 export { Sources, type SourcesProps } from './sources'
 export { Suggestions, type SuggestionsProps } from './suggestions'

@@ -4,7 +4,7 @@
  */
 import { forwardRef, type HTMLAttributes, type Ref } from 'react'
 import type { Message as MessageModel } from '../core/model'
-import { useMessage } from '../react/selectors'
+import { useAgentSelector, useMessage } from '../react/selectors'
 import { PartBoundary } from './part-boundary'
 import { useRenderer } from './renderers'
 
@@ -36,7 +36,8 @@ export const MessageView = forwardRef<HTMLDivElement, MessageViewProps>(function
 })
 
 function MessageFrame({ message, rest, frameRef }: { message: MessageModel; rest: HTMLAttributes<HTMLDivElement>; frameRef: Ref<HTMLDivElement> }) {
-  const Renderer = useRenderer(message.type)
+  const protocol = useAgentSelector((state) => state.turns[message.turnId]?.protocol)
+  const Renderer = useRenderer(message.type, protocol)
   const streaming = message.status === 'streaming'
   return (
     <div

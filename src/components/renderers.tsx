@@ -1,10 +1,13 @@
 /**
  * The renderer registry: a message's `type` picks the component that draws it.
- * A host adds or replaces any renderer; a type nobody registered falls back to
- * a plain view of its type and props.
+ * A host adds or replaces any renderer; a protocol's own views come next, for
+ * the turns that speak it; a type nobody registered falls back to a plain view
+ * of its type and props.
  */
 import { createContext, useContext, useMemo, type ComponentType, type ReactNode } from 'react'
 import type { Message } from '../core/model'
+import { getProtocol } from '../core/protocol/registry'
+import type { ProtocolDefinition } from '../core/protocol/types'
 import { DataMessage } from './messages/data'
 import { ErrorMessage } from './messages/error'
 import { FileMessage } from './messages/file'
@@ -63,10 +66,16 @@ export const defaultRenderers: MessageRenderers = Object.freeze({
 
 interface Registry {
   renderers: ReadonlyMap<string, MessageRenderer>
+  /** Types the host set: these win over a protocol's views. */
+  hostTypes: ReadonlySet<string>
+  /** Protocols given here rather than registered. */
+  protocols: ReadonlyMap<string, ProtocolDefinition>
   fallback: MessageRenderer
 }
 
-const RegistryContext = createContext<Registry>({ renderers: toMap(defaultRenderers), fallback: DataMessage })
+const RegistryContext = createContext<Registry>({
+  renderers: toMap(defaultRenderers), hostTypes: new Set(), protocols: new Map(), fallback: DataMessage,
+})
 
 /**
  * Props of `RendererProvider`.
@@ -81,6 +90,8 @@ export interface RendererProviderProps {
   fallback?: MessageRenderer
   /** Per-tool renderers by tool name (generative UI), with typed input, output and state. */
   toolRenderers?: ToolRenderers
+  /** Protocols whose views apply below, for protocols a client was given without registering them. */
+  protocols?: readonly ProtocolDefinition[]
   children?: ReactNode
 }
 
@@ -93,28 +104,47 @@ export interface RendererProviderProps {
  *   <Transcript.Root />
  * </RendererProvider>
  */
-export function RendererProvider({ renderers, fallback, toolRenderers, children }: RendererProviderProps) {
+export function RendererProvider({ renderers, fallback, toolRenderers, protocols, children }: RendererProviderProps) {
   const outer = useContext(RegistryContext)
   const value = useMemo<Registry>(() => {
     const merged = new Map(outer.renderers)
-    if (renderers) for (const [type, renderer] of toMap(renderers)) merged.set(type, renderer)
-    return { renderers: merged, fallback: fallback ?? outer.fallback }
-  }, [outer, renderers, fallback])
+    const hostTypes = new Set(outer.hostTypes)
+    if (renderers) {
+      for (const [type, renderer] of toMap(renderers)) {
+        merged.set(type, renderer)
+        hostTypes.add(type)
+      }
+    }
+    const known = new Map(outer.protocols)
+    for (const protocol of protocols ?? []) known.set(protocol.name, protocol)
+    return { renderers: merged, hostTypes, protocols: known, fallback: fallback ?? outer.fallback }
+  }, [outer, renderers, fallback, protocols])
   const inner = toolRenderers ? <ToolRenderersProvider renderers={toolRenderers}>{children}</ToolRenderersProvider> : children
   return <RegistryContext.Provider value={value}>{inner}</RegistryContext.Provider>
 }
 
 /**
- * The renderer for a message type: its own, else `data-*` for a data part,
- * else the fallback.
+ * The renderer for a message type: the host's, else the view the turn's
+ * protocol has for it, else the kit's, else `data-*` for a data part, else the
+ * fallback.
  *
  * @example
- * const Renderer = useRenderer(message.type)
+ * const Renderer = useRenderer(message.type, turn?.protocol)
  * <Renderer message={message} />
  */
-export function useRenderer(type: string): MessageRenderer {
-  const { renderers, fallback } = useContext(RegistryContext)
+export function useRenderer(type: string, protocol?: string): MessageRenderer {
+  const { renderers, hostTypes, protocols, fallback } = useContext(RegistryContext)
+  if (protocol !== undefined && !hostTypes.has(type)) {
+    const definition = protocols.get(protocol) ?? getProtocol(protocol)
+    const view = definition?.views && Object.prototype.hasOwnProperty.call(definition.views, type) ? definition.views[type] : undefined
+    if (isComponent(view)) return view
+  }
   return renderers.get(type) ?? (type.startsWith('data-') ? renderers.get('data-*') : undefined) ?? fallback
+}
+
+// A view is whatever React can render as a component: a function, or a memo/forwardRef object.
+function isComponent(value: unknown): value is MessageRenderer {
+  return typeof value === 'function' || (typeof value === 'object' && value !== null && '$$typeof' in value)
 }
 
 // A Map, because types are wire strings: `constructor` must not find Object's.

@@ -4,10 +4,10 @@
 import type { Scheduler } from './batcher'
 import type { WeftError } from './errors'
 import type { AttachmentLimits, ClientTool } from './conversation'
-import type { Gate, ProtocolName } from './model'
+import type { Gate } from './model'
 import type { RequestTrigger } from './protocol/request'
 import type { Op } from './ops'
-import type { DataPart } from './protocol/types'
+import type { DataPart, ProtocolDefinition, ProtocolInput } from './protocol/types'
 import type { ResumeStrategyName } from './resume/strategies/index'
 import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from './resume/types'
 import type { StreamRequest } from './transport/open-stream'
@@ -64,8 +64,11 @@ export interface StreamSource {
  * const resume: ResumeOptions = { strategy: 'vocion', conversationKey: 'chat-1', resumeUrl: '/rpc/agent/stream/resume' }
  */
 export interface ResumeOptions {
-  /** A built-in strategy by name, or the host's own. */
-  strategy: ResumeStrategy | ResumeStrategyName
+  /**
+   * A strategy by name (`sse`, or a protocol's), or the host's own. Default: the
+   * strategy of the client's `protocol`.
+   */
+  strategy?: ResumeStrategy | ResumeStrategyName
   /** The host's key for the conversation; handles are stored under it. */
   conversationKey: string
   /** Where reconnects go (what each strategy does with it is documented on the strategy). */
@@ -91,8 +94,10 @@ export interface ResumeOptions {
 export interface AgentClientOptions {
   /** The endpoint that answers with the stream. */
   url?: string
-  /** Skip detection. */
-  protocol?: ProtocolName
+  /** Skip detection: a registered protocol's name, or a definition. */
+  protocol?: ProtocolInput
+  /** What detection chooses among, and where a name is looked up first (default: the registered protocols). */
+  protocols?: readonly ProtocolDefinition[]
   /** Default `POST`. */
   method?: string
   headers?: HeadersInit | (() => HeadersInit)

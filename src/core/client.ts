@@ -12,7 +12,7 @@ import {
 } from './conversation'
 import { newId } from './ids'
 import type { AgentState, Gate, ProtocolName } from './model'
-import { getProtocol } from './protocol/registry'
+import { protocolName, resolveProtocol } from './protocol/registry'
 import type { GateAnswerEntry, RequestTrigger, ToolDeclaration } from './protocol/request'
 import { isRecord, own } from './util/record'
 import type { HydratedTurn, Op } from './ops'
@@ -157,7 +157,7 @@ export class AgentClient {
     const target = targetId ? own(state.turns, targetId) : undefined
     if (!target || target.role !== 'assistant') return refused(`there is no answer${turnId ? ` "${turnId}"` : ''} to regenerate`)
     const answer = newId('turn')
-    const protocol = this.options.protocol ?? target.protocol
+    const protocol = protocolName(this.options.protocol) ?? target.protocol
     await this.runTurn({
       turnId: answer, input: undefined, trigger: 'regenerate', replacing: target.id,
       opening: [{ op: 'turn.open', turnId: answer, role: 'assistant', parentId: target.parentId ?? null, protocol }],
@@ -257,7 +257,7 @@ export class AgentClient {
       if (text !== undefined) opening.push({ op: 'message.put', turnId: userTurn, messageId: `${userTurn}/text`, role: 'user', type: 'text', props: { content: text }, status: 'done' })
       opening.push({ op: 'turn.finish', turnId: userTurn, status: 'done' })
     }
-    opening.push({ op: 'turn.open', turnId, role: 'assistant', protocol: options.protocol, ...(opening.length === 0 && parentId !== undefined ? { parentId } : {}) })
+    opening.push({ op: 'turn.open', turnId, role: 'assistant', protocol: protocolName(options.protocol), ...(opening.length === 0 && parentId !== undefined ? { parentId } : {}) })
     await this.runTurn({ turnId, input, trigger: 'submit', opening })
     await this.proceed(turnId)
     return { ok: true }
@@ -287,7 +287,7 @@ export class AgentClient {
     dispatch([
       ...plan.opening,
       { op: 'stream.status', status: 'connecting' },
-      { op: 'cursor', cursor: { turnId, eventCount: 0, streamId: undefined, lastEventId: undefined, sequence: undefined, protocol: options.protocol } },
+      { op: 'cursor', cursor: { turnId, eventCount: 0, streamId: undefined, lastEventId: undefined, sequence: undefined, protocol: protocolName(options.protocol) } },
     ])
     const state = this.store.getState()
     const protocol = options.protocol ?? protocolOf(state, turnId)
@@ -303,7 +303,7 @@ export class AgentClient {
       else {
         const at = state.turnIds.indexOf(turnId)
         const path = state.turnIds.slice(0, plan.trigger === 'continue' ? at + 1 : Math.max(at, 0))
-        const builder = protocol ? getProtocol(protocol).request : undefined
+        const builder = protocol === undefined ? undefined : resolveProtocol(protocol, options.protocols).request
         const built = builder?.({
           state, path, turnId, trigger: plan.trigger, conversationId: this.conversationId, runId: newId('run'), input,
           tools: declareTools(options.tools), answers: plan.answers ?? [], replacing: plan.replacing,
@@ -632,7 +632,8 @@ export class AgentClient {
     if (!resuming) run.streamUrl = request.url
 
     const reader = (run.memory.reader ??= new FrameDecoder({
-      turnId: run.turnId, scope: run.scope, protocol: options.protocol ?? run.handle?.protocol, headers: stream.response.headers, onData: options.onData,
+      turnId: run.turnId, scope: run.scope, protocol: options.protocol ?? run.handle?.protocol, protocols: options.protocols,
+      headers: stream.response.headers, onData: options.onData,
       priorToolCall: (toolCallId) => {
         const message = toolMessage(this.store.getState(), run.turnId, toolCallId)
         return message ? { messageId: message.id, name: typeof message.props.name === 'string' ? message.props.name : 'tool' } : undefined
@@ -765,7 +766,7 @@ export class AgentClient {
       conversationKey: resume.key,
       cursor: this.store.getState().cursor,
       ledger: run.memory.ledger,
-      protocol: run.memory.reader?.protocol ?? run.options.protocol ?? run.handle?.protocol,
+      protocol: run.memory.reader?.protocol ?? protocolName(run.options.protocol) ?? run.handle?.protocol,
       streamUrl: run.streamUrl,
       resumeUrl: resume.options.resumeUrl,
       previous: run.handle,
@@ -935,11 +936,18 @@ function declareTools(tools: AgentClientOptions['tools']): ToolDeclaration[] {
   }))
 }
 
+function strategyOf(options: AgentClientOptions, resume: ResumeOptions): ResumeStrategy {
+  if (resume.strategy !== undefined) return resolveResumeStrategy(resume.strategy, options.protocols)
+  const own = options.protocol === undefined ? undefined : resolveProtocol(options.protocol, options.protocols).resume?.()
+  if (own) return own
+  throw new WeftStreamError(weftError('validation', 'resume needs a strategy: name one, or give the client a protocol that has one'))
+}
+
 function bindingOf(options: AgentClientOptions): ResumeBinding | undefined {
   const resume = options.resume
   if (!resume) return undefined
   return {
-    strategy: resolveResumeStrategy(resume.strategy),
+    strategy: strategyOf(options, resume),
     key: resume.conversationKey,
     storage: resume.storage ?? defaultResumeStorage(),
     options: resume,

@@ -3,16 +3,18 @@
  * history, fixtures and tests.
  */
 import { fold } from './fold/fold'
-import { emptyState, type AgentState, type ProtocolName } from './model'
+import { emptyState, type AgentState } from './model'
 import type { Op } from './ops'
 import { FrameDecoder } from './pipeline'
-import type { DataPart } from './protocol/types'
+import type { DataPart, ProtocolDefinition, ProtocolInput } from './protocol/types'
 import { isDoneFrame, parseSSEText } from './transport/frames'
 
 /** Options for `foldStream`. */
 export interface FoldStreamOptions {
-  /** Skip detection. */
-  protocol?: ProtocolName
+  /** Skip detection: a registered protocol's name, or a definition. */
+  protocol?: ProtocolInput
+  /** What detection chooses among (default: the registered protocols). */
+  protocols?: readonly ProtocolDefinition[]
   /** The assistant turn's id (default `turn-1`). */
   turnId?: string
   /** Fold onto this state instead of an empty one. */
@@ -41,7 +43,7 @@ export function foldStream(input: string | readonly unknown[], options: FoldStre
  */
 export function streamToOps(input: string | readonly unknown[], options: FoldStreamOptions = {}): Op[] {
   const turnId = options.turnId ?? 'turn-1'
-  const reader = new FrameDecoder({ turnId, protocol: options.protocol, onData: options.onData })
+  const reader = new FrameDecoder({ turnId, protocol: options.protocol, protocols: options.protocols, onData: options.onData })
   const ops: Op[] = [{ op: 'turn.open', turnId, role: 'assistant' }]
   let reason: 'done' | 'eof' = 'eof'
   if (typeof input === 'string') {

@@ -16,8 +16,11 @@ export type MessageStatus = 'streaming' | 'done' | 'error'
 /** Open or finished, for blocks and threads. */
 export type SpanStatus = 'open' | 'done' | 'error'
 
-/** The wire protocols weft reads. */
-export type ProtocolName = 'yao' | 'ui-message' | 'ag-ui' | 'vocion'
+/**
+ * A protocol's name: a built-in (`yao`, `ui-message`, `ag-ui`, `vocion`) or one a
+ * host registered.
+ */
+export type ProtocolName = string
 
 /** A source the answer cites: a URL, a document, a search hit. */
 export interface Source {

@@ -6,8 +6,8 @@ import { quote, weftError } from './errors'
 import type { ProtocolName, StreamCursor } from './model'
 import type { Op } from './ops'
 import { detectProtocol } from './protocol/detect'
-import { getProtocol, protocols } from './protocol/registry'
-import type { DataPart, DecodeContext, Decoder, FrameMeta } from './protocol/types'
+import { registeredProtocols, resolveProtocol } from './protocol/registry'
+import type { DataPart, DecodeContext, Decoder, FrameMeta, ProtocolDefinition, ProtocolInput } from './protocol/types'
 import type { SSEFrame } from './transport/frames'
 
 /** How many events to hold back while the protocol is still unknown. */
@@ -28,8 +28,10 @@ export interface FrameDecoderOptions {
   turnId: string
   /** Defaults to `turnId`. */
   scope?: string
-  /** Skip detection. */
-  protocol?: ProtocolName
+  /** Skip detection: a registered protocol's name, or a definition. */
+  protocol?: ProtocolInput
+  /** What detection chooses among, and where a name is looked up first (default: the registered protocols). */
+  protocols?: readonly ProtocolDefinition[]
   /** Response headers, for detection. */
   headers?: Headers
   onData?: (part: DataPart) => void
@@ -54,7 +56,7 @@ export class FrameDecoder {
 
   constructor(options: FrameDecoderOptions) {
     this.options = options
-    if (options.protocol) this.decoder = this.create(options.protocol)
+    if (options.protocol) this.decoder = this.create(resolveProtocol(options.protocol, options.protocols))
   }
 
   /** The protocol in use, once known. */
@@ -103,9 +105,11 @@ export class FrameDecoder {
     }
     if (this.decoder) return this.safeDecode(this.decoder, event, meta)
     this.held.push({ event, meta })
-    const name = detectProtocol(protocols, { headers: this.options.headers, first: event, meta })
-    if (name) {
-      const decoder = (this.decoder = this.create(name))
+    const candidates = this.options.protocols ?? registeredProtocols()
+    const name = detectProtocol(candidates, { headers: this.options.headers, first: event, meta })
+    const definition = name === undefined ? undefined : candidates.find((p) => p.name === name)
+    if (definition) {
+      const decoder = (this.decoder = this.create(definition))
       const held = this.held
       this.held = []
       return held.flatMap((h) => this.safeDecode(decoder, h.event, h.meta))
@@ -154,9 +158,9 @@ export class FrameDecoder {
     }
   }
 
-  private create(name: ProtocolName): Decoder {
+  private create(definition: ProtocolDefinition): Decoder {
     const { turnId, scope = turnId, onData, runId, priorToolCall } = this.options
-    return getProtocol(name).create({ turnId, scope, onData, runId, priorToolCall })
+    return definition.create({ turnId, scope, onData, runId, priorToolCall })
   }
 
   private safeDecode(decoder: Decoder, event: unknown, meta: FrameMeta): Op[] {

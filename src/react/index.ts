@@ -10,7 +10,6 @@ export {
   useCitations, useSources, useGate,
 } from './selectors'
 export { useBranch, type BranchHandle } from './use-branch'
-export { useAgUiHistory } from '../protocols/ag-ui/use-ag-ui-history'
 export {
   ConversationsProvider, useConversations, useConversationStore, useConversationId,
   type ConversationsProviderProps, type ConversationsHandle,

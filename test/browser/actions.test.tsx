@@ -16,7 +16,8 @@ const recommendation = {
 }
 
 const actionTurn: Op[] = [
-  { op: 'turn.open', turnId: 't1', role: 'assistant' },
+  // Navigation actions are AG-UI's: its protocol registers the tool view that shows them.
+  { op: 'turn.open', turnId: 't1', role: 'assistant', protocol: 'ag-ui' },
   { op: 'message.put', turnId: 't1', messageId: 'a1', type: 'recommended-action', props: recommendation, status: 'done' },
   {
     op: 'message.put', turnId: 't1', messageId: 'tool1', type: 'tool', status: 'done',

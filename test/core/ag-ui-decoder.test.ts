@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { encodeFrame } from '../../mock/scenario'
 import { findScenario } from '../../mock/scenarios/index'
-import { createAgUiDecoder, agUiInputMessageId, sniffAgUi, AG_UI_EVENT_TYPES } from '../../src/protocols/ag-ui/protocol'
+import { createAgUiDecoder, agUiInputMessageId, sniffAgUi, AG_UI_EVENT_TYPES } from '../../src/protocols/ag-ui/index'
 import type { DataPart } from '../../src/core/protocol/types'
 import { foldStream, streamToOps } from '../../src/core/fold-stream'
 import type { AgentState, Message } from '../../src/core/model'

@@ -6,7 +6,7 @@ import { AgUiHistory } from '../../src/protocols/ag-ui/history'
 import { agUiRunsSource, type AgUiRunAccepted } from '../../src/protocols/ag-ui/runs'
 import { syncScheduler } from '../../src/core/batcher'
 import { AgentClient } from '../../src/core/client'
-import { agUiInputMessageId } from '../../src/protocols/ag-ui/protocol'
+import { agUiInputMessageId } from '../../src/protocols/ag-ui/index'
 import type { AgentState } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 

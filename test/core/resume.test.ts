@@ -11,9 +11,10 @@ import { backoffDelay } from '../../src/core/resume/backoff'
 import { fingerprint } from '../../src/core/resume/fingerprint'
 import { TurnLedger } from '../../src/core/resume/ledger'
 import { clearHandle, memoryStorage, readHandle, resumeStorageKey, writeHandle } from '../../src/core/resume/storage'
-import {
-  aiSdkResume, lastEventIdResume, resolveResumeStrategy, vocionResume, yaoResume, type VocionHandle,
-} from '../../src/core/resume/strategies/index'
+import { lastEventIdResume, resolveResumeStrategy } from '../../src/core/resume/strategies/index'
+import { aiSdkResume } from '../../src/protocols/ui-message/index'
+import { vocionResume, type VocionHandle } from '../../src/protocols/vocion/index'
+import { yaoResume } from '../../src/protocols/yao/index'
 import type { ReplayItem, ResumeHandle, ResumeState, ResumeStrategy } from '../../src/core/resume/types'
 import { joinPath, withQuery } from '../../src/core/resume/url'
 import { createAgentStore } from '../../src/core/store'

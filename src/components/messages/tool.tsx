@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react'
 import type { Gate, Message, ToolState } from '../../core/model'
-import { NavigationActions } from '../../protocols/ag-ui/navigation-actions'
 import { useAgentSelector } from '../../react/selectors'
 import { asRecord, asText, formatJson, own } from '../format'
 import { useLabels, type WeftLabels } from '../labels'
@@ -179,7 +178,6 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
           </div>
         )}
         {errorText !== '' && <p data-weft="tool-error">{errorText}</p>}
-        <NavigationActions actions={props.actions} />
       </div>
     </details>
   )

@@ -2,8 +2,9 @@
  * What a protocol decoder is: a small object with its own per-stream state that
  * turns one decoded event into ops. All protocol knowledge lives in decoders.
  */
-import type { ProtocolName, StreamCursor } from '../model'
+import type { AgentState, ProtocolName, StreamCursor } from '../model'
 import type { Op } from '../ops'
+import type { ResumeStrategy } from '../resume/types'
 import type { RequestBuilder } from './request'
 
 /** The SSE fields that came with an event. */
@@ -79,12 +80,77 @@ export interface DetectInput {
   meta?: FrameMeta
 }
 
-/** One protocol as the kit registers it. */
+/**
+ * What a protocol's history reader is told.
+ *
+ * @example
+ * const history: HistoryReader = (data, { state }) => []
+ */
+export interface HistoryReadContext {
+  /** What the store holds now: a reader skips what is already there. */
+  state: AgentState
+}
+
+/**
+ * Turns a conversation as the protocol's back end stores it (a JSON document
+ * the host fetched) into ops. Never throws: what it cannot read becomes a
+ * `problem` op.
+ *
+ * @example
+ * store.getState().dispatch(protocol.history!(await res.json(), { state: store.getState() }))
+ */
+export type HistoryReader = (data: unknown, context: HistoryReadContext) => Op[]
+
+/**
+ * A protocol's own views, by message type. The core does not know what a view
+ * is; `weft/components` draws a message of a turn that speaks this protocol with
+ * the view registered here for its type (before the built-in renderer, after
+ * the host's own).
+ *
+ * @example
+ * const views: ProtocolViews = { tool: MyToolView }
+ */
+export type ProtocolViews = Readonly<Record<string, unknown>>
+
+/**
+ * One protocol as a plug-in: what it is called, how it recognises its stream
+ * and how it reads it; optionally how a request, a history document and a
+ * reconnect look in its terms, and the views it draws its own parts with. The
+ * built-in protocols are definitions like any a host writes.
+ *
+ * @example
+ * const lines: ProtocolDefinition = {
+ *   name: 'lines',
+ *   sniff: ({ first }) => (typeof first === 'object' && first !== null && 'line' in first ? 1 : 0),
+ *   create: ({ turnId }) => ({
+ *     protocol: 'lines', ended: false,
+ *     decode: (event) => [{ op: 'message.delta', turnId, messageId: `${turnId}/m`, type: 'text', action: 'append', path: 'content', value: String((event as { line: unknown }).line) }],
+ *     end: () => [{ op: 'turn.finish', turnId, status: 'done' }],
+ *   }),
+ * }
+ * registerProtocol(lines)
+ */
 export interface ProtocolDefinition {
-  name: ProtocolName
-  create: DecoderFactory
+  /** The protocol's name, as turns and handles record it. Unique among registered protocols. */
+  readonly name: ProtocolName
+  /** Makes the decoder for one stream. */
+  readonly create: DecoderFactory
   /** How sure this protocol is that it is reading its own stream: 0 (no) to 1 (certain). */
   sniff(input: DetectInput): number
   /** Builds this protocol's own request from the active path. Without one, the client sends `{ input: <text> }`. */
-  request?: RequestBuilder
+  readonly request?: RequestBuilder
+  /** Reads a stored conversation into ops. */
+  readonly history?: HistoryReader
+  /** Makes the strategy that resumes this protocol's streams. */
+  readonly resume?: () => ResumeStrategy
+  /** The protocol's own views, by message type (see `ProtocolViews`). */
+  readonly views?: ProtocolViews
 }
+
+/**
+ * A protocol as options name it: a registered protocol's name, or a definition.
+ *
+ * @example
+ * foldStream(text, { protocol: 'yao' }); foldStream(text, { protocol: myProtocol })
+ */
+export type ProtocolInput = ProtocolName | ProtocolDefinition

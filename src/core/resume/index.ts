@@ -1,13 +1,10 @@
 /**
- * Resuming streams: the strategy interface, the built-in strategies, and the
- * pieces a host's own strategy is made of.
+ * Resuming streams: the strategy interface, the kit's `Last-Event-ID` strategy,
+ * and the pieces a host's own strategy is made of. Protocol strategies live with
+ * their protocols.
  */
 export type * from './types'
-export {
-  resolveResumeStrategy, vocionResume, lastEventIdResume, aiSdkResume, yaoResume,
-  type ResumeStrategyName, type VocionHandle, type VocionResumeOptions, type LastEventIdHandle,
-  type AiSdkHandle, type AiSdkResumeOptions, type YaoTaskHandle,
-} from './strategies/index'
+export { resolveResumeStrategy, lastEventIdResume, type ResumeStrategyName, type LastEventIdHandle } from './strategies/index'
 export { alignReplay, type AlignOptions } from './align'
 export { TurnLedger, type LedgerView } from './ledger'
 export { fingerprint } from './fingerprint'

@@ -6,7 +6,7 @@
  * their `toolCallId`) are left as they are, so history and events never show
  * one message twice.
  */
-import { weftError, WeftStreamError } from '../../core/errors'
+import { quote, toWeftError, weftError, WeftStreamError, type WeftError } from '../../core/errors'
 import { readAgUiMessage, type MessagePart } from './messages'
 import { isRecord, own } from '../../core/util/record'
 import type { AgentState } from '../../core/model'
@@ -81,15 +81,49 @@ export async function fetchAgUiHistory(options: AgUiHistoryOptions, before?: str
   const { data } = await fetchJSON<unknown>({
     url: agUiHistoryUrl(options.historyUrl, before), method: 'GET', headers, credentials: options.credentials, signal, fetch: options.fetch,
   })
-  if (!isRecord(data) || !Array.isArray(data.messages)) {
-    throw new WeftStreamError(weftError('protocol', 'the history answer has no "messages" list', { detail: JSON.stringify(data)?.slice(0, 120) }))
-  }
+  const page = readAgUiHistoryPage(data)
+  if (!page) throw new WeftStreamError(notAPage(data))
+  return page
+}
+
+/**
+ * A history document read as a page, or `undefined` when it has no `messages` list.
+ *
+ * @example
+ * readAgUiHistoryPage({ day: '2026-03-16', hasMore: true, messages: [] })?.hasMore // true
+ */
+export function readAgUiHistoryPage(data: unknown): AgUiHistoryPage | undefined {
+  if (!isRecord(data) || !Array.isArray(data.messages)) return undefined
   return {
     scope: typeof data.scope === 'string' ? data.scope : undefined,
     threadId: typeof data.threadId === 'string' ? data.threadId : undefined,
     day: typeof data.day === 'string' ? data.day : undefined,
     hasMore: data.hasMore === true,
     messages: data.messages,
+  }
+}
+
+/**
+ * AG-UI's history reader: one page document into ops (see `agUiHistoryOps`);
+ * a document that is not a page is one `problem` op.
+ *
+ * @example
+ * store.getState().dispatch(readAgUiHistory(await res.json(), { state: store.getState() }))
+ */
+export function readAgUiHistory(data: unknown, context: { state: AgentState }): Op[] {
+  const page = readAgUiHistoryPage(data)
+  return page ? agUiHistoryOps(page, context.state) : [{ op: 'problem', error: notAPage(data) }]
+}
+
+function notAPage(data: unknown): WeftError {
+  return weftError('protocol', 'the history answer has no "messages" list', { detail: quote(safeJson(data)) })
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
   }
 }
 

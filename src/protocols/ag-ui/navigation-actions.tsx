@@ -1,6 +1,8 @@
 import { toNavigationTarget, type NavigationParams } from './navigation'
 import { useWeftCallbacks } from '../../components/callbacks'
 import { asRecord, asText } from '../../components/format'
+import { ToolCallMessage } from '../../components/messages/tool'
+import type { MessageRendererProps } from '../../components/renderers'
 
 /**
  * One navigation action: an internal route, its query parameters and its label.
@@ -78,4 +80,20 @@ export function readNavigationActions(actions: unknown): NavigationAction[] {
     out.push({ ...target, label })
   }
   return out
+}
+
+/**
+ * AG-UI's view of a tool call: the kit's tool view, then the navigation actions
+ * the tool's result offers. Registered as the protocol's `tool` view.
+ *
+ * @example
+ * <RendererProvider renderers={{ tool: AgUiToolView }} />
+ */
+export function AgUiToolView({ message }: MessageRendererProps) {
+  return (
+    <>
+      <ToolCallMessage message={message} />
+      <NavigationActions actions={message.props.actions} />
+    </>
+  )
 }

@@ -6,12 +6,11 @@
 import { toErrorType, weftError, type WeftError } from '../../core/errors'
 import { isRecord, isSafeKey } from '../../core/util/record'
 import type { Op } from '../../core/ops'
-import type { DecodeContext, Decoder, DetectInput, ProtocolDefinition } from '../../core/protocol/types'
+import type { DecodeContext, Decoder, DetectInput } from '../../core/protocol/types'
 import { createDataParts } from './data-parts'
 import { createStreamContext, idOf, recordOf, textOf } from './stream-context'
 import { createTextParts } from './text-parts'
 import { createToolCalls } from './tool-calls'
-import { uiMessageRequest } from './request'
 
 /**
  * Every chunk type the decoder reads, besides `data-<name>`.
@@ -265,7 +264,13 @@ function mergeDeep(target: Record<string, unknown>, source: Record<string, unkno
   return keys
 }
 
-function sniffUIMessage({ headers, first }: DetectInput): number {
+/**
+ * How sure it is that a stream is an AI SDK UI message stream: its header, or a first chunk of a known type.
+ *
+ * @example
+ * sniffUIMessage({ first: { type: 'text-delta', id: 't', delta: 'Hi' } }) // 0.9
+ */
+export function sniffUIMessage({ headers, first }: DetectInput): number {
   const marker = headers?.get(MARKER_HEADER)
   if (marker) return marker.trim() === 'v1' ? 1 : 0.95
   if (!isRecord(first) || typeof first.type !== 'string' || 'props' in first) return 0
@@ -276,11 +281,3 @@ function sniffUIMessage({ headers, first }: DetectInput): number {
   if (type.startsWith('data-') && 'data' in first) return 0.9
   return 0
 }
-
-/**
- * The UI message stream, as registered with the kit.
- *
- * @example
- * foldStream(text, { protocol: 'ui-message' })
- */
-export const uiMessageProtocol: ProtocolDefinition = { name: 'ui-message', create: createUIMessageDecoder, sniff: sniffUIMessage, request: uiMessageRequest }

@@ -8,8 +8,7 @@ import { quote, weftError, type ErrorType } from '../../core/errors'
 import { isRecord } from '../../core/util/record'
 import type { TraceStatus } from '../../core/model'
 import type { Op, OpOf } from '../../core/ops'
-import type { DecodeContext, Decoder, DetectInput, ProtocolDefinition } from '../../core/protocol/types'
-import { vocionRequest } from './request'
+import type { DecodeContext, Decoder, DetectInput } from '../../core/protocol/types'
 
 /** Event types only a Vocion rail sends. */
 const DISTINCT_TYPES: ReadonlySet<string> = new Set([
@@ -558,7 +557,13 @@ function safeJson(value: unknown): string {
   }
 }
 
-function sniffVocion({ first }: DetectInput): number {
+/**
+ * How sure it is that a stream speaks Vocion, from its first event's `type`.
+ *
+ * @example
+ * sniffVocion({ first: { type: 'stream_meta', stream_id: 's1' } }) // 1
+ */
+export function sniffVocion({ first }: DetectInput): number {
   if (!isRecord(first) || typeof first.type !== 'string') return 0
   if (first.type === 'stream_meta') return 1
   // Yao also names a type; its chunks carry props or a chunk_id, Vocion events never do.
@@ -569,11 +574,3 @@ function sniffVocion({ first }: DetectInput): number {
   if (first.type === 'error' && typeof first.message === 'string' && Object.keys(first).length === 2) return 0.6
   return 0
 }
-
-/**
- * The Vocion AgentEvent rail, as registered with the kit.
- *
- * @example
- * foldStream([{ type: 'stream_meta', streamId: 's1' }, { type: 'response_delta', delta: 'Hi' }], { protocol: 'vocion' })
- */
-export const vocionProtocol: ProtocolDefinition = { name: 'vocion', create: createVocionDecoder, sniff: sniffVocion, request: vocionRequest }

@@ -6,8 +6,7 @@ import { quote, weftError, type WeftError } from '../../core/errors'
 import { getAt, parsePath, PathError } from '../../core/fold/paths'
 import { isRecord } from '../../core/util/record'
 import type { Op, DeltaAction } from '../../core/ops'
-import type { DecodeContext, Decoder, DetectInput, FrameMeta, ProtocolDefinition } from '../../core/protocol/types'
-import { yaoRequest } from './request'
+import type { DecodeContext, Decoder, DetectInput, FrameMeta } from '../../core/protocol/types'
 
 /** A key that reads the same as a one-segment path. */
 const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/
@@ -373,17 +372,15 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined
 }
 
-function sniffYao({ first }: DetectInput): number {
+/**
+ * How sure it is that a stream speaks Yao: a first event with `chunk_id` or a Yao `type` and `props`.
+ *
+ * @example
+ * sniffYao({ first: { chunk_id: 'C1', type: 'text', props: { content: 'Hi' } } }) // 1
+ */
+export function sniffYao({ first }: DetectInput): number {
   if (!isRecord(first)) return 0
   if (typeof first.chunk_id === 'string') return 1
   if (typeof first.type === 'string' && isRecord(first.props)) return 0.8
   return 0
 }
-
-/**
- * Yao's hierarchical stream, as registered with the kit.
- *
- * @example
- * foldStream(text, { protocol: 'yao' })
- */
-export const yaoProtocol: ProtocolDefinition = { name: 'yao', create: createYaoDecoder, sniff: sniffYao, request: yaoRequest }

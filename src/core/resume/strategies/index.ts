@@ -1,47 +1,45 @@
 /**
- * The built-in resume strategies, by name.
+ * Resume strategies by name: `sse` is the kit's own; every other name is a
+ * protocol's (a registered protocol's name, or the name its strategy reports).
  */
+import { weftError, WeftStreamError } from '../../errors'
+import { registeredProtocols } from '../../protocol/registry'
+import type { ProtocolDefinition } from '../../protocol/types'
 import type { ResumeStrategy } from '../types'
-import { aiSdkResume } from '../../../protocols/ui-message/resume'
 import { lastEventIdResume } from './last-event-id'
-import { vocionResume } from '../../../protocols/vocion/resume'
-import { yaoResume } from '../../../protocols/yao/resume'
 
-export { aiSdkResume, type AiSdkHandle, type AiSdkResumeOptions } from '../../../protocols/ui-message/resume'
 export { lastEventIdResume, type LastEventIdHandle } from './last-event-id'
-export { vocionResume, type VocionHandle, type VocionResumeOptions } from '../../../protocols/vocion/resume'
-export { yaoResume, type YaoTaskHandle } from '../../../protocols/yao/resume'
 
 /**
- * The names of the built-in strategies: `vocion` (`stream_meta` + `?id=&after=`),
- * `sse` (`Last-Event-ID`, e.g. AG-UI), `ai-sdk` (`<api>/<chatId>/stream`),
- * `yao` (`?since=<sequence>`).
+ * A strategy's name: `sse` (`Last-Event-ID`, e.g. AG-UI) or a protocol's
+ * (`vocion`, `ai-sdk`, `yao` with the built-ins registered, or a host protocol's).
  *
  * @example
  * const name: ResumeStrategyName = 'sse'
  */
-export type ResumeStrategyName = 'vocion' | 'sse' | 'ai-sdk' | 'yao'
+export type ResumeStrategyName = string
 
 /**
- * A strategy from a name, or the host's own strategy as it is.
+ * A strategy from a name, or the host's own strategy as it is. A name is looked
+ * up among `candidates` first, then the registered protocols: a protocol
+ * matches by its own name or by the name of the strategy it makes.
  *
  * @example
- * resolveResumeStrategy('vocion').name // 'vocion'
+ * resolveResumeStrategy('sse').name // 'sse'
  */
-export function resolveResumeStrategy(strategy: ResumeStrategy | ResumeStrategyName): ResumeStrategy {
+export function resolveResumeStrategy(
+  strategy: ResumeStrategy | ResumeStrategyName,
+  candidates: readonly ProtocolDefinition[] = [],
+): ResumeStrategy {
   if (typeof strategy !== 'string') return strategy
-  switch (strategy) {
-    case 'vocion':
-      return vocionResume()
-    case 'sse':
-      return lastEventIdResume()
-    case 'ai-sdk':
-      return aiSdkResume()
-    case 'yao':
-      return yaoResume()
-    default: {
-      const name: string = strategy
-      throw new Error(`weft has no resume strategy named "${name}"`)
-    }
+  if (strategy === 'sse') return lastEventIdResume()
+  for (const definition of [...candidates, ...registeredProtocols()]) {
+    if (!definition.resume) continue
+    if (definition.name === strategy) return definition.resume()
+    const made = definition.resume()
+    if (made.name === strategy) return made
   }
+  throw new WeftStreamError(weftError('validation', `no resume strategy named "${strategy}"`, {
+    detail: 'register the protocol whose strategy it is, or pass the strategy itself',
+  }))
 }

@@ -1,0 +1,23 @@
+/**
+ * AG-UI: the protocol definition, its decoder, the runs flow, history paging,
+ * navigation actions and their view.
+ *
+ * @example
+ * import { agUiProtocol, agUiRunsSource } from 'weft/protocols/ag-ui'
+ */
+export { agUiProtocol } from './protocol'
+export { createAgUiDecoder, agUiInputMessageId } from './decoder'
+export { AG_UI_EVENT_TYPES, sniffAgUi } from './event-types'
+export { agUiRunsSource, type AgUiRunsOptions, type AgUiRunsSource, type AgUiRunInput, type AgUiRunAccepted } from './runs'
+export {
+  AgUiHistory, agUiHistoryOps, agUiHistoryUrl, fetchAgUiHistory, readAgUiHistory, readAgUiHistoryPage,
+  type AgUiHistoryOptions, type AgUiHistoryPage, type AgUiHistoryStatus,
+} from './history'
+export {
+  checkNavigationAction, followNavigation, isNavigationAction, navigationHref, toNavigationTarget,
+  type NavigateHandler, type NavigationCheck, type NavigationParams, type NavigationTarget,
+} from './navigation'
+export {
+  AgUiToolView, NavigationActions, readNavigationActions, type NavigationAction, type NavigationActionsProps,
+} from './navigation-actions'
+export { useAgUiHistory, type UseAgUiHistoryOptions, type AgUiHistoryHandle } from './use-ag-ui-history'

@@ -1,0 +1,10 @@
+/**
+ * The AI SDK UI message stream: the protocol definition, its decoder and the
+ * AI SDK's resume strategy.
+ *
+ * @example
+ * import { uiMessageProtocol } from 'weft/protocols/ui-message'
+ */
+export { uiMessageProtocol } from './protocol'
+export { createUIMessageDecoder, sniffUIMessage, UI_MESSAGE_CHUNK_TYPES } from './decoder'
+export { aiSdkResume, type AiSdkHandle, type AiSdkResumeOptions } from './resume'

@@ -1,0 +1,21 @@
+/**
+ * The AI SDK UI message stream as a plug-in: its decoder, detection, request builder and resume strategy.
+ */
+import type { ProtocolDefinition } from '../../core/protocol/types'
+import { createUIMessageDecoder, sniffUIMessage } from './decoder'
+import { aiSdkResume } from './resume'
+import { uiMessageRequest } from './request'
+
+/**
+ * The AI SDK UI message stream (`useChat`'s wire), resumed by the AI SDK's replay route.
+ *
+ * @example
+ * foldStream(sseText, { protocol: uiMessageProtocol })
+ */
+export const uiMessageProtocol: ProtocolDefinition = {
+  name: 'ui-message',
+  create: createUIMessageDecoder,
+  sniff: sniffUIMessage,
+  request: uiMessageRequest,
+  resume: () => aiSdkResume(),
+}

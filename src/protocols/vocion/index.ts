@@ -1,0 +1,9 @@
+/**
+ * Vocion: the protocol definition, its decoder, its error classes and its resume strategy.
+ *
+ * @example
+ * import { vocionProtocol } from 'weft/protocols/vocion'
+ */
+export { vocionProtocol } from './protocol'
+export { createVocionDecoder, classifyVocionError, sniffVocion } from './decoder'
+export { vocionResume, type VocionHandle, type VocionResumeOptions } from './resume'

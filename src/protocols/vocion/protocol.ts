@@ -1,0 +1,21 @@
+/**
+ * Vocion as a plug-in: its decoder, detection, request builder and resume strategy.
+ */
+import type { ProtocolDefinition } from '../../core/protocol/types'
+import { createVocionDecoder, sniffVocion } from './decoder'
+import { vocionResume } from './resume'
+import { vocionRequest } from './request'
+
+/**
+ * Vocion's event stream (`stream_meta`, `response_delta`, ...), resumed by stream id and event count.
+ *
+ * @example
+ * foldStream(sseText, { protocol: vocionProtocol })
+ */
+export const vocionProtocol: ProtocolDefinition = {
+  name: 'vocion',
+  create: createVocionDecoder,
+  sniff: sniffVocion,
+  request: vocionRequest,
+  resume: () => vocionResume(),
+}

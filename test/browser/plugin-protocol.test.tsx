@@ -1,0 +1,69 @@
+/**
+ * The components draw a host protocol's own parts with the views its
+ * definition carries, only in the turns that speak it, and a host renderer
+ * still wins. AG-UI's navigation view is registered the same way.
+ */
+import { screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { RendererProvider } from '../../src/components/renderers'
+import { Transcript } from '../../src/components/transcript'
+import { foldStream } from '../../src/core/fold-stream'
+import type { Op } from '../../src/core/ops'
+import { createAgentStore } from '../../src/core/store'
+import { toyProtocol, toySse } from '../helpers/toy-protocol'
+import { renderWith, storeWith } from './support'
+
+function toyStore(protocol: string | undefined = 'toy') {
+  const state = foldStream(toySse(['Hello'], 'From the toy'), { protocol: toyProtocol })
+  const store = createAgentStore()
+  const turn = { ...state.turns['turn-1']!, protocol }
+  store.getState().dispatch([{ op: 'hydrate', at: 'end', turns: [{ turn, messages: turn.messageIds.map((id) => state.messages[id]!) }] }])
+  return store
+}
+
+describe('a host protocol draws its own parts', () => {
+  it('uses the view its definition carries, given to the renderer provider', () => {
+    renderWith(toyStore(), <RendererProvider protocols={[toyProtocol]}><Transcript.Root /></RendererProvider>)
+    expect(screen.getByTestId('toy-card').textContent).toBe('From the toy')
+    expect(screen.getByText('Hello')).toBeTruthy()
+  })
+
+  it('does not apply its views to turns of another protocol', () => {
+    renderWith(toyStore('other'), <RendererProvider protocols={[toyProtocol]}><Transcript.Root /></RendererProvider>)
+    expect(screen.queryByTestId('toy-card')).toBeNull()
+    // The kit's fallback shows the unknown part's type instead.
+    expect(document.querySelector('[data-type="toy-card"]')).not.toBeNull()
+  })
+
+  it('a host renderer for the type wins over the protocol view', () => {
+    renderWith(toyStore(), (
+      <RendererProvider protocols={[toyProtocol]} renderers={{ 'toy-card': () => <p data-testid="host-card">host</p> }}>
+        <Transcript.Root />
+      </RendererProvider>
+    ))
+    expect(screen.queryByTestId('toy-card')).toBeNull()
+    expect(screen.getByTestId('host-card')).toBeTruthy()
+  })
+})
+
+describe("AG-UI's navigation view comes from its protocol", () => {
+  const toolTurn = (protocol?: string): Op[] => [
+    { op: 'turn.open', turnId: 't1', role: 'assistant', protocol },
+    {
+      op: 'message.put', turnId: 't1', messageId: 'tool1', type: 'tool', status: 'done',
+      props: { toolCallId: 'c1', name: 'create_todo', state: 'output-available', actions: [{ type: 'navigation', path: '/todo/1', label: 'Open' }] },
+    },
+    { op: 'turn.finish', turnId: 't1', status: 'done' },
+  ]
+
+  it('shows the actions in an AG-UI turn', () => {
+    renderWith(storeWith(toolTurn('ag-ui')), <Transcript.Root />)
+    expect(screen.getByRole('button', { name: 'Open' })).toBeTruthy()
+  })
+
+  it('the generic tool view of another turn shows none', () => {
+    renderWith(storeWith(toolTurn(undefined)), <Transcript.Root />)
+    expect(screen.getByText('create_todo')).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Open' })).toBeNull()
+  })
+})

@@ -1,0 +1,62 @@
+/**
+ * The layer rules, checked on the sources' import statements: the core knows
+ * no React and no protocol, the generic React binding and components name no
+ * protocol, and a protocol's modules stay in its own folder.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src')
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? files(path) : /\.tsx?$/.test(name) ? [path] : []
+  })
+}
+
+/** Every import of a module under `dir`, as the path it resolves to (relative to src) or the bare package name. */
+function importsOf(dir: string): Array<{ file: string; target: string }> {
+  const out: Array<{ file: string; target: string }> = []
+  for (const file of files(join(src, dir))) {
+    const text = readFileSync(file, 'utf8')
+    for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) {
+      const spec = (match[1] ?? match[2])!
+      const target = spec.startsWith('.') ? relative(src, resolve(dirname(file), spec)) : spec
+      out.push({ file: relative(src, file), target })
+    }
+  }
+  return out
+}
+
+const protocolModule = (target: string) => target.startsWith('protocols/') || target === 'protocols'
+
+describe('layers', () => {
+  it('finds the imports it checks', () => {
+    expect(importsOf('core').length).toBeGreaterThan(50)
+  })
+
+  it('core imports no React and no protocol', () => {
+    const bad = importsOf('core').filter(({ target }) => /^react(-dom)?(\/|$)/.test(target) || protocolModule(target))
+    expect(bad).toEqual([])
+  })
+
+  it('the React binding and the generic components import no protocol', () => {
+    const bad = [...importsOf('react'), ...importsOf('components')].filter(({ target }) => protocolModule(target))
+    expect(bad).toEqual([])
+  })
+
+  it('the fold imports no transport and no protocol', () => {
+    const bad = importsOf('core/fold').filter(({ target }) => target.startsWith('core/transport') || protocolModule(target))
+    expect(bad).toEqual([])
+  })
+
+  it("a protocol imports no other protocol's modules", () => {
+    for (const name of readdirSync(join(src, 'protocols')).filter((n) => statSync(join(src, 'protocols', n)).isDirectory())) {
+      const bad = importsOf(`protocols/${name}`).filter(({ target }) => protocolModule(target) && !target.startsWith(`protocols/${name}/`))
+      expect(bad, name).toEqual([])
+    }
+  })
+})

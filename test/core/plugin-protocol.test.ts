@@ -1,0 +1,112 @@
+/**
+ * A protocol the kit has never heard of, defined in the test with the public
+ * interface only, runs through detection, foldStream, the client (real fetch
+ * over loopback), the request builder, the history reader and resume lookup.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { syncScheduler } from '../../src/core/batcher'
+import { AgentClient } from '../../src/core/client'
+import { foldStream } from '../../src/core/fold-stream'
+import { getProtocol, registerProtocol, registeredProtocols, resolveProtocol } from '../../src/core/protocol/registry'
+import { resolveResumeStrategy } from '../../src/core/resume/strategies/index'
+import { createAgentStore } from '../../src/core/store'
+import { toyProtocol, toySse } from '../helpers/toy-protocol'
+
+let server: Server
+let base = ''
+const bodies: unknown[] = []
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let raw = ''
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()))
+    req.on('end', () => {
+      bodies.push(raw ? JSON.parse(raw) : undefined)
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.end(toySse(['Hello', ', toy'], 'A card'))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+function answer(state: ReturnType<typeof foldStream>, turnId: string) {
+  const turn = state.turns[turnId]!
+  return { turn, messages: turn.messageIds.map((id) => state.messages[id]!) }
+}
+
+describe('a fifth protocol, defined by a host', () => {
+  it('folds a recorded stream when given as a definition, unregistered', () => {
+    expect(getProtocol('toy')).toBeUndefined()
+    const state = foldStream(toySse(['Hi', ' there'], 'Card'), { protocol: toyProtocol })
+    const { turn, messages } = answer(state, 'turn-1')
+    expect(turn.protocol).toBe('toy')
+    expect(turn.status).toBe('done')
+    expect(messages.map((m) => [m.type, m.props])).toEqual([['text', { content: 'Hi there' }], ['toy-card', { title: 'Card' }]])
+  })
+
+  it('is detected among the candidates it is given', () => {
+    const state = foldStream(toySse(['Hi']), { protocols: [...registeredProtocols(), toyProtocol] })
+    expect(state.turns['turn-1']!.protocol).toBe('toy')
+    // Without it among the candidates nothing recognises the stream.
+    const unknown = foldStream(toySse(['Hi']))
+    expect(unknown.turns['turn-1']!.protocol).toBeUndefined()
+    expect(unknown.turns['turn-1']!.problems[0]!.message).toContain('before its protocol could be told')
+  })
+
+  it('an unknown name is a typed validation error', () => {
+    expect(() => resolveProtocol('toy')).toThrow(expect.objectContaining({ info: expect.objectContaining({ type: 'validation' }) }))
+  })
+
+  it('streams through the client over real fetch, its request built by the protocol', async () => {
+    const store = createAgentStore()
+    const client = new AgentClient(store, { url: `${base}/chat`, protocol: toyProtocol, scheduler: syncScheduler })
+    await client.send('Hello')
+    await client.send('Again')
+    // The path a request carries: the question, then question, answer and the new question.
+    expect(bodies.slice(-2)).toEqual([{ say: 'Hello', path: 1 }, { say: 'Again', path: 3 }])
+    const state = store.getState()
+    expect(state.status).toBe('done')
+    const assistant = state.turnIds.filter((id) => state.turns[id]!.role === 'assistant')
+    expect(assistant).toHaveLength(2)
+    for (const id of assistant) {
+      const { turn, messages } = answer(state, id)
+      expect(turn.protocol).toBe('toy')
+      expect(messages.map((m) => m.type)).toEqual(['text', 'toy-card'])
+      expect(messages[0]!.props.content).toBe('Hello, toy')
+    }
+  })
+
+  it('a host body wins over the protocol request builder', async () => {
+    const client = new AgentClient(createAgentStore(), {
+      url: `${base}/chat`, protocol: toyProtocol, body: { mine: true }, scheduler: syncScheduler,
+    })
+    await client.send('Hello')
+    expect(bodies.at(-1)).toEqual({ mine: true })
+  })
+
+  it('once registered, it is named, detected and its resume strategy found by name', async () => {
+    registerProtocol(toyProtocol)
+    expect(registeredProtocols().map((p) => p.name)).toContain('toy')
+    expect(foldStream(toySse(['Hi'])).turns['turn-1']!.protocol).toBe('toy')
+    expect(foldStream(toySse(['Hi']), { protocol: 'toy' }).turns['turn-1']!.status).toBe('done')
+    expect(resolveResumeStrategy('toy-resume').name).toBe('toy-resume')
+    expect(resolveResumeStrategy('toy').name).toBe('toy-resume')
+    const store = createAgentStore()
+    const client = new AgentClient(store, { url: `${base}/chat`, scheduler: syncScheduler })
+    await client.send('Hi')
+    const id = store.getState().turnIds.at(-1)!
+    expect(store.getState().turns[id]!.protocol).toBe('toy')
+  })
+
+  it('reads its stored history into ops, and bad history into a problem', () => {
+    const store = createAgentStore()
+    store.getState().dispatch(toyProtocol.history!(['Earlier answer'], { state: store.getState() }))
+    expect(store.getState().messages['h0/text']!.props.content).toBe('Earlier answer')
+    const ops = toyProtocol.history!({ not: 'a list' }, { state: store.getState() })
+    expect(ops).toEqual([expect.objectContaining({ op: 'problem' })])
+  })
+})
