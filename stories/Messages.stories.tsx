@@ -98,7 +98,8 @@ export const ToolCalls: Story = {
   render: () => (
     <Gallery
       ops={[
-        open,
+        // An AG-UI turn: its protocol's tool view adds the navigation actions.
+        { ...open, protocol: 'ag-ui' },
         tool('c1', { name: 'get_weather', state: 'input-streaming', inputText: '{"city": "Par' }, 'streaming'),
         tool('c2', { name: 'get_weather', state: 'input-available', input: { city: 'Paris' } }, 'streaming'),
         tool('c3', { name: 'send_email', state: 'approval-requested', input: { to: 'nadia@contoso.example' } }, 'streaming'),
