@@ -32,7 +32,8 @@ export type FixtureProtocol = 'yao' | 'ui-message' | 'ag-ui' | 'vocion'
  * }
  */
 export interface AgentFixture {
-  protocol: FixtureProtocol
+  /** A built-in protocol's name, or a host protocol's. */
+  protocol: FixtureProtocol | (string & {})
   /** URL-safe name, unique within the protocol. */
   name: string
   /** What the stream shows, for pickers and listings. */

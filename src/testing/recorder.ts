@@ -2,7 +2,7 @@
  * Records a live agent stream into a fixture, with its timing, so a stream seen
  * against a real server becomes a test in one step.
  */
-import { AgentClient, createFrameParser, foldStream, type AgentClientOptions, type ProtocolName } from '../core/index'
+import { AgentClient, createFrameParser, foldStream, protocolName, type AgentClientOptions, type ProtocolName } from '../core/index'
 import { encodeFrame, type AgentFixture, type FixtureFrame, type FixtureProtocol } from './frames'
 
 /**
@@ -96,7 +96,7 @@ export function recordStream(target: AgentClient | RecordStreamOptions = {}, set
     })
     const count = recordings.length + 1
     const fixture: AgentFixture = {
-      protocol: (clientOptions.protocol ?? 'vocion') as FixtureProtocol,
+      protocol: protocolName(clientOptions.protocol) ?? 'vocion',
       name: name ? (count > 1 ? `${name}-${count}` : name) : count > 1 ? `recording-${count}` : 'recording',
       title: title ?? `${method} ${pathOf(url)}`,
       frames: [],
