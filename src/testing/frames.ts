@@ -32,8 +32,7 @@ export type FixtureProtocol = 'yao' | 'ui-message' | 'ag-ui' | 'vocion'
  * }
  */
 export interface AgentFixture {
-  /** A built-in protocol's name, or a host protocol's. */
-  protocol: FixtureProtocol | (string & {})
+  protocol: FixtureProtocol
   /** URL-safe name, unique within the protocol. */
   name: string
   /** What the stream shows, for pickers and listings. */

@@ -96,7 +96,7 @@ export function recordStream(target: AgentClient | RecordStreamOptions = {}, set
     })
     const count = recordings.length + 1
     const fixture: AgentFixture = {
-      protocol: protocolName(clientOptions.protocol) ?? 'vocion',
+      protocol: builtIn(protocolName(clientOptions.protocol)) ?? 'vocion',
       name: name ? (count > 1 ? `${name}-${count}` : name) : count > 1 ? `recording-${count}` : 'recording',
       title: title ?? `${method} ${pathOf(url)}`,
       frames: [],
@@ -123,7 +123,7 @@ export function recordStream(target: AgentClient | RecordStreamOptions = {}, set
     })
     const finish = (end: 'clean' | 'drop') => {
       if (end === 'drop') fixture.end = 'drop'
-      if (!clientOptions.protocol) fixture.protocol = detected(fixture) ?? fixture.protocol
+      if (!clientOptions.protocol) fixture.protocol = builtIn(detected(fixture)) ?? fixture.protocol
       onRecording?.(fixture)
     }
 
@@ -175,6 +175,13 @@ function parseData(text: string): unknown {
   } catch {
     return text
   }
+}
+
+const BUILT_IN: ReadonlySet<string> = new Set<FixtureProtocol>(['yao', 'ui-message', 'ag-ui', 'vocion'])
+
+/** A fixture names one of the built-in protocols; a host protocol's name is not one. */
+function builtIn(name: string | undefined): FixtureProtocol | undefined {
+  return name !== undefined && BUILT_IN.has(name) ? (name as FixtureProtocol) : undefined
 }
 
 function detected(fixture: AgentFixture): ProtocolName | undefined {

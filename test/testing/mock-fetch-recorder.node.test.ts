@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AgentClient, createAgentStore, syncScheduler, type AgentClientOptions } from 'weft/core'
-import { fixtures, getFixture, mockFetch, recordStream, streamResponse, type AgentFixture, type FixtureProtocol } from 'weft/testing'
+import { fixtures, getFixture, mockFetch, recordStream, streamResponse, type AgentFixture } from 'weft/testing'
 import { scenarios } from '../../mock/scenarios/index'
 import { buildFixtures, buildIndex, FIXTURE_DIR } from '../../scripts/fixtures'
 import { startServer, type TestServer } from '../helpers/server'
@@ -177,7 +177,7 @@ describe('fixtures', () => {
     const built = buildFixtures()
     for (const [key, text] of built) expect(readFileSync(join(FIXTURE_DIR, `${key}.json`), 'utf8'), key).toBe(text)
     expect(readFileSync(join(FIXTURE_DIR, 'index.ts'), 'utf8')).toBe(buildIndex([...built.keys()]))
-    for (const s of scenarios) expect(getFixture(s.protocol as FixtureProtocol, s.name).frames).toEqual(s.frames)
+    for (const s of scenarios) expect(getFixture(s.protocol as AgentFixture['protocol'], s.name).frames).toEqual(s.frames)
   })
 
   it('an unknown fixture names the ones there are', () => {
