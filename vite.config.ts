@@ -44,6 +44,8 @@ const publicEntries = [
   { find: /^weft\/testing\/msw$/, replacement: here('src/testing/msw.ts') },
   { find: /^weft\/testing\/storybook$/, replacement: here('src/testing/storybook.tsx') },
   { find: /^weft\/testing$/, replacement: here('src/testing/index.ts') },
+  { find: /^weft\/protocols\/(yao|ui-message|vocion|ag-ui)$/, replacement: here('src/protocols/$1/index.ts') },
+  { find: /^weft\/protocols$/, replacement: here('src/protocols/index.ts') },
   { find: /^weft\/react$/, replacement: here('src/react/index.ts') },
   { find: /^weft\/components$/, replacement: here('src/components/index.ts') },
   { find: /^weft\/core$/, replacement: here('src/core/index.ts') },
@@ -102,6 +104,12 @@ export default defineConfig({
         core: here('src/core/index.ts'),
         react: here('src/react/index.ts'),
         components: here('src/components/index.ts'),
+        // The four built-in protocols, registered on import; and each alone, for one-protocol hosts.
+        protocols: here('src/protocols/index.ts'),
+        'protocols/yao': here('src/protocols/yao/index.ts'),
+        'protocols/ui-message': here('src/protocols/ui-message/index.ts'),
+        'protocols/vocion': here('src/protocols/vocion/index.ts'),
+        'protocols/ag-ui': here('src/protocols/ag-ui/index.ts'),
         // Test helpers: an entry of their own, so none of it reaches the main entries.
         testing: here('src/testing/index.ts'),
         'testing/msw': here('src/testing/msw.ts'),

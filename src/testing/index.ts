@@ -4,6 +4,9 @@
  * recorded fixtures for every protocol, and a recorder that turns a live stream
  * into one. A separate entry: nothing here is in weft's main bundles.
  */
+// The fixtures speak the four built-in protocols: a test that uses them with
+// `weft/core` alone detects and names them without importing `weft/protocols`.
+import '../protocols/index'
 export { streamResponse, toFixture, type Pace, type Chunking, type StreamResponseOptions, type StreamSource } from './stream-response'
 export { mockFetch, type MockFetch, type MockRoute, type RecordedRequest, type RouteAnswer, type RouteContext } from './mock-fetch'
 export { renderWithAgent, type RenderWithAgentOptions, type AgentRenderResult } from './render-with-agent'
