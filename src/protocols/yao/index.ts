@@ -7,3 +7,4 @@
 export { yaoProtocol } from './protocol'
 export { createYaoDecoder, sniffYao } from './decoder'
 export { yaoResume, type YaoTaskHandle } from './resume'
+export { yaoHistory, type YaoStoredMessage } from './history'
