@@ -4,7 +4,8 @@
  * and hostile values, written as SSE text with either line ending.
  */
 import fc from 'fast-check'
-import type { ProtocolName } from '../../src/core/model'
+/** The built-in protocols these generators speak. */
+export type ProtocolName = 'yao' | 'ui-message' | 'ag-ui' | 'vocion'
 
 /** Values a server should never send where text belongs. */
 export const hostile = fc.constantFrom<unknown>(
