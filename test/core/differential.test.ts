@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ProtocolName } from '../helpers/streams'
+import type { ProtocolName } from '../../src/core/model'
 import { comparable, cutAt, liveFold, recordedFold } from '../helpers/live-fold'
 import { splits, sseStream } from '../helpers/streams'
 

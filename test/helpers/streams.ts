@@ -4,8 +4,7 @@
  * and hostile values, written as SSE text with either line ending.
  */
 import fc from 'fast-check'
-/** The built-in protocols these generators speak. */
-export type ProtocolName = 'yao' | 'ui-message' | 'ag-ui' | 'vocion'
+import type { ProtocolName } from '../../src/core/model'
 
 /** Values a server should never send where text belongs. */
 export const hostile = fc.constantFrom<unknown>(
@@ -119,14 +118,16 @@ const vocion: fc.Arbitrary<Event> = fc.oneof(
 )
 
 /** One protocol's event generator. */
-export const EVENTS: Record<ProtocolName, fc.Arbitrary<Event>> = { yao, 'ui-message': uiMessage, 'ag-ui': agUi, vocion }
+export const EVENTS: Readonly<Record<string, fc.Arbitrary<Event>>> = { yao, 'ui-message': uiMessage, 'ag-ui': agUi, vocion }
 
 /** A raw frame that is not an event: malformed JSON or a comment. */
 const noise = fc.constantFrom('{"broken', 'not json', ': keepalive')
 
 /** SSE text for a stream of `protocol`: events, some noise, either line ending. */
 export function sseStream(protocol: ProtocolName, maxEvents = 24): fc.Arbitrary<string> {
-  const item = fc.oneof({ weight: 12, arbitrary: EVENTS[protocol] }, { weight: 1, arbitrary: noise })
+  const events = EVENTS[protocol]
+  if (!events) throw new Error(`no event generator for the protocol "${protocol}"`)
+  const item = fc.oneof({ weight: 12, arbitrary: events }, { weight: 1, arbitrary: noise })
   return fc.record({ items: fc.array(item, { minLength: 1, maxLength: maxEvents }), crlf: fc.boolean() }).map(({ items, crlf }) => {
     const eol = crlf ? '\r\n' : '\n'
     return items.map((item) => {
