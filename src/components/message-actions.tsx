@@ -10,6 +10,7 @@ import { asText, own } from './format'
 import { useLabels } from './labels'
 import { markdownToText } from './markdown/plain'
 import { useTurnIdFrom } from './turn-context'
+import { ThumbDownIcon, ThumbUpIcon } from './icons'
 
 /**
  * Props of `MessageActions`.
@@ -70,8 +71,8 @@ export const MessageActions = forwardRef<HTMLDivElement, MessageActionsProps>(fu
       {markdown !== '' && <CopyButton text={markdown} label={labels.copyMarkdown} data-format="markdown" />}
       {onFeedback && (
         <>
-          <button type="button" data-weft="feedback" data-rating="up" aria-pressed={rating === 'up'} aria-label={labels.goodAnswer} title={labels.goodAnswer} onClick={() => rate('up')}>👍</button>
-          <button type="button" data-weft="feedback" data-rating="down" aria-pressed={rating === 'down'} aria-label={labels.badAnswer} title={labels.badAnswer} onClick={() => rate('down')}>👎</button>
+          <button type="button" data-weft="feedback" data-rating="up" aria-pressed={rating === 'up'} aria-label={labels.goodAnswer} title={labels.goodAnswer} onClick={() => rate('up')}><ThumbUpIcon /></button>
+          <button type="button" data-weft="feedback" data-rating="down" aria-pressed={rating === 'down'} aria-label={labels.badAnswer} title={labels.badAnswer} onClick={() => rate('down')}><ThumbDownIcon /></button>
         </>
       )}
       {onRegenerate && <button type="button" data-weft="regenerate" onClick={() => onRegenerate(turnId)}>{labels.regenerate}</button>}

@@ -60,6 +60,9 @@ describe('MessageActions', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Copy as Markdown' }))
     await waitFor(() => expect(writes).toEqual(['Title\n\nBold and code', '## Title\n\n**Bold** and `code`']))
     const up = screen.getByRole('button', { name: 'Good answer' })
+    // Drawn, not a glyph a system font may lack: the icon is an SVG and the button has no text.
+    expect(up.querySelector('svg')).not.toBeNull()
+    expect(up.textContent).toBe('')
     fireEvent.click(up)
     expect(up.getAttribute('aria-pressed')).toBe('true')
     fireEvent.click(up)

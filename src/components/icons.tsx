@@ -1,0 +1,38 @@
+/**
+ * The few icons the components draw, as inline SVG in the text colour: an emoji
+ * or a symbol font is not on every system and would show as an empty box.
+ */
+import type { SVGProps } from 'react'
+
+const base: SVGProps<SVGSVGElement> = {
+  width: '1em',
+  height: '1em',
+  viewBox: '0 0 24 24',
+  fill: 'none',
+  stroke: 'currentColor',
+  strokeWidth: 2,
+  strokeLinecap: 'round',
+  strokeLinejoin: 'round',
+  'aria-hidden': true,
+  focusable: false,
+}
+
+const THUMB = 'M7 10v11H3V10zM7 10l4-8a2.5 2.5 0 0 1 3 2.5V9h5.5a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.1 21H7'
+
+/** A raised thumb: a good answer. */
+export function ThumbUpIcon(props: SVGProps<SVGSVGElement>) {
+  return (
+    <svg {...base} {...props}>
+      <path d={THUMB} />
+    </svg>
+  )
+}
+
+/** A lowered thumb: a bad answer. */
+export function ThumbDownIcon(props: SVGProps<SVGSVGElement>) {
+  return (
+    <svg {...base} {...props}>
+      <path d={THUMB} transform="rotate(180 12 12)" />
+    </svg>
+  )
+}
