@@ -9,7 +9,7 @@ import { mockAgentServer } from './mock/vite-plugin.js'
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /** Runtime dependencies and peers stay imports in the published build, subpaths included. */
-const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|idb|marked|shiki|@testing-library\/react|msw|storybook|@storybook\/[^/]+)(\/|$)/
+const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|idb|marked|virtua|shiki|@testing-library\/react|msw|storybook|@storybook\/[^/]+)(\/|$)/
 
 /** The system Chromium that `scripts/ensure-chromium.mjs` finds or installs. */
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? '/usr/bin/chromium'
@@ -72,6 +72,7 @@ export default defineConfig({
       'eventsource-parser',
       'fast-json-patch',
       'marked',
+      'virtua',
       'axe-core',
       'shiki/core',
       'shiki/engine/javascript',

@@ -159,3 +159,27 @@ export const ChineseLabels: Story = {
     await expect(canvasElement.querySelector('[data-weft="tool-state"]')?.textContent).toBe('完成')
   },
 }
+
+/** 1,000 earlier turns, then the conversation above: the transcript is virtualized (only the turns near the viewport are in the DOM). */
+const long: Op[] = [
+  ...Array.from({ length: 1000 }, (_, i): Op[] => {
+    const role = i % 2 === 0 ? 'user' : 'assistant'
+    const content = role === 'user' ? `Earlier question ${i}` : `Earlier answer ${i}, with **markdown** and \`code\`.\n\n- one point\n- another point`
+    return [
+      { op: 'turn.open', turnId: `old${i}`, role },
+      { op: 'message.put', turnId: `old${i}`, messageId: `old${i}/m`, role, type: 'text', status: 'done', props: { content } },
+      { op: 'turn.finish', turnId: `old${i}`, status: 'done' },
+    ]
+  }).flat(),
+  ...english,
+]
+
+export const ThousandTurns: Story = {
+  render: () => <Frame ops={long} theme="light" />,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement)
+    await canvas.findByText(/Tomorrow looks drier/)
+    await expect(canvasElement.querySelector('[data-weft="transcript"]')?.getAttribute('data-state')).toBe('virtual')
+    await expect(canvasElement.querySelectorAll('[data-weft="turn"]').length).toBeLessThan(80)
+  },
+}

@@ -5,10 +5,13 @@
  */
 import { forwardRef, useCallback, useEffect, useRef, useState, type HTMLAttributes, type ReactNode } from 'react'
 import { useLabels } from './labels'
+import { TranscriptScrollContext } from './scroll-context'
 import { Transcript } from './transcript'
 
 /** Within this many pixels of the end counts as at the end. */
 const NEAR_END = 48
+/** Input by which a person scrolls; only a scroll up that follows some lets go of the end. */
+const INTENT_EVENTS = ['wheel', 'touchmove', 'keydown', 'pointerdown'] as const
 
 /**
  * Props of `Chat`.
@@ -25,7 +28,8 @@ export interface ChatProps extends HTMLAttributes<HTMLDivElement> {
 
 /**
  * Sticks a scrolling element to its end while its content grows, until the
- * person scrolls away from the end. Returns the element's ref, whether it is
+ * person scrolls up (by wheel, touch, keys or the scrollbar; a scroll by the
+ * page's own code, or by a virtual list placing rows, does not let go). Returns the element's ref, whether it is
  * at the end, and a function that scrolls there and sticks again.
  *
  * @example
@@ -36,17 +40,39 @@ export function useStickToBottom() {
   const content = useRef<HTMLDivElement | null>(null)
   const stuck = useRef(true)
   const [atEnd, setAtEnd] = useState(true)
+  const settling = useRef(false)
   const toEnd = useCallback(() => {
     const el = viewport.current
-    if (el) el.scrollTop = el.scrollHeight
+    if (!el) return
+    el.scrollTop = el.scrollHeight
+    // Rows measured after this (a virtual list placing the rows it just mounted) can still move the
+    // end, and a resize notification can be dropped in a busy frame: look once more a frame later.
+    if (settling.current) return
+    settling.current = true
+    requestAnimationFrame(() => {
+      settling.current = false
+      if (stuck.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) toEnd()
+    })
   }, [])
   useEffect(() => {
     const el = viewport.current
     const inner = content.current
     if (!el || !inner) return
+    let lastTop = el.scrollTop
+    // Set by the person's own scrolling (wheel, touch, keys, the scrollbar). A virtual list moves
+    // scrollTop too when it measures rows above the viewport; that must not let go of the end.
+    let intent = false
+    const onIntent = () => {
+      intent = true
+    }
     const onScroll = () => {
-      const near = el.scrollHeight - el.scrollTop - el.clientHeight <= NEAR_END
-      stuck.current = near
+      const gap = el.scrollHeight - el.scrollTop - el.clientHeight
+      const near = gap <= NEAR_END
+      if (near) stuck.current = true
+      else if (intent && el.scrollTop < lastTop - 1) stuck.current = false
+      intent = false
+      lastTop = el.scrollTop
+      if (stuck.current && gap > 1) toEnd()
       setAtEnd(near)
     }
     // Growth (a token, a new turn) keeps the end in view only while stuck.
@@ -56,10 +82,12 @@ export function useStickToBottom() {
     })
     observer.observe(inner)
     el.addEventListener('scroll', onScroll, { passive: true })
+    for (const type of INTENT_EVENTS) el.addEventListener(type, onIntent, { passive: true })
     toEnd()
     return () => {
       observer.disconnect()
       el.removeEventListener('scroll', onScroll)
+      for (const type of INTENT_EVENTS) el.removeEventListener(type, onIntent)
     }
   }, [toEnd])
   const jump = useCallback(() => {
@@ -87,7 +115,7 @@ export const Chat = forwardRef<HTMLDivElement, ChatProps>(function Chat({ childr
     <div data-weft="chat" data-state={atEnd ? 'at-end' : 'scrolled'} {...rest} ref={ref}>
       <div data-weft="chat-viewport" ref={viewport}>
         <div data-weft="chat-column" ref={content}>
-          {children ?? <Transcript.Root />}
+          <TranscriptScrollContext.Provider value={viewport}>{children ?? <Transcript.Root />}</TranscriptScrollContext.Provider>
         </div>
       </div>
       <div data-weft="chat-footer">

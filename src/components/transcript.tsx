@@ -2,7 +2,7 @@
  * The conversation: a log of turns, each turn its messages in order, with
  * blocks (sections) and threads (concurrent lanes) where the agent opened them.
  */
-import { forwardRef, Fragment, type HTMLAttributes, type ReactNode } from 'react'
+import { forwardRef, Fragment, lazy, Suspense, useContext, type HTMLAttributes, type ReactNode, type RefObject } from 'react'
 import { useAgentSelector, useThread, useTurn, useTurnIds } from '../react/selectors'
 import { asText, own } from './format'
 import { useLabels } from './labels'
@@ -14,6 +14,13 @@ import { Sources } from './sources'
 import { Suggestions } from './suggestions'
 import { TraceHeadline } from './trace'
 import { TurnIdContext, useTurnIdFrom } from './turn-context'
+import { TranscriptScrollContext } from './scroll-context'
+
+/** The virtual list is a chunk of its own, fetched when a transcript first grows long. */
+const VirtualTurns = lazy(() => import('./virtual-turns').then((m) => ({ default: m.VirtualTurns })))
+
+/** Inside `Chat`, a transcript with more turns than this is virtualized. */
+const VIRTUALIZE_FROM = 40
 
 /**
  * Props of `Transcript.Root`.
@@ -24,6 +31,14 @@ import { TurnIdContext, useTurnIdFrom } from './turn-context'
 export interface TranscriptRootProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   /** Draws one turn (default: `<Transcript.Turn turnId={id} />`). */
   children?: (turnId: string) => ReactNode
+  /**
+   * Past this many turns only the turns near the viewport are in the DOM
+   * (`false`: never). Default: 40 inside `Chat`, `false` elsewhere, since
+   * virtualizing needs the element that scrolls (`scrollRef`, or `Chat`'s viewport).
+   */
+  virtualize?: number | false
+  /** The element the transcript scrolls in (default: `Chat`'s viewport). */
+  scrollRef?: RefObject<HTMLElement | null>
 }
 
 /**
@@ -41,15 +56,26 @@ export interface TranscriptRootProps extends Omit<HTMLAttributes<HTMLDivElement>
  *   )}
  * </Transcript.Root>
  */
-const Root = forwardRef<HTMLDivElement, TranscriptRootProps>(function TranscriptRoot({ children, ...rest }, ref) {
+const Root = forwardRef<HTMLDivElement, TranscriptRootProps>(function TranscriptRoot({ children, virtualize, scrollRef, ...rest }, ref) {
   const labels = useLabels()
   const turnIds = useTurnIds()
+  const provided = useContext(TranscriptScrollContext)
+  const scroller = scrollRef ?? provided
+  const from = virtualize ?? (scroller ? VIRTUALIZE_FROM : false)
+  const draw = (id: string) => (children ? children(id) : <Turn turnId={id} />)
+  const limit = from === false ? Infinity : from
+  const virtual = scroller !== undefined && turnIds.length > limit
   return (
     // Only additions are announced: a streaming message is hidden until its finished text is added.
-    <div data-weft="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-label={labels.conversation} {...rest} ref={ref}>
-      {turnIds.map((id) => (
-        <Fragment key={id}>{children ? children(id) : <Turn turnId={id} />}</Fragment>
-      ))}
+    <div data-weft="transcript" data-state={virtual ? 'virtual' : undefined} role="log" aria-live="polite" aria-relevant="additions" aria-label={labels.conversation} {...rest} ref={ref}>
+      {virtual ? (
+        // Until the list's chunk arrives, the latest turns stand in: the end is what a chat opens on.
+        <Suspense fallback={turnIds.slice(-limit).map((id) => <Fragment key={id}>{draw(id)}</Fragment>)}>
+          <VirtualTurns turnIds={turnIds} scrollRef={scroller!} render={draw} />
+        </Suspense>
+      ) : (
+        turnIds.map((id) => <Fragment key={id}>{draw(id)}</Fragment>)
+      )}
     </div>
   )
 })

@@ -9,7 +9,7 @@ import { markdownToText } from '../../src/components/markdown/plain'
 import { MessageActions } from '../../src/components/message-actions'
 import { Transcript } from '../../src/components/transcript'
 import type { Op } from '../../src/core/ops'
-import { renderWith, storeWith, textTurn } from './support'
+import { renderWith, scrollUp, storeWith, textTurn } from './support'
 
 const turns = (count: number): Op[] =>
   Array.from({ length: count }, (_, i): Op[] => [
@@ -32,8 +32,7 @@ describe('Chat: sticks to the bottom', () => {
     await waitFor(() => expect(gap()).toBeLessThan(2))
     expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull()
 
-    viewport.scrollTop = 0
-    fireEvent.scroll(viewport)
+    scrollUp(viewport)
     await waitFor(() => expect(screen.getByRole('button', { name: /Jump to latest/ })).toBeTruthy())
     grow('More text while the person reads above.\n\n'.repeat(10))
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))

@@ -1,4 +1,4 @@
-import { cleanup, render } from '@testing-library/react'
+import { cleanup, fireEvent, render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach } from 'vitest'
 import type { Op } from '../../src/core/ops'
@@ -27,4 +27,11 @@ export function textTurn(content: string, status: 'streaming' | 'done' = 'done')
   ]
   if (status === 'done') ops.push({ op: 'turn.finish', turnId: 't1', status: 'done' })
   return ops
+}
+
+/** The person scrolls `element` to its top with the wheel (the wheel first, as a browser sends it). */
+export function scrollUp(element: HTMLElement): void {
+  fireEvent.wheel(element, { deltaY: -element.scrollTop })
+  element.scrollTop = 0
+  fireEvent.scroll(element)
 }

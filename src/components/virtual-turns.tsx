@@ -1,0 +1,56 @@
+/**
+ * The turns of a long transcript, virtualized: only the turns near the
+ * viewport are in the DOM; the others are space of their measured (or
+ * estimated) height. Loaded on first use, so short chats never fetch it.
+ */
+import { forwardRef, Fragment, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react'
+import { Virtualizer } from 'virtua'
+
+/**
+ * Props of `VirtualTurns`.
+ *
+ * @example
+ * <VirtualTurns turnIds={ids} scrollRef={viewport} render={(id) => <Transcript.Turn turnId={id} />} />
+ */
+export interface VirtualTurnsProps {
+  turnIds: readonly string[]
+  /** The element that scrolls (the chat's viewport). */
+  scrollRef: RefObject<HTMLElement | null>
+  render: (turnId: string) => ReactNode
+}
+
+/**
+ * One row of the virtual list: a turn, with the gap after it as padding,
+ * since absolutely placed rows do not take the transcript's flex gap.
+ */
+const Row = forwardRef<HTMLDivElement, { style: CSSProperties; index: number; children: ReactNode }>(function Row({ style, children }, ref) {
+  return <div data-weft="virtual-turn" style={style} ref={ref}>{children}</div>
+})
+
+/**
+ * Draws the turns near the viewport of `scrollRef`. Rows are measured as they
+ * mount, so a turn that grows (a streaming answer) moves the ones below it.
+ *
+ * @example
+ * <VirtualTurns turnIds={ids} scrollRef={viewport} render={(id) => <Transcript.Turn turnId={id} />} />
+ */
+export function VirtualTurns({ turnIds, scrollRef, render }: VirtualTurnsProps) {
+  const anchor = useRef<HTMLDivElement | null>(null)
+  const [startMargin, setStartMargin] = useState(0)
+  // Whatever stands above the list inside the scroller (the column's padding) is its start margin.
+  useLayoutEffect(() => {
+    const scroller = scrollRef.current
+    const here = anchor.current
+    if (!scroller || !here) return
+    const margin = Math.round(here.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop)
+    setStartMargin(margin)
+  })
+  return (
+    <>
+      <div ref={anchor} data-weft="virtual-start" />
+      <Virtualizer scrollRef={scrollRef} startMargin={startMargin} item={Row} bufferSize={600}>
+        {turnIds.map((id) => <Fragment key={id}>{render(id)}</Fragment>)}
+      </Virtualizer>
+    </>
+  )
+}

@@ -1,0 +1,91 @@
+import '../../src/components/styles.css'
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import axe from 'axe-core'
+import { describe, expect, it } from 'vitest'
+import { Chat } from '../../src/components/chat'
+import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
+import type { Op } from '../../src/core/ops'
+import { renderWith, scrollUp, storeWith } from './support'
+
+/** `count` finished turns, user and assistant in turn, the answers two paragraphs long. */
+const conversation = (count: number): Op[] =>
+  Array.from({ length: count }, (_, i): Op[] => {
+    const role = i % 2 === 0 ? 'user' : 'assistant'
+    const content = role === 'user' ? `Question ${i}` : `Answer ${i} with **bold** text.\n\nAnd a second paragraph for turn ${i}.`
+    return [
+      { op: 'turn.open', turnId: `t${i}`, role },
+      { op: 'message.put', turnId: `t${i}`, messageId: `m${i}`, type: 'text', status: 'done', props: { content } },
+      { op: 'turn.finish', turnId: `t${i}`, status: 'done' },
+    ]
+  }).flat()
+
+const frames = (count = 2) => new Promise<void>((resolve) => {
+  const step = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => step(left - 1)))
+  step(count)
+})
+
+function mount(ops: readonly Op[]) {
+  const store = storeWith(ops)
+  const view = renderWith(store, <div style={{ height: 600, width: 800 }}><MarkdownSettingsProvider highlight={false}><Chat /></MarkdownSettingsProvider></div>)
+  const viewport = view.container.querySelector<HTMLElement>('[data-weft="chat-viewport"]')!
+  const gap = () => viewport.scrollHeight - viewport.scrollTop - viewport.clientHeight
+  return { store, viewport, gap, ...view }
+}
+
+describe('a virtualized transcript of 1,000 turns', () => {
+  it('keeps only a window of turns in the DOM, opens at the latest turn, and shows the first when scrolled to the top', async () => {
+    const { container, viewport, gap } = mount(conversation(1000))
+    await screen.findByText('Question 998')
+    await waitFor(() => expect(gap()).toBeLessThan(2))
+    expect(container.querySelector('[data-weft="transcript"]')!.getAttribute('data-state')).toBe('virtual')
+    const rows = container.querySelectorAll('[data-weft="turn"]').length
+    expect(rows).toBeGreaterThan(3)
+    expect(rows).toBeLessThan(60)
+    expect(screen.queryByText('Question 0')).toBeNull()
+
+    scrollUp(viewport)
+    await screen.findByText('Question 0')
+    // Items above are measured as they mount, so the top may settle over a few frames.
+    await waitFor(() => expect(viewport.scrollTop).toBe(0))
+    expect(container.querySelectorAll('[data-weft="turn"]').length).toBeLessThan(60)
+    expect(screen.queryByText('Question 998')).toBeNull()
+    expect(screen.getByRole('button', { name: /Jump to latest/ })).toBeTruthy()
+  })
+
+  it('stays stuck to the bottom while an answer streams after them, and Jump to latest comes back from the top', async () => {
+    const { store, viewport, gap } = mount([...conversation(1000), { op: 'turn.open', turnId: 'live', role: 'assistant' }])
+    await screen.findByText('Question 998')
+    await waitFor(() => expect(gap()).toBeLessThan(2))
+    for (let i = 0; i < 12; i++) {
+      act(() => store.getState().dispatch([
+        { op: 'message.delta', turnId: 'live', messageId: 'live/m', type: 'text', action: 'append', path: 'content', value: `Streaming paragraph ${i} of the live answer, long enough to wrap.\n\n` },
+      ]))
+      await frames()
+      await waitFor(() => expect(gap()).toBeLessThan(2))
+    }
+    await screen.findByText(/Streaming paragraph 11/)
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull()
+
+    scrollUp(viewport)
+    await screen.findByText('Question 0')
+    fireEvent.click(await screen.findByRole('button', { name: /Jump to latest/ }))
+    await screen.findByText(/Streaming paragraph 11/)
+    await waitFor(() => expect(gap()).toBeLessThan(2))
+  })
+
+  it('keeps each message behind its own error boundary, and axe finds nothing', async () => {
+    const ops = conversation(100)
+    // A message whose content is not text: its renderer must fail alone, not the list.
+    ops.push(
+      { op: 'turn.open', turnId: 'bad', role: 'assistant' },
+      { op: 'message.put', turnId: 'bad', messageId: 'bad/m', type: 'recommended-action', status: 'done', props: { rationale: { nested: { deep: true } }, confidence: 'x' } },
+      { op: 'turn.finish', turnId: 'bad', status: 'done' },
+    )
+    const { container, gap } = mount(ops)
+    await screen.findByText('Answer 99 with')
+    await waitFor(() => expect(gap()).toBeLessThan(2))
+    expect(container.querySelector('[data-weft="transcript"]')!.getAttribute('data-state')).toBe('virtual')
+    const results = await axe.run(container, { rules: { region: { enabled: false } } })
+    expect(results.violations.map((v) => v.id)).toEqual([])
+  })
+})
