@@ -166,7 +166,15 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.tsx', 'test/testing/**/*.browser.test.tsx'],
-          browser: chromium(),
+          browser: {
+            ...chromium(),
+            // The screenshot tests' committed images: one folder, named by scene, width and theme.
+            expect: {
+              toMatchScreenshot: {
+                resolveScreenshotPath: ({ arg, ext, root }) => `${root}/test/browser/visual/baselines/${arg}${ext}`,
+              },
+            },
+          },
         },
       },
       {

@@ -1,0 +1,123 @@
+/**
+ * The scenes of the screenshot tests: the conversation of the visual comparison
+ * (a streamed answer with markdown and code), tool cards in each state, gates,
+ * the trace and sources.
+ */
+import type { ReactNode } from 'react'
+import { Chat } from '../../../src/components/chat'
+import { Composer } from '../../../src/components/composer'
+import { Trace } from '../../../src/components/trace'
+import { Transcript } from '../../../src/components/transcript'
+import type { Op } from '../../../src/core/ops'
+
+const answer = `## Weather in Paris
+
+It is **18 °C** with light rain this afternoon.
+
+- Wrap \`fetch\` in a retry with backoff
+- Cache the forecast for **10 minutes**
+
+| City | Temp (°C) | Rain |
+| :--- | ---: | :--- |
+| Paris | 18 | light |
+| Lyon | 21 | none |
+
+\`\`\`ts
+const res = await fetch(\`/api/weather?city=\${city}\`)
+const forecast = await res.json()
+\`\`\`
+`
+
+const user = (id: string, content: string): Op[] => [
+  { op: 'turn.open', turnId: id, role: 'user' },
+  { op: 'message.put', turnId: id, messageId: `${id}/m`, role: 'user', type: 'text', status: 'done', props: { content } },
+  { op: 'turn.finish', turnId: id, status: 'done' },
+]
+
+const conversation: Op[] = [
+  ...user('u1', 'What is the weather in Paris, and how should I fetch it in my app?'),
+  { op: 'turn.open', turnId: 'a1', role: 'assistant' },
+  { op: 'block.open', turnId: 'a1', blockId: 'a1/s1', kind: 'step', label: 'Step 1' },
+  {
+    op: 'message.put', turnId: 'a1', messageId: 'a1/tool', blockId: 'a1/s1', type: 'tool', status: 'done',
+    props: { toolCallId: 'c1', name: 'get_weather', state: 'output-available', input: { city: 'Paris', units: 'metric' }, output: { tempC: 18, rain: 'light', wind: 'calm' }, durationMs: 412 },
+  },
+  { op: 'message.put', turnId: 'a1', messageId: 'a1/text', blockId: 'a1/s1', type: 'text', status: 'done', props: { content: answer } },
+  { op: 'block.close', blockId: 'a1/s1', status: 'done' },
+  { op: 'turn.finish', turnId: 'a1', status: 'done' },
+  ...user('u2', 'Will it rain tomorrow?'),
+  { op: 'turn.open', turnId: 'a2', role: 'assistant' },
+  { op: 'source.add', turnId: 'a2', source: { id: 's1', kind: 'url', url: 'https://meteofrance.com/previsions-meteo-france/paris/75000', title: 'Météo-France — Paris', citationIndex: 1 } },
+  { op: 'message.delta', turnId: 'a2', messageId: 'a2/text', type: 'text', action: 'append', path: 'content', value: 'Tomorrow looks drier: Météo-France expects **no rain** until the evening [1], with a high of 20 °C and' },
+  { op: 'stream.status', status: 'streaming' },
+]
+
+const tools: Op[] = [
+  ...user('u1', 'Book the 9:40 train to Lyon and tell the team.'),
+  { op: 'turn.open', turnId: 't1', role: 'assistant' },
+  {
+    op: 'message.put', turnId: 't1', messageId: 't1/search', type: 'tool', status: 'done',
+    props: { toolCallId: 'c1', name: 'search_trains', state: 'output-available', input: { from: 'Paris', to: 'Lyon', date: '2026-12-02' }, output: { trains: [{ id: 'TGV 6601', departs: '09:40', seats: 12 }] }, durationMs: 830 },
+  },
+  {
+    op: 'message.put', turnId: 't1', messageId: 't1/book', type: 'tool', status: 'streaming',
+    props: { toolCallId: 'c2', name: 'book_seat', state: 'input-streaming', inputText: '{"train": "TGV 6601", "class": "sec' },
+  },
+  {
+    op: 'message.put', turnId: 't1', messageId: 't1/notify', type: 'tool', status: 'error',
+    props: { toolCallId: 'c3', name: 'post_to_slack', state: 'output-error', input: { channel: '#travel', text: 'Booked TGV 6601' }, errorText: 'The Slack token has expired.' },
+  },
+  { op: 'message.put', turnId: 't1', messageId: 't1/text', type: 'text', status: 'done', props: { content: 'I found **TGV 6601** at 09:40 and I am booking a second-class seat. Posting to Slack failed: the token has expired.' } },
+]
+
+const gates: Op[] = [
+  { op: 'turn.open', turnId: 't1', role: 'assistant' },
+  { op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', status: 'done', props: { content: 'The email to Nadia is ready. Send it?' } },
+  {
+    op: 'message.put', turnId: 't1', messageId: 'c1', type: 'tool', status: 'streaming',
+    props: { toolCallId: 'c1', name: 'send_email', state: 'approval-requested', input: { to: 'nadia@contoso.example', subject: 'Your renewal terms' } },
+  },
+  { op: 'gate.open', gate: { id: 'g1', turnId: 't1', kind: 'tool-approval', toolCallId: 'c1', question: 'Send this email to Nadia Brandt?', payload: { to: 'nadia@contoso.example' } } },
+  { op: 'gate.open', gate: { id: 'g2', turnId: 't1', kind: 'hitl', question: 'Also archive the thread?', payload: {} } },
+  { op: 'gate.resolve', gateId: 'g2', status: 'approved' },
+]
+
+const lead = { id: 'lead', kind: 'lead', name: 'Revenue Lead' }
+const analyst = { id: 'task-7', kind: 'specialist', name: 'Pipeline Analyst' }
+
+const trace: Op[] = [
+  { op: 'turn.open', turnId: 't1', role: 'assistant' },
+  { op: 'trace.node', turnId: 't1', node: { id: 'reason', actor: lead, kind: 'reason', label: 'Thought through it', status: 'done' }, delta: 'Search the CRM and the call notes.' },
+  { op: 'trace.node', turnId: 't1', node: { id: 'task-7', actor: lead, kind: 'delegate', label: 'Pipeline Analyst finished', status: 'done', detail: 'Read the renewal history' } },
+  { op: 'trace.node', turnId: 't1', node: { id: 'search', parentId: 'task-7', actor: analyst, kind: 'search', tool: 'search_knowledge', label: 'Searched call notes', status: 'done', args: { query: 'Contoso renewal' }, result: '2 sources' } },
+  { op: 'trace.node', turnId: 't1', node: { id: 'billing', actor: lead, kind: 'tool', tool: 'lookup_invoice', label: 'Checking billing', status: 'start', args: { invoice: 'INV-2231' } } },
+  { op: 'trace.fail', turnId: 't1', nodeId: 'billing', message: 'The tool endpoint could not be reached' },
+  { op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', status: 'done', props: { content: 'Contoso renews on **1 March**; billing could not be checked.' } },
+  { op: 'turn.finish', turnId: 't1', status: 'done' },
+]
+
+const sources: Op[] = [
+  ...user('u1', 'When does Contoso renew, and what did Nadia ask for?'),
+  { op: 'turn.open', turnId: 't1', role: 'assistant' },
+  { op: 'source.add', turnId: 't1', source: { id: 's1', kind: 'document', title: 'Contoso — renewal record', url: 'https://crm.example.com/contoso', citationIndex: 1 } },
+  { op: 'source.add', turnId: 't1', source: { id: 's2', kind: 'document', title: 'Call with Nadia, 12 Sep', url: 'https://notes.example.com/0912', citationIndex: 2 } },
+  { op: 'source.add', turnId: 't1', source: { id: 's3', kind: 'url', title: 'Contoso annual report 2026: revenue, headcount and outlook', url: 'https://www.contoso.example/investors/annual-report-2026' } },
+  { op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', status: 'done', props: { content: 'Contoso renews on **1 March** [1]. Nadia asked for a two-year term with a 5 % discount [2].' } },
+  { op: 'turn.update', turnId: 't1', suggestions: ['Draft the renewal email', 'Compare with last year'] },
+  { op: 'turn.finish', turnId: 't1', status: 'done' },
+]
+
+/** A scene: its ops and what to draw. */
+export interface Scene {
+  name: string
+  ops: Op[]
+  view: () => ReactNode
+}
+
+export const scenes: Scene[] = [
+  { name: 'answer', ops: conversation, view: () => <Chat footer={<Composer send={() => undefined} stop={() => undefined} placeholder="Send a message…" />} /> },
+  { name: 'tools', ops: tools, view: () => <Transcript.Root /> },
+  { name: 'gate', ops: gates, view: () => <Transcript.Root /> },
+  { name: 'trace', ops: trace, view: () => <><Trace.Disclosure turnId="t1" open /><Transcript.Root /></> },
+  { name: 'sources', ops: sources, view: () => <Transcript.Root /> },
+]
