@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { build } from 'esbuild'
-import { JSDOM } from 'jsdom'
 import { createConversations } from '../src/core/conversations/conversations'
 import { checkRecord, conversationRecord, type ConversationRecord } from '../src/core/conversations/record'
 import { memoryConversations } from '../src/core/conversations/storage'
@@ -40,35 +39,59 @@ async function hydrateInNode(): Promise<Record<string, string>> {
   const check = await best(9, () => {
     if (!checkRecord(stored, 'long').ok) throw new Error('the record failed its check')
   })
+  const copy = await best(9, () => {
+    structuredClone(record)
+  })
   const select = await best(9, async () => {
     const conversations = createConversations({ storage, selection: false, saveOnHide: false })
     await conversations.ready()
     if (conversations.storeOf('long')?.getState().turnIds.length !== 5000) throw new Error('not hydrated')
     await conversations.dispose()
   })
-  // The memory storage copies the record out, as IndexedDB's structured clone does in a browser.
-  return { 'hydrate 5,000 messages (Node)': `${n(select, 1)} ms, copy out of storage included (schema check alone ${n(check, 1)} ms; target ≤ 50 ms)` }
+  // The memory storage hands out its frozen record; IndexedDB's structured clone happens in the browser
+  // (measured by the Chromium row below), so the clone is printed on its own line, not added in.
+  return {
+    'hydrate 5,000 messages (Node)': `${n(select, 1)} ms from the stored record to a ready store: list, schema check, store (check alone ${n(check, 1)} ms; target ≤ 50 ms)`,
+    'structured clone of that record (Node)': `${n(copy, 1)} ms (what a copying storage would add; not part of the row above)`,
+  }
 }
 
-async function listInChromium(): Promise<Record<string, string>> {
+/** Counts React commits: production React calls the DevTools hook once per commit. Installed before React loads. */
+const COMMIT_HOOK = `window.weftCommits = []; window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+  isDisabled: false, supportsFiber: true, renderers: new Map(), inject() { return 1 },
+  onCommitFiberRoot() { window.weftCommits.push(performance.now()) },
+  onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, onScheduleFiberRoot() {}, checkDCE() {},
+}`
+
+async function inChromium(): Promise<Record<string, string>> {
   const executablePath = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
-  if (!executablePath) return { 'list 1,000 from IndexedDB (Chromium)': 'skipped: no Chromium (run npm test once, or set CHROMIUM_PATH)' }
-  const bundle = await build({ entryPoints: ['bench/conversations-page.ts'], bundle: true, write: false, format: 'iife', target: 'es2022', logLevel: 'silent' })
+  if (!executablePath) return { 'Chromium rows': 'skipped: no Chromium (run npm test once, or set CHROMIUM_PATH)' }
+  const bundle = await build({
+    entryPoints: ['bench/browser/conversations-page.tsx'], bundle: true, write: false, format: 'iife', target: 'es2022', logLevel: 'silent',
+    jsx: 'automatic', minify: true, define: { 'process.env.NODE_ENV': '"production"' },
+  })
   const script = bundle.outputFiles[0]?.text ?? ''
   // IndexedDB needs a real origin: a page served from loopback.
   const server = createServer((_req, res) => {
     res.setHeader('content-type', 'text/html')
-    res.end(`<!doctype html><script>${script.replace(/<\/script/g, '<\\/script')}</script>`)
+    res.end(`<!doctype html><div id="root"></div><script>${COMMIT_HOOK}</script><script>${script.replace(/<\/script/g, '<\\/script')}</script>`)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] })
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
   try {
     const page = await browser.newPage()
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`))
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)
-    const { listMs, readyMs } = await page.evaluate(() => window.weftBench(1000, 7))
+    const r = await page.evaluate(() => window.weftBench(1000, 7))
+    const commits = [...new Set(r.switchCommits)].join(' or ')
     return {
-      'list 1,000 from IndexedDB (Chromium)': `${n(median(listMs), 1)} ms (whole start with checks and the newest loaded ${n(median(readyMs), 1)} ms; target ≤ 100 ms)`,
+      'list 1,000 from IndexedDB (Chromium)': `${n(median(r.listMs), 1)} ms (whole start with checks and the newest loaded ${n(median(r.readyMs), 1)} ms; target ≤ 100 ms)`,
+      'hydrate 5,000 messages from IndexedDB (Chromium)': `${n(median(r.hydrateMs), 1)} ms, the read (structured clone) included`,
+      'switch between two 500-message conversations (Chromium)': `${commits} React commit(s) per switch (${r.switchCommits.length} switches; target one); ${n(median(r.switchMs), 1)} ms to the commit that draws the other one`,
     }
   } finally {
     await browser.close()
@@ -76,54 +99,9 @@ async function listInChromium(): Promise<Record<string, string>> {
   }
 }
 
-async function switchCommits(): Promise<Record<string, string>> {
-  const dom = new JSDOM('<!doctype html><div id="root"></div>', { pretendToBeVisual: true, url: 'http://localhost/' })
-  const g = globalThis as Record<string, unknown>
-  for (const key of ['window', 'document', 'navigator', 'HTMLElement', 'Node', 'requestAnimationFrame', 'cancelAnimationFrame', 'getComputedStyle']) {
-    if (!(key in g) || key === 'window' || key === 'document') {
-      Object.defineProperty(g, key, { value: (dom.window as unknown as Record<string, unknown>)[key], configurable: true, writable: true })
-    }
-  }
-  g.IS_REACT_ACT_ENVIRONMENT = true
-  const React = await import('react')
-  const { createRoot } = await import('react-dom/client')
-  const { act } = await import('react')
-  const { ConversationsProvider } = await import('../src/react/conversations')
-  const { Transcript } = await import('../src/components/transcript')
-  const storage = memoryConversations()
-  await storage.save(longConversation('left', 500), { expectedRevision: 0 })
-  await storage.save(longConversation('right', 500), { expectedRevision: 0 })
-  const conversations = createConversations({ storage, selection: false, saveOnHide: false })
-  await conversations.ready()
-  await conversations.load('left')
-  await conversations.load('right')
-  await conversations.select('left')
-  let commits = 0
-  const container = document.getElementById('root') as HTMLElement
-  const root = createRoot(container)
-  const h = React.createElement
-  await act(async () => {
-    root.render(h(React.Profiler, { id: 'chat', onRender: () => { commits += 1 } }, h(ConversationsProvider, { conversations }, h(Transcript.Root))))
-  })
-  const counts: number[] = []
-  const times: number[] = []
-  for (const id of ['right', 'left', 'right', 'left']) {
-    commits = 0
-    const start = performance.now()
-    await act(async () => {
-      await conversations.select(id)
-    })
-    times.push(performance.now() - start)
-    counts.push(commits)
-  }
-  await act(async () => root.unmount())
-  await conversations.dispose()
-  return { 'switch between two 500-message conversations (jsdom)': `${counts.join(', ')} React commit(s) per switch; ${n(median(times), 1)} ms to render the other one` }
-}
-
 /** Print the conversation figures. */
 export async function benchConversations(): Promise<void> {
   console.log('Conversations')
-  const rows = { ...(await hydrateInNode()), ...(await listInChromium()), ...(await switchCommits()) }
+  const rows = { ...(await hydrateInNode()), ...(await inChromium()) }
   table(Object.entries(rows).map(([what, figure]) => ({ what, figure })))
 }

@@ -146,6 +146,31 @@ describe('conversations: storage round trip', () => {
   })
 })
 
+describe('conversations: the memory storage', () => {
+  it('keeps what was saved: neither the saved object nor what a load hands out can change it', async () => {
+    const storage = memoryConversations()
+    const store = createAgentStore()
+    store.getState().dispatch(exchange(0, 'Kept question', 'Kept answer'))
+    const record = conversationRecord({ id: 'k', title: 'Kept', createdAt: 1, updatedAt: 1, revision: 1 }, store.getState())
+    await storage.save(record, { expectedRevision: 0 })
+    record.title = 'changed after the save'
+    const loaded = await storage.load('k') as typeof record
+    expect(loaded.title).toBe('Kept')
+    expect(() => {
+      (loaded.state.messages['u0/text'] as { props: Record<string, unknown> }).props.content = 'overwritten'
+    }).toThrow(TypeError)
+    const again = checkRecord(await storage.load('k'), 'k')
+    expect(again.ok && again.value.state.messages['u0/text']?.props.content).toBe('Kept question')
+    // A conversation loaded from it still changes through its own store.
+    const conversations = conversationsOn(storage)
+    await conversations.ready()
+    conversations.storeOf('k')?.getState().dispatch(exchange(1, 'Next', 'Next answer'))
+    await conversations.flush()
+    const saved = checkRecord(await storage.load('k'), 'k')
+    expect(saved.ok && saved.value.state.turnIds).toEqual(['u0', 'a0', 'u1', 'a1'])
+  })
+})
+
 describe('conversations: schema check on load', () => {
   const good = (id: string, text: string) => {
     const store = emptyState()

@@ -156,6 +156,8 @@ function checkHead(raw: unknown, id: string): Checked<Record<string, unknown>> {
   return { ok: true, value: raw }
 }
 
+// One pass per table with plain loops: a 5,000-message record is checked on every
+// load, so the check stays linear and allocates no array or closure per entry.
 function stateProblem(state: unknown): string | undefined {
   if (!isRecord(state)) return 'state is missing'
   const { turnIds, turns, blocks, threads, messages, trace, gates, agentState, cursor } = state
@@ -164,58 +166,84 @@ function stateProblem(state: unknown): string | undefined {
   }
   if (!isRecord(agentState) || !isRecord(cursor)) return 'state lacks agentState or cursor'
   if (!isIdList(turnIds)) return 'turnIds is not a list of ids'
-  for (const key of [turns, blocks, threads, messages, trace, gates].flatMap((table) => Object.keys(table))) {
-    if (!isSafeKey(key)) return `the id "${key}" is not allowed`
+  for (const table of [turns, blocks, threads, messages, trace, gates]) {
+    for (const key of Object.keys(table)) if (!isSafeKey(key)) return `the id "${key}" is not allowed`
   }
-  for (const turnId of turnIds) if (!Object.hasOwn(turns, turnId)) return `turn "${turnId}" is missing`
-  for (const [turnId, turn] of Object.entries(turns)) {
-    if (!isRecord(turn) || turn.id !== turnId) return `turn "${turnId}" is damaged`
-    if (turn.role !== 'user' && turn.role !== 'assistant' && turn.role !== 'system') return `turn "${turnId}" has no role`
-    if (!TURN_STATUSES.has(turn.status as string)) return `turn "${turnId}" has no status`
-    for (const field of ['messageIds', 'blockIds', 'traceRootIds', 'gateIds'] as const) {
-      const ids = turn[field]
-      if (!isIdList(ids)) return `turn "${turnId}" has no ${field}`
-      const table = field === 'messageIds' ? messages : field === 'blockIds' ? blocks : field === 'traceRootIds' ? trace : gates
-      for (const ref of ids) if (!Object.hasOwn(table, ref)) return `turn "${turnId}" points at a missing ${field.replace(/Ids$/, '')} "${ref}"`
-    }
-    if (!Array.isArray(turn.sources) || !isRecord(turn.metadata) || !Array.isArray(turn.problems)) return `turn "${turnId}" lacks sources, metadata or problems`
+  for (let i = 0; i < turnIds.length; i++) if (!Object.hasOwn(turns, turnIds[i] as string)) return `turn "${turnIds[i]}" is missing`
+  for (const turnId of Object.keys(turns)) {
+    const problem = turnProblem(turnId, turns[turnId], { messages, blocks, trace, gates })
+    if (problem) return problem
   }
-  for (const [messageId, message] of Object.entries(messages)) {
+  for (const messageId of Object.keys(messages)) {
+    const message = messages[messageId]
     if (!isRecord(message) || message.id !== messageId || typeof message.turnId !== 'string' || typeof message.type !== 'string') {
       return `message "${messageId}" is damaged`
     }
     if (!isRecord(message.props) || !MESSAGE_STATUSES.has(message.status as string)) return `message "${messageId}" lacks props or status`
   }
-  for (const [blockId, block] of Object.entries(blocks)) {
+  for (const blockId of Object.keys(blocks)) {
+    const block = blocks[blockId]
     if (!isRecord(block) || block.id !== blockId || !isIdList(block.messageIds) || !isIdList(block.threadIds)) return `block "${blockId}" is damaged`
   }
-  for (const [threadId, thread] of Object.entries(threads)) {
+  for (const threadId of Object.keys(threads)) {
+    const thread = threads[threadId]
     if (!isRecord(thread) || thread.id !== threadId || !isIdList(thread.messageIds)) return `thread "${threadId}" is damaged`
   }
-  for (const [nodeId, node] of Object.entries(trace)) {
+  for (const nodeId of Object.keys(trace)) {
+    const node = trace[nodeId]
     if (!isRecord(node) || node.id !== nodeId || !isIdList(node.childIds) || typeof node.text !== 'string') return `trace row "${nodeId}" is damaged`
-    for (const child of node.childIds) if (!Object.hasOwn(trace, child)) return `trace row "${nodeId}" points at a missing row "${child}"`
+    const missing = firstMissing(node.childIds, trace)
+    if (missing !== undefined) return `trace row "${nodeId}" points at a missing row "${missing}"`
   }
-  for (const [gateId, gate] of Object.entries(gates)) {
+  for (const gateId of Object.keys(gates)) {
+    const gate = gates[gateId]
     if (!isRecord(gate) || gate.id !== gateId || typeof gate.turnId !== 'string') return `gate "${gateId}" is damaged`
   }
   // Branches (the tree of turns) name turns that exist; a record from before branches has none.
   if (state.branches !== undefined) {
-    if (!isRecord(state.branches)) return 'branches is not a table'
-    for (const [parent, children] of Object.entries(state.branches)) {
+    const branches = state.branches
+    if (!isRecord(branches)) return 'branches is not a table'
+    for (const parent of Object.keys(branches)) {
       if (parent !== '' && !isSafeKey(parent)) return `the id "${parent}" is not allowed`
+      const children = branches[parent]
       if (!isIdList(children)) return `branches of "${parent}" is not a list of ids`
-      for (const child of children) if (!Object.hasOwn(turns, child)) return `branches of "${parent}" point at a missing turn "${child}"`
+      const missing = firstMissing(children, turns)
+      if (missing !== undefined) return `branches of "${parent}" point at a missing turn "${missing}"`
     }
   }
   if (state.selected !== undefined) {
-    if (!isRecord(state.selected)) return 'selected is not a table'
-    for (const [parent, child] of Object.entries(state.selected)) {
+    const selected = state.selected
+    if (!isRecord(selected)) return 'selected is not a table'
+    for (const parent of Object.keys(selected)) {
       if (parent !== '' && !isSafeKey(parent)) return `the id "${parent}" is not allowed`
+      const child = selected[parent]
       if (typeof child !== 'string' || !Object.hasOwn(turns, child)) return `the selected branch of "${parent}" is missing`
     }
   }
   if (cursor.eventCount !== undefined && typeof cursor.eventCount !== 'number') return 'cursor.eventCount is not a number'
+  return undefined
+}
+
+const TURN_LISTS = ['messageIds', 'blockIds', 'traceRootIds', 'gateIds'] as const
+const TURN_LIST_NAMES = { messageIds: 'message', blockIds: 'block', traceRootIds: 'traceRoot', gateIds: 'gate' } as const
+
+function turnProblem(turnId: string, turn: unknown, tables: { messages: Record<string, unknown>; blocks: Record<string, unknown>; trace: Record<string, unknown>; gates: Record<string, unknown> }): string | undefined {
+  if (!isRecord(turn) || turn.id !== turnId) return `turn "${turnId}" is damaged`
+  if (turn.role !== 'user' && turn.role !== 'assistant' && turn.role !== 'system') return `turn "${turnId}" has no role`
+  if (!TURN_STATUSES.has(turn.status as string)) return `turn "${turnId}" has no status`
+  for (const field of TURN_LISTS) {
+    const ids = turn[field]
+    if (!isIdList(ids)) return `turn "${turnId}" has no ${field}`
+    const table = field === 'messageIds' ? tables.messages : field === 'blockIds' ? tables.blocks : field === 'traceRootIds' ? tables.trace : tables.gates
+    const missing = firstMissing(ids, table)
+    if (missing !== undefined) return `turn "${turnId}" points at a missing ${TURN_LIST_NAMES[field]} "${missing}"`
+  }
+  if (!Array.isArray(turn.sources) || !isRecord(turn.metadata) || !Array.isArray(turn.problems)) return `turn "${turnId}" lacks sources, metadata or problems`
+  return undefined
+}
+
+function firstMissing(ids: readonly string[], table: Record<string, unknown>): string | undefined {
+  for (let i = 0; i < ids.length; i++) if (!Object.hasOwn(table, ids[i] as string)) return ids[i]
   return undefined
 }
 
@@ -224,7 +252,12 @@ const TURN_STATUSES: ReadonlySet<string> = new Set(['streaming', 'done', 'error'
 const MESSAGE_STATUSES: ReadonlySet<string> = new Set(['streaming', 'done', 'error'])
 
 function isIdList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((id) => typeof id === 'string' && isSafeKey(id))
+  if (!Array.isArray(value)) return false
+  for (let i = 0; i < value.length; i++) {
+    const id: unknown = value[i]
+    if (typeof id !== 'string' || !isSafeKey(id)) return false
+  }
+  return true
 }
 
 function isTime(value: unknown): boolean {

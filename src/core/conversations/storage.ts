@@ -79,7 +79,9 @@ export function storedRevision(summary: unknown): number {
 
 /**
  * Conversations kept in memory: for tests, servers, and pages that must not persist.
- * Records are copied in and out, as a real database would.
+ * A save stores a frozen copy, so neither the caller nor a later load can change
+ * what is stored (what a database guarantees by copying), and a load hands out
+ * that frozen record itself: loading a long conversation costs no copy.
  *
  * @example
  * const conversations = createConversations({ storage: memoryConversations() })
@@ -92,17 +94,31 @@ export function memoryConversations(): ConversationStorage & { readonly records:
       return [...records].map(([id, record]) => ({ id, summary: structuredClone(summaryPart(record)) }))
     },
     async load(id) {
-      return records.has(id) ? structuredClone(records.get(id)) : undefined
+      if (!records.has(id)) return undefined
+      const stored = records.get(id)
+      // A record put into `records` by hand (tests) is not frozen: hand out a copy of it.
+      return isFrozenObject(stored) ? stored : structuredClone(stored)
     },
     async save(record, { expectedRevision }) {
       const found = storedRevision(records.has(record.id) ? summaryPart(records.get(record.id)) : undefined)
       if (found !== expectedRevision) throw new ConversationConflictError(record.id, found, expectedRevision)
-      records.set(record.id, structuredClone(record))
+      records.set(record.id, deepFreeze(structuredClone(record)))
     },
     async remove(id) {
       records.delete(id)
     },
   }
+}
+
+function isFrozenObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.isFrozen(value)
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value
+  Object.freeze(value)
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  return value
 }
 
 function summaryPart(record: unknown): unknown {
