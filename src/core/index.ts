@@ -20,6 +20,7 @@ export {
 export * from './resume/index'
 export { registerProtocol, registeredProtocols, getProtocol, resolveProtocol, protocolName } from './protocol/registry'
 export { detectProtocol } from './protocol/detect'
+export { historyReaderOf, readHistory } from './protocol/history'
 export * from './selectors'
 export { selectBranch, siblingAt, ROOT_BRANCH, type BranchInfo } from './branches'
 export * from './util/partial-json'

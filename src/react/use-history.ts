@@ -4,8 +4,10 @@
  * reader's place kept.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type RefObject } from 'react'
-import type { WeftError } from '../core/errors'
+import { weftError, WeftStreamError, type WeftError } from '../core/errors'
 import { HistoryPager, type HistorySource } from '../core/history/pager'
+import { historyReaderOf } from '../core/protocol/history'
+import type { ProtocolInput } from '../core/protocol/types'
 import { useAgentStore } from './provider'
 import { useAgentSelector } from './selectors'
 
@@ -13,11 +15,16 @@ import { useAgentSelector } from './selectors'
  * Options of `useHistory`.
  *
  * @example
- * const options: UseHistoryOptions<string> = { load: async (before) => ({ batch: uiMessageHistory(await getPage(before)), hasMore: false }) }
+ * const options: UseHistoryOptions<string> = { protocol: 'ui-message', load: async (before) => ({ data: await getPage(before), hasMore: false }) }
  */
 export interface UseHistoryOptions<C> {
-  /** Fetch one page; `before` is undefined for the newest. The latest function is used for each page. */
+  /**
+   * Fetch one page; `before` is undefined for the newest. The latest function is used for each page.
+   * A page hands over `data` (what the server returned, read by `protocol`'s history reader), or a `batch` or `ops` of its own.
+   */
   load: HistorySource<C>
+  /** The protocol whose `history` slot reads each page's `data`: a registered name or a definition (a host protocol brings its own reader). */
+  protocol?: ProtocolInput
   /** Load the newest page on mount (default true). */
   enabled?: boolean
 }
@@ -38,24 +45,35 @@ export interface HistoryHandle {
 
 /**
  * Page a conversation's history into the nearest store (under a
- * `ConversationsProvider`, the selected conversation's). Pages that overlap
- * what the store shows are de-duplicated.
+ * `ConversationsProvider`, the selected conversation's). Each page's `data` is
+ * read by the protocol's own history reader (its definition's `history` slot);
+ * pages that overlap what the store shows are de-duplicated.
  *
  * @example
  * const history = useHistory({
+ *   protocol: 'ui-message',
  *   load: async (before, signal) => {
  *     const res = await fetch(`/api/chat/${chatId}/messages?before=${before ?? ''}`, { signal })
  *     const { messages, next } = await res.json()
- *     return { batch: uiMessageHistory(messages), next, hasMore: next !== null }
+ *     return { data: messages, next, hasMore: next !== null }
  *   },
  * })
  */
 export function useHistory<C>(options: UseHistoryOptions<C>): HistoryHandle {
   const store = useAgentStore()
   const { enabled = true } = options
-  const latest = useRef(options.load)
-  latest.current = options.load
-  const pager = useMemo(() => new HistoryPager<C>(store, (before, signal) => latest.current(before, signal)), [store])
+  const latest = useRef(options)
+  latest.current = options
+  const pager = useMemo(() => new HistoryPager<C>(
+    store,
+    (before, signal) => latest.current.load(before, signal),
+    // The reader is looked up per page, so a protocol registered after the first render is found.
+    (data, context) => {
+      const { protocol } = latest.current
+      if (protocol === undefined) throw new WeftStreamError(weftError('validation', 'useHistory got a page of `data` but no `protocol` to read it with'))
+      return historyReaderOf(protocol)(data, context)
+    },
+  ), [store])
   useEffect(() => {
     if (enabled) void pager.loadFirst()
   }, [pager, enabled])

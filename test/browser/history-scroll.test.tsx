@@ -3,7 +3,6 @@ import { useRef } from 'react'
 import { describe, expect, it } from 'vitest'
 import { Transcript } from '../../src/components/transcript'
 import { createAgentStore } from '../../src/core/store'
-import { uiMessageHistory } from '../../src/protocols/ui-message/history'
 import { AgentProvider } from '../../src/react/provider'
 import { useHistory, useOlderOnScroll } from '../../src/react/use-history'
 
@@ -14,12 +13,14 @@ const conversation = Array.from({ length: 90 }, (_, i) => ({
 function Chat({ asked }: { asked: Array<number | undefined> }) {
   const ref = useRef<HTMLDivElement>(null)
   const history = useHistory<number>({
+    // The AI SDK protocol's own history reader (its definition's slot) reads each page.
+    protocol: 'ui-message',
     load: async (before) => {
       asked.push(before)
       const end = before ?? conversation.length
       const start = Math.max(0, end - 30)
       // Each page overlaps the one after it by three messages.
-      return { batch: uiMessageHistory(conversation.slice(start, Math.min(conversation.length, end + 3))), next: start, hasMore: start > 0 }
+      return { data: conversation.slice(start, Math.min(conversation.length, end + 3)), next: start, hasMore: start > 0 }
     },
   })
   useOlderOnScroll(ref, history)

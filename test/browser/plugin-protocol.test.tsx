@@ -5,11 +5,14 @@
  */
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { userEvent } from 'vitest/browser'
 import { RendererProvider } from '../../src/components/renderers'
 import { Transcript } from '../../src/components/transcript'
 import { foldStream } from '../../src/core/fold-stream'
 import type { Op } from '../../src/core/ops'
+import { registerProtocol } from '../../src/core/protocol/registry'
 import { createAgentStore } from '../../src/core/store'
+import { useHistory } from '../../src/react/use-history'
 import { toyProtocol, toySse } from '../helpers/toy-protocol'
 import { renderWith, storeWith } from './support'
 
@@ -65,5 +68,39 @@ describe("AG-UI's navigation view comes from its protocol", () => {
     renderWith(storeWith(toolTurn(undefined)), <Transcript.Root />)
     expect(screen.getByText('create_todo')).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Open' })).toBeNull()
+  })
+})
+
+function ToyHistory({ pages }: { pages: unknown[][] }) {
+  const { loadOlder, hasMore, loading } = useHistory<number>({
+    protocol: 'toy',
+    load: async (before) => {
+      const at = before ?? 0
+      return { data: pages[at], next: at + 1, hasMore: at + 1 < pages.length }
+    },
+  })
+  return (
+    <>
+      <button disabled={!hasMore || loading} onClick={() => void loadOlder()}>Older</button>
+      <Transcript.Root />
+    </>
+  )
+}
+
+describe('a host protocol brings its own history', () => {
+  it('useHistory reads each page through the protocol definition\'s history slot, overlaps skipped', async () => {
+    registerProtocol(toyProtocol)
+    const store = createAgentStore()
+    const pages = [
+      [{ id: 'b', text: 'Second toy answer' }, { id: 'c', text: 'Third toy answer' }],
+      [{ id: 'a', text: 'First toy answer' }, { id: 'b', text: 'Second toy answer' }],
+    ]
+    renderWith(store, <RendererProvider protocols={[toyProtocol]}><ToyHistory pages={pages} /></RendererProvider>)
+    await screen.findByText('Third toy answer')
+    await userEvent.click(screen.getByRole('button', { name: 'Older' }))
+    await screen.findByText('First toy answer')
+    expect(store.getState().turnIds).toEqual(['a', 'b', 'c'])
+    expect(screen.getAllByText('Second toy answer')).toHaveLength(1)
+    expect(store.getState().turns.a?.protocol).toBe('toy')
   })
 })

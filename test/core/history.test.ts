@@ -12,6 +12,9 @@ import { emptyState, type AgentState } from '../../src/core/model'
 /** What the AI SDK request builder sends for the active path. */
 const toUIMessages = (state: AgentState) => builderMessages(state, state.turnIds)
 import { createAgentStore } from '../../src/core/store'
+import { historyReaderOf, readHistory } from '../../src/core/protocol/history'
+import { getProtocol } from '../../src/core/protocol/registry'
+import { toyProtocol } from '../helpers/toy-protocol'
 import { isSafeKey } from '../../src/core/util/record'
 import { uiMessageHistory, type UIMessageLike } from '../../src/protocols/ui-message/history'
 import { toUIMessages as builderMessages } from '../../src/protocols/ui-message/ui-messages'
@@ -249,5 +252,40 @@ describe('Yao history: stored chat messages', () => {
     const bad = load(yaoHistory([{ message_id: '__proto__', type: 'text', props: {} }, { type: 'text' }, stored[0]]))
     expect(bad.turnIds).toEqual(['yao-user:U1'])
     expect(bad.turns['yao-user:U1']?.problems).toHaveLength(2)
+  })
+})
+
+describe('history through the plug-in slot', () => {
+  const samples: Record<string, { data: unknown; text: string }> = {
+    'ui-message': { data: [{ id: 'q', role: 'user', parts: [{ type: 'text', text: 'Hi' }] }, { id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'From the SDK' }] }], text: 'From the SDK' },
+    yao: { data: [{ role: 'user', message_id: 'U1', type: 'user_input', props: { content: 'Hi' } }, { role: 'assistant', message_id: 'M1', request_id: 'R1', type: 'text', props: { content: 'From Yao' } }], text: 'From Yao' },
+    vocion: { data: [{ id: 'q', role: 'user', content: 'Hi' }, { id: 'a', role: 'assistant', events: [{ type: 'response_delta', delta: 'From Vocion' }, { type: 'done', response: 'From Vocion' }] }], text: 'From Vocion' },
+    'ag-ui': { data: { hasMore: false, messages: [{ id: 'q', role: 'user', content: 'Hi' }, { id: 'a', role: 'assistant', content: 'From AG-UI' }] }, text: 'From AG-UI' },
+  }
+
+  for (const [name, { data, text }] of Object.entries(samples)) {
+    it(`${name}: its definition reads what its back end stores, and reading it again adds nothing`, () => {
+      expect(getProtocol(name)?.history).toBeTypeOf('function')
+      const once = fold(emptyState(), readHistory(name, data, emptyState()))
+      expect(once.turnIds).toHaveLength(2)
+      expect(Object.values(once.messages).some((m) => m.props.content === text)).toBe(true)
+      expect(fold(once, readHistory(name, data, once))).toEqual(once)
+    })
+  }
+
+  it('a protocol without a reader, or an unknown one, is a validation error', () => {
+    const silent = { name: 'silent', sniff: () => 0, create: toyProtocol.create }
+    expect(() => readHistory(silent, [], emptyState())).toThrow(/has no history reader/)
+    expect(() => readHistory('nobody', [], emptyState())).toThrow(/no protocol named "nobody"/)
+  })
+
+  it('a pager with a reader reads each page\'s data; without one the page is an error, not a crash', async () => {
+    const store = createAgentStore()
+    const pager = new HistoryPager<number>(store, async () => ({ data: ['Toy page'], hasMore: false }), historyReaderOf(toyProtocol))
+    await pager.loadFirst()
+    expect(store.getState().messages['h0/text']?.props.content).toBe('Toy page')
+    const bare = new HistoryPager<number>(createAgentStore(), async () => ({ data: ['x'], hasMore: false }))
+    await bare.loadFirst()
+    expect(bare.status.error?.type).toBe('validation')
   })
 })

@@ -57,12 +57,19 @@ export const toyProtocol: ProtocolDefinition = {
   sniff: ({ first }) => (typeof first === 'object' && first !== null && 'toy' in first ? 1 : 0),
   create: createToyDecoder,
   request: ({ input, path }) => ({ say: typeof input === 'string' ? input : input?.text ?? '', path: path.length }),
-  history: (data) => (Array.isArray(data)
-    ? [{ op: 'hydrate', at: 'start', turns: data.map((text, i) => ({
-      turn: { id: `h${i}`, role: 'assistant' as const, protocol: 'toy' },
-      messages: [{ id: `h${i}/text`, type: 'text', props: { content: String(text) } }],
+  // A list of earlier answers, each a string or `{ id, text }`; answers the store already shows are skipped.
+  history: (data, { state }) => {
+    if (!Array.isArray(data)) return [{ op: 'problem', error: weftError('protocol', 'toy history is a list') }]
+    const lines = data.map((line: unknown, i) => (typeof line === 'object' && line !== null
+      ? { id: String((line as { id?: unknown }).id), text: String((line as { text?: unknown }).text) }
+      : { id: `h${i}`, text: String(line) }))
+    const fresh = lines.filter((line) => !Object.hasOwn(state.turns, line.id))
+    if (fresh.length === 0) return []
+    return [{ op: 'hydrate', at: 'start', turns: fresh.map((line) => ({
+      turn: { id: line.id, role: 'assistant' as const, protocol: 'toy' },
+      messages: [{ id: `${line.id}/text`, type: 'text', props: { content: line.text } }],
     })) }]
-    : [{ op: 'problem', error: weftError('protocol', 'toy history is a list') }]),
+  },
   resume: () => ({ ...lastEventIdResume(), name: 'toy-resume' }),
   views: { 'toy-card': ToyCard },
 }

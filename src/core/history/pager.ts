@@ -4,20 +4,24 @@
  * kept in `status.error` and loading again retries that page. Every protocol's
  * history goes through this one pager (AG-UI's `AgUiHistory` is one).
  */
-import { toWeftError, type WeftError } from '../errors'
+import { toWeftError, weftError, WeftStreamError, type WeftError } from '../errors'
 import type { AgentState } from '../model'
 import type { Op } from '../ops'
+import type { HistoryReader } from '../protocol/types'
 import type { AgentStore } from '../store'
 import { historyOps, type HistoryBatch } from './merge'
 
 /**
- * One page as a source hands it over: a batch (merged with de-duplication) or
- * the ops for the store's current state, and where the next older page starts.
+ * One page as a source hands it over: the document the server returned (read by
+ * the pager's protocol reader), a batch (merged with de-duplication) or the ops
+ * for the store's current state; and where the next older page starts.
  *
  * @example
- * const page: HistoryPageResult<number> = { batch: uiMessageHistory(messages), next: 40, hasMore: true }
+ * const page: HistoryPageResult<number> = { data: await res.json(), next: 40, hasMore: true }
  */
 export interface HistoryPageResult<C> {
+  /** What the protocol's back end stored, as it came: the pager's `read` (a protocol's `history` slot) turns it into ops. */
+  data?: unknown
   batch?: HistoryBatch
   /** For sources that merge for themselves (AG-UI matches runs the store already shows). */
   ops?: (state: AgentState) => Op[]
@@ -64,14 +68,17 @@ export interface HistoryStatus<C = unknown> {
 export class HistoryPager<C = unknown, S extends HistoryStatus<C> = HistoryStatus<C>> {
   protected source: HistorySource<C>
   protected readonly store: AgentStore
+  /** Reads a page's `data` (a protocol's `history` slot). */
+  protected read: HistoryReader | undefined
   private current: S
   private inFlight: Promise<void> | undefined
   private readonly listeners = new Set<() => void>()
   private controller: AbortController | undefined
 
-  constructor(store: AgentStore, source: HistorySource<C>) {
+  constructor(store: AgentStore, source: HistorySource<C>, read?: HistoryReader) {
     this.store = store
     this.source = source
+    this.read = read
     this.current = this.describe({ hasMore: true, loading: false, pages: 0 })
   }
 
@@ -130,7 +137,7 @@ export class HistoryPager<C = unknown, S extends HistoryStatus<C> = HistoryStatu
       const page = await this.source(before, controller.signal)
       if (this.controller !== controller) return
       const state = this.store.getState()
-      const ops = page.ops ? page.ops(state) : page.batch ? historyOps(page.batch, state) : []
+      const ops = page.ops ? page.ops(state) : page.batch ? historyOps(page.batch, state) : page.data !== undefined ? this.readData(page.data, state) : []
       state.dispatch(ops)
       const cursor = page.next ?? this.current.cursor
       this.update({ loading: false, pages: this.current.pages + 1, cursor, hasMore: page.hasMore && page.next !== undefined })
@@ -139,6 +146,11 @@ export class HistoryPager<C = unknown, S extends HistoryStatus<C> = HistoryStatu
       if (controller.signal.aborted) this.update({ loading: false })
       else this.update({ loading: false, error: toWeftError(thrown, 'network') })
     }
+  }
+
+  private readData(data: unknown, state: AgentState): Op[] {
+    if (!this.read) throw new WeftStreamError(weftError('validation', 'a history page brought `data` but the pager has no protocol to read it with'))
+    return this.read(data, { state })
   }
 
   private update(patch: Partial<HistoryStatus<C>>): void {

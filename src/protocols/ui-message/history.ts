@@ -7,9 +7,10 @@
  * `step-start` opens a step block the following parts belong to, and sources join
  * the turn's `sources`. What history hands in, the builder sends back.
  */
-import type { HistoryBatch } from '../../core/history/merge'
+import { historyOps, type HistoryBatch } from '../../core/history/merge'
 import type { Source } from '../../core/model'
 import type { HydratedTurn, Op } from '../../core/ops'
+import type { HistoryReader } from '../../core/protocol/types'
 import { isRecord, isSafeKey } from '../../core/util/record'
 
 /**
@@ -111,3 +112,12 @@ function messageProblem(raw: unknown): string | undefined {
   for (const part of raw.parts) if (!isRecord(part) || typeof part.type !== 'string') return 'a part without a type'
   return undefined
 }
+
+/**
+ * The protocol's history reader (its definition's `history` slot): the AI SDK's stored `UIMessage[]` into
+ * ops for the store's state, de-duplicated against what it already shows.
+ *
+ * @example
+ * store.getState().dispatch(readUIMessageHistory(data, { state: store.getState() }))
+ */
+export const readUIMessageHistory: HistoryReader = (data, { state }) => historyOps(uiMessageHistory(data), state)

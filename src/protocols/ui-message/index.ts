@@ -8,4 +8,4 @@
 export { uiMessageProtocol } from './protocol'
 export { createUIMessageDecoder, sniffUIMessage, UI_MESSAGE_CHUNK_TYPES } from './decoder'
 export { aiSdkResume, type AiSdkHandle, type AiSdkResumeOptions } from './resume'
-export { uiMessageHistory, type UIMessageLike } from './history'
+export { uiMessageHistory, readUIMessageHistory, type UIMessageLike } from './history'

@@ -1,7 +1,8 @@
 /**
- * The AI SDK UI message stream as a plug-in: its decoder, detection, request builder and resume strategy.
+ * The AI SDK UI message stream as a plug-in: its decoder, detection, request builder, history reader and resume strategy.
  */
 import type { ProtocolDefinition } from '../../core/protocol/types'
+import { readUIMessageHistory } from './history'
 import { createUIMessageDecoder, sniffUIMessage } from './decoder'
 import { aiSdkResume } from './resume'
 import { uiMessageRequest } from './request'
@@ -17,5 +18,6 @@ export const uiMessageProtocol: ProtocolDefinition = {
   create: createUIMessageDecoder,
   sniff: sniffUIMessage,
   request: uiMessageRequest,
+  history: readUIMessageHistory,
   resume: () => aiSdkResume(),
 }

@@ -5,7 +5,8 @@
  * rows, sources and gates as the live one had.
  */
 import { streamToOps } from '../../core/fold-stream'
-import { replayOps, type HistoryBatch } from '../../core/history/merge'
+import { historyOps, replayOps, type HistoryBatch } from '../../core/history/merge'
+import type { HistoryReader } from '../../core/protocol/types'
 import { isRecord, isSafeKey } from '../../core/util/record'
 
 /**
@@ -55,3 +56,12 @@ export function vocionHistory(transcript: unknown): HistoryBatch {
   }
   return batch
 }
+
+/**
+ * The protocol's history reader (its definition's `history` slot): a stored Vocion transcript into
+ * ops for the store's state, de-duplicated against what it already shows.
+ *
+ * @example
+ * store.getState().dispatch(readVocionHistory(data, { state: store.getState() }))
+ */
+export const readVocionHistory: HistoryReader = (data, { state }) => historyOps(vocionHistory(data), state)

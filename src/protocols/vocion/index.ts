@@ -7,4 +7,4 @@
 export { vocionProtocol } from './protocol'
 export { createVocionDecoder, classifyVocionError, sniffVocion } from './decoder'
 export { vocionResume, type VocionHandle, type VocionResumeOptions } from './resume'
-export { vocionHistory, type VocionTranscriptTurn } from './history'
+export { vocionHistory, readVocionHistory, type VocionTranscriptTurn } from './history'

@@ -1,7 +1,8 @@
 /**
- * Vocion as a plug-in: its decoder, detection, request builder and resume strategy.
+ * Vocion as a plug-in: its decoder, detection, request builder, history reader and resume strategy.
  */
 import type { ProtocolDefinition } from '../../core/protocol/types'
+import { readVocionHistory } from './history'
 import { createVocionDecoder, sniffVocion } from './decoder'
 import { vocionResume } from './resume'
 import { vocionRequest } from './request'
@@ -17,5 +18,6 @@ export const vocionProtocol: ProtocolDefinition = {
   create: createVocionDecoder,
   sniff: sniffVocion,
   request: vocionRequest,
+  history: readVocionHistory,
   resume: () => vocionResume(),
 }

@@ -6,7 +6,8 @@
  * so `thinking`, `tool_call` and unknown types come out as they do live.
  */
 import { streamToOps } from '../../core/fold-stream'
-import { replayOps, type HistoryBatch } from '../../core/history/merge'
+import { historyOps, replayOps, type HistoryBatch } from '../../core/history/merge'
+import type { HistoryReader } from '../../core/protocol/types'
 import { isRecord, isSafeKey } from '../../core/util/record'
 
 /**
@@ -102,3 +103,12 @@ function bySequence(messages: YaoStoredMessage[]): YaoStoredMessage[] {
   if (!messages.every((m) => typeof m.sequence === 'number')) return messages
   return messages.map((m, i) => ({ m, i })).sort((a, b) => (a.m.sequence as number) - (b.m.sequence as number) || a.i - b.i).map(({ m }) => m)
 }
+
+/**
+ * The protocol's history reader (its definition's `history` slot): stored Yao chat messages into
+ * ops for the store's state, de-duplicated against what it already shows.
+ *
+ * @example
+ * store.getState().dispatch(readYaoHistory(data, { state: store.getState() }))
+ */
+export const readYaoHistory: HistoryReader = (data, { state }) => historyOps(yaoHistory(data), state)

@@ -7,4 +7,4 @@
 export { yaoProtocol } from './protocol'
 export { createYaoDecoder, sniffYao } from './decoder'
 export { yaoResume, type YaoTaskHandle } from './resume'
-export { yaoHistory, type YaoStoredMessage } from './history'
+export { yaoHistory, readYaoHistory, type YaoStoredMessage } from './history'

@@ -1,7 +1,8 @@
 /**
- * Yao as a plug-in: its decoder, detection, request builder and resume strategy.
+ * Yao as a plug-in: its decoder, detection, request builder, history reader and resume strategy.
  */
 import type { ProtocolDefinition } from '../../core/protocol/types'
+import { readYaoHistory } from './history'
 import { createYaoDecoder, sniffYao } from './decoder'
 import { yaoResume } from './resume'
 import { yaoRequest } from './request'
@@ -17,5 +18,6 @@ export const yaoProtocol: ProtocolDefinition = {
   create: createYaoDecoder,
   sniff: sniffYao,
   request: yaoRequest,
+  history: readYaoHistory,
   resume: () => yaoResume(),
 }
