@@ -3,15 +3,16 @@
  * connection reconnects on its own; a reload (or a remount) picks the stream up
  * from the handle kept per conversation.
  */
-import { useCallback, useEffect } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
 import type { AgentClientOptions, GateResponse, SendInput } from '../core/client'
 import { settleInterrupted } from '../core/conversations/interrupted'
 import type { ResumeStrategyName } from '../core/resume/strategies/index'
 import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from '../core/resume/types'
 import { useAgentStore, useWithClientDefaults } from './provider'
 import { useAgentSelector } from './selectors'
-import { useConversationId } from './conversations'
-import { useStoreClient } from './use-store-client'
+import { resumeStorageKey, defaultResumeStorage } from '../core/resume/storage'
+import { useConversationId, useConversationStore } from './conversations'
+import { useStoreClients } from './use-store-client'
 import type { AgentStreamHandle, UseAgentStreamOptions } from './use-agent-stream'
 
 /**
@@ -56,7 +57,8 @@ export interface ResumableStreamHandle extends AgentStreamHandle {
  * Stream an agent's answers into the nearest `AgentProvider`'s store, resuming
  * dropped streams. Mounting with a stored handle re-attaches (once, also under
  * StrictMode); unmounting detaches without forgetting the handle; `stop()` and a
- * normal end forget it.
+ * normal end forget it. Under a `ConversationsProvider`, a reload also resumes the
+ * streams of conversations that are not open, each into its own conversation.
  *
  * @example
  * function Chat({ chatId }: { chatId: string }) {
@@ -74,8 +76,39 @@ export function useResumableStream(options: UseResumableStreamOptions): Resumabl
   const conversationKey = options.conversationKey ?? conversationId
   if (conversationKey === undefined) throw new Error('weft: useResumableStream needs a conversationKey, or a <ConversationsProvider> above it')
   // Each conversation's store has its own client, so the handle of each is kept under its own key.
-  const client = useStoreClient(store, useWithClientDefaults(toClientOptions(options, conversationKey)))
+  const clientOptions = useWithClientDefaults(toClientOptions(options, conversationKey))
+  const { client, clientFor } = useStoreClients(store, clientOptions)
   const following = conversationId !== undefined
+  const conversations = useConversationStore()
+  const latest = useRef(options)
+  latest.current = options
+
+  // After a reload, the streams of conversations that are not open resume too, each into its own store.
+  useEffect(() => {
+    if (!conversations || options.conversationKey !== undefined) return
+    let cancelled = false
+    const timer = setTimeout(() => {
+      void conversations.ready().then(() => {
+        const handles = latest.current.storage ?? defaultResumeStorage()
+        for (const { id } of conversations.list()) {
+          if (cancelled || id === conversations.selectedId || !hasHandle(handles, id)) continue
+          void conversations.load(id).then(() => {
+            const other = conversations.storeOf(id)
+            if (cancelled || !other || id === conversations.selectedId) return
+            const background = clientFor(other, { ...clientOptions, ...toClientOptions(latest.current, id) })
+            void background.attach().then((attached) => {
+              if (!attached && !background.busy) settleInterrupted(other)
+            })
+          })
+        }
+      })
+    }, 0)
+    return () => {
+      cancelled = true
+      clearTimeout(timer)
+    }
+    // Once per conversation store: a reload is what leaves handles of conversations that are not open.
+  }, [conversations, clientFor])
 
   useEffect(() => {
     // Deferred: StrictMode's throwaway mount cancels the timer in its cleanup, so only one resume request leaves.
@@ -104,6 +137,14 @@ export function useResumableStream(options: UseResumableStreamOptions): Resumabl
   // Only the error that stopped the stream: one a successful retry got past is not shown.
   const error = useAgentSelector((s) => (s.status === 'error' ? s.error : undefined))
   return { send, stop, retry, answer, regenerate, edit, selectBranch, status, error }
+}
+
+function hasHandle(storage: ResumeStorage, conversationKey: string): boolean {
+  try {
+    return storage.getItem(resumeStorageKey(conversationKey)) !== null
+  } catch {
+    return false
+  }
 }
 
 function toClientOptions(options: UseResumableStreamOptions, conversationKey: string): AgentClientOptions {

@@ -16,12 +16,27 @@ import { useConversationStore } from './conversations'
  * const client = useStoreClient(useAgentStore(), options)
  */
 export function useStoreClient(store: AgentStore, options: AgentClientOptions): AgentClient {
+  return useStoreClients(store, options).client
+}
+
+/**
+ * The client for `store`, and `clientFor` to reach the client of any other
+ * conversation's store (one a stream resumes into in the background).
+ *
+ * @example
+ * const { client, clientFor } = useStoreClients(useAgentStore(), options)
+ */
+export function useStoreClients(store: AgentStore, options: AgentClientOptions): { client: AgentClient; clientFor(other: AgentStore, options: AgentClientOptions): AgentClient } {
   const [clients] = useState(() => new Map<AgentStore, AgentClient>())
-  let client = clients.get(store)
-  if (!client) {
-    client = new AgentClient(store, options)
-    clients.set(store, client)
-  }
+  const [clientFor] = useState(() => (other: AgentStore, otherOptions: AgentClientOptions) => {
+    let found = clients.get(other)
+    if (!found) {
+      found = new AgentClient(other, otherOptions)
+      clients.set(other, found)
+    }
+    return found
+  })
+  const client = clientFor(store, options)
   // The latest options serve the next send; a run in flight keeps its own.
   client.setOptions(options)
 
@@ -36,5 +51,5 @@ export function useStoreClient(store: AgentStore, options: AgentClientOptions): 
   useEffect(() => () => {
     for (const each of clients.values()) each.dispose()
   }, [clients])
-  return client
+  return { client, clientFor }
 }

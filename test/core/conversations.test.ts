@@ -146,6 +146,62 @@ describe('conversations: storage round trip', () => {
   })
 })
 
+describe('conversations: the journal a page leaves when it goes away', () => {
+  const partial = (text: string): Op[] => [
+    { op: 'turn.open', turnId: 'u1', role: 'user' },
+    { op: 'message.put', turnId: 'u1', messageId: 'u1/text', role: 'user', type: 'text', props: { content: 'Tell me a story' }, status: 'done' },
+    { op: 'turn.finish', turnId: 'u1', status: 'done' },
+    { op: 'turn.open', turnId: 'a1', role: 'assistant' },
+    { op: 'stream.status', status: 'streaming' },
+    { op: 'message.delta', turnId: 'a1', messageId: 'a1/text', type: 'text', action: 'append', path: 'content', value: text },
+  ]
+
+  it('what was not saved when the page went away comes back in the next page of the tab, and is then saved', async () => {
+    const storage = memoryConversations()
+    const tab = memoryStorage()
+    const before = createConversations({ storage, selection: tab, saveOnHide: false })
+    await before.ready()
+    const id = before.selectedId as string
+    await before.flush()
+    before.storeOf(id)?.getState().dispatch(partial('Once upon a'))
+    // The page goes away mid-answer: the journal is written, the asynchronous save never runs.
+    before.writeJournal()
+
+    const after = conversationsOn(storage, tab)
+    await after.ready()
+    const state = after.storeOf(id)?.getState()
+    expect(state?.turnIds).toEqual(['u1', 'a1'])
+    expect(state?.messages['a1/text']?.props.content).toBe('Once upon a')
+    await after.flush()
+    const saved = checkRecord(await storage.load(id), id)
+    expect(saved.ok && saved.value.state.messages['a1/text']?.props.content).toBe('Once upon a')
+    expect(tab.getItem(`weft:conversations:journal:default:${id}`)).toBeNull()
+  })
+
+  it('a journal older than what another tab saved since is dropped, not applied over it', async () => {
+    const storage = memoryConversations()
+    const tab = memoryStorage()
+    const before = createConversations({ storage, selection: tab, saveOnHide: false })
+    await before.ready()
+    const id = before.selectedId as string
+    await before.flush()
+    before.storeOf(id)?.getState().dispatch(partial('Stale'))
+    before.writeJournal()
+    // Another tab saves the conversation first.
+    const other = conversationsOn(storage, memoryStorage())
+    await other.ready()
+    await other.select(id)
+    other.storeOf(id)?.getState().dispatch(exchange(0, 'From the other tab', 'Other answer'))
+    await other.flush()
+
+    const after = conversationsOn(storage, tab)
+    await after.ready()
+    await after.select(id)
+    expect(after.storeOf(id)?.getState().turnIds).toEqual(['u0', 'a0'])
+    expect(after.storeOf(id)?.getState().messages['a1/text']).toBeUndefined()
+  })
+})
+
 describe('conversations: the memory storage', () => {
   it('keeps what was saved: neither the saved object nor what a load hands out can change it', async () => {
     const storage = memoryConversations()

@@ -7,6 +7,11 @@
  * removal, and the page going away (`pagehide`, `visibilitychange`). Each save
  * names the revision it builds on; a storage that holds a newer one refuses it,
  * and the conversation shows a conflict instead of overwriting the other tab.
+ *
+ * A page that goes away cannot wait for an asynchronous save, so it also writes
+ * what it has not saved to the tab's session storage synchronously (the journal),
+ * next to the resume handles a reload resumes from; the next page load takes the
+ * journal over the stored record when nobody saved in between.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { weftError, type WeftError } from '../errors'
@@ -131,6 +136,7 @@ export class Conversations {
   private readonly removeListeners = new Set<(id: string, store: AgentStore | undefined) => void>()
   private readonly selection: ResumeStorage | undefined
   private readonly selectionKey: string
+  private readonly journalPrefix: string
   private readonly now: () => number
   private readonly titleLength: number
   private readonly cleanups: Array<() => void> = []
@@ -140,15 +146,21 @@ export class Conversations {
     this.storage = options.storage ?? memoryConversations()
     this.selection = options.selection === false ? undefined : (options.selection ?? defaultResumeStorage())
     this.selectionKey = `weft:conversations:selected:${options.namespace ?? 'default'}`
+    this.journalPrefix = `weft:conversations:journal:${options.namespace ?? 'default'}:`
     this.now = options.now ?? Date.now
     this.titleLength = options.titleLength ?? 60
     this.state = createStore<ConversationsState>()(() => ({ ready: false, list: [] }))
     const watched = this.storage.watch?.((change) => this.onOutsideChange(change))
     if (watched) this.cleanups.push(watched)
     if (options.saveOnHide !== false && typeof addEventListener === 'function' && typeof document !== 'undefined') {
-      const onHide = () => void this.flush()
+      const onHide = () => {
+        this.writeJournal()
+        void this.flush()
+      }
       const onVisibility = () => {
-        if (document.visibilityState === 'hidden') void this.flush()
+        if (document.visibilityState !== 'hidden') return
+        this.writeJournal()
+        void this.flush()
       }
       addEventListener('pagehide', onHide)
       document.addEventListener('visibilitychange', onVisibility)
@@ -266,6 +278,7 @@ export class Conversations {
     clearTimeout(entry.timer)
     entry.unsubscribe?.()
     this.entries.delete(id)
+    this.dropJournal(id)
     const restorable = entry.summary.status !== 'error'
     if (restorable) {
       this.removed.set(id, {
@@ -339,6 +352,29 @@ export class Conversations {
     await Promise.all([...this.entries.values()].filter((e) => e.dirty || e.saving).map((e) => this.saveNow(e)))
   }
 
+  /**
+   * Write every conversation with unsaved changes to the tab's session storage,
+   * synchronously (the page is going away and an asynchronous save may not finish).
+   * The next load of that conversation in this tab takes it over the stored record
+   * when the record is still the revision it was built on. `pagehide` and a hidden
+   * page call it.
+   *
+   * @example
+   * addEventListener('beforeunload', () => conversations.writeJournal())
+   */
+  writeJournal(): void {
+    if (!this.selection) return
+    for (const entry of this.entries.values()) {
+      if (!entry.store || !entry.dirty || entry.summary.status === 'error' || entry.summary.status === 'conflict') continue
+      const record = this.recordOf(entry, entry.store.getState(), entry.revision)
+      try {
+        this.selection.setItem(this.journalPrefix + entry.id, JSON.stringify(record))
+      } catch {
+        // Too big for session storage, or refused: the asynchronous save is all there is.
+      }
+    }
+  }
+
   /** Be told when a conversation is removed (the React binding stops its stream). */
   onRemove(listener: (id: string, store: AgentStore | undefined) => void): () => void {
     this.removeListeners.add(listener)
@@ -395,23 +431,56 @@ export class Conversations {
       return
     }
     if (!this.entries.has(entry.id) || entry.store) return
-    if (raw === undefined) {
+    const journal = this.takeJournal(entry.id, raw)
+    if (raw === undefined && !journal) {
       // Listed but not stored yet (another tab is still writing it): it starts empty.
       this.attachStore(entry, createAgentStore())
       this.patch(entry, { status: 'idle' })
       return
     }
     const checked = checkRecord(raw, entry.id)
-    if (!checked.ok) {
+    if (!checked.ok && !journal) {
       entry.revision = -1
       this.patch(entry, { status: 'error', error: checked.error })
       return
     }
-    const record = checked.value
+    const record = journal ?? (checked as { value: ConversationRecord }).value
     entry.revision = record.revision
     entry.titleSource = record.titleSource
     this.attachStore(entry, createAgentStore({ initialState: stateOf(record) }))
     this.patch(entry, { status: this.liveStatus(entry), title: record.title, updatedAt: record.updatedAt, error: undefined })
+    if (journal) {
+      // What the last page could not save: save it now.
+      this.touch(entry)
+      this.scheduleSave(entry)
+    }
+  }
+
+  /**
+   * The journal this tab wrote for a conversation, when it builds on the stored
+   * revision (nobody saved since) and passes the schema check. It is read once.
+   */
+  private takeJournal(id: string, raw: unknown): ConversationRecord | undefined {
+    if (!this.selection) return undefined
+    let text: string | null = null
+    try {
+      text = this.selection.getItem(this.journalPrefix + id)
+      this.selection.removeItem(this.journalPrefix + id)
+    } catch {
+      return undefined
+    }
+    if (!text) return undefined
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      return undefined
+    }
+    const checked = checkRecord(parsed, id)
+    if (!checked.ok) return undefined
+    const stored = checkSummary(raw, id)
+    const storedRevision = raw === undefined ? 0 : stored.ok ? stored.value.revision : -1
+    return checked.value.revision === storedRevision ? checked.value : undefined
   }
 
   /** Replace the page's copy with the stored one (another tab saved it). */
@@ -563,6 +632,7 @@ export class Conversations {
       () => {
         entry.revision = record.revision
         if (entry.changes === changes) entry.dirty = false
+        this.dropJournal(entry.id)
         if (entry.summary.saveError) this.patch(entry, { saveError: undefined })
       },
       (thrown: unknown) => {
@@ -574,6 +644,14 @@ export class Conversations {
     })
     entry.saving = work
     return work
+  }
+
+  private dropJournal(id: string): void {
+    try {
+      this.selection?.removeItem(this.journalPrefix + id)
+    } catch {
+      // Nothing to do: a stale journal names an older revision and is ignored.
+    }
   }
 
   private recordOf(entry: Entry, state: AgentState, revision: number): ConversationRecord {
