@@ -153,6 +153,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'pages',
+          environment: 'node',
+          // Real pages: Node serves a test app and the mock agent on loopback and drives the system
+          // Chromium with playwright-core (reloads are page.reload(), two tabs are two pages of one context).
+          include: ['test/pages/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'react',
           environment: 'jsdom',
           include: ['test/react/**/*.test.{ts,tsx}', 'test/testing/**/*.jsdom.test.tsx'],
