@@ -30,21 +30,26 @@ let origin: string
 const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
+  // The test app, and the thread list's Storybook story (with the kit's stylesheet the story imports).
   const bundle = await build({
-    entryPoints: ['test/pages/app.tsx'], absWorkingDir: root, bundle: true, write: false, format: 'esm', target: 'es2022',
-    jsx: 'automatic', logLevel: 'silent', define: { 'process.env.NODE_ENV': '"development"' }, sourcemap: 'inline',
+    entryPoints: { app: 'test/pages/app.tsx', story: 'test/pages/story.tsx' }, absWorkingDir: root, outdir: 'pages-out',
+    bundle: true, write: false, format: 'esm', target: 'es2022', jsx: 'automatic', logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"development"' },
   })
-  const script = bundle.outputFiles[0]?.text ?? ''
+  const files = new Map(bundle.outputFiles.map((file) => [`/${file.path.split('/').pop()}`, file.text]))
   const mock = createMockAgentHandler({ routes: createResumeRoutes() })
   server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]
     if (path?.startsWith('/mock/')) return mock(req, res)
-    if (path === '/app.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(script)
+    const file = files.get(path ?? '')
+    if (file !== undefined) {
+      res.writeHead(200, { 'content-type': path?.endsWith('.css') ? 'text/css' : 'text/javascript', 'cache-control': 'no-store' }).end(file)
       return
     }
-    res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' })
-      .end('<!doctype html><html lang="en"><head><title>weft pages</title></head><body><div id="root"></div><script type="module" src="/app.js"></script></body></html>')
+    const entry = path === '/story' ? 'story' : 'app'
+    res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' }).end(`<!doctype html><html lang="en"><head><title>weft pages</title>${
+      files.has(`/${entry}.css`) ? `<link rel="stylesheet" href="/${entry}.css">` : ''
+    }</head><body><div id="root"></div><script type="module" src="/${entry}.js"></script></body></html>`)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -246,5 +251,28 @@ describe('conversations in real Chromium pages', { timeout: 120_000 }, () => {
     await row(page, 'Where is the Contoso renewal?').click()
     await expect.poll(() => page.locator('[data-weft="turn"][data-role="assistant"]').count()).toBe(1)
     await expect.poll(() => page.locator('[data-weft="turn"][data-role="assistant"]').textContent()).toContain(ANSWER.slice(0, 30))
+  })
+})
+
+describe('the thread list story', { timeout: 120_000 }, () => {
+  it('shows the thread list with the mock server and survives a real reload of the story', async () => {
+    const page = await (await openContext()).newPage()
+    page.on('pageerror', (error) => console.error(`story error: ${error.message}`))
+    await page.goto(`${origin}/story`)
+    await page.getByRole('listbox').waitFor()
+    await page.getByRole('button', { name: 'Send' }).click()
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 30_000 }).toBe('done')
+    await expect.poll(() => rows(page).first().textContent()).toContain('Where is the Contoso renewal?')
+    await page.getByRole('button', { name: 'New chat', exact: true }).click()
+    await expect.poll(() => rows(page).count()).toBe(2)
+    await row(page, 'Where is the Contoso renewal?').locator('[data-weft="thread-title"]').click()
+    await expect.poll(() => page.getByTestId('chat-title').textContent()).toBe('Where is the Contoso renewal?')
+
+    await page.reload()
+    await page.getByRole('listbox').waitFor()
+    await expect.poll(() => rows(page).count()).toBe(2)
+    expect(await page.getByTestId('chat-title').textContent()).toBe('Where is the Contoso renewal?')
+    expect(await row(page, 'Where is the Contoso renewal?').getAttribute('aria-selected')).toBe('true')
+    await expect.poll(() => page.locator('[data-weft="turn"][data-role="assistant"]').textContent()).toContain('Contoso renews on 30 September')
   })
 })
