@@ -42,16 +42,25 @@ async function hydrateInNode(): Promise<Record<string, string>> {
   const copy = await best(9, () => {
     structuredClone(record)
   })
-  const select = await best(9, async () => {
+  const hydrate = async () => {
     const conversations = createConversations({ storage, selection: false, saveOnHide: false })
     await conversations.ready()
     if (conversations.storeOf('long')?.getState().turnIds.length !== 5000) throw new Error('not hydrated')
     await conversations.dispose()
-  })
+  }
+  const select = await best(9, hydrate)
+  // CPU time of the same work: on a shared machine the wall clock also counts time spent waiting for a core.
+  const cpu: number[] = []
+  for (let r = 0; r < 9; r += 1) {
+    const start = process.cpuUsage()
+    await hydrate()
+    const used = process.cpuUsage(start)
+    cpu.push((used.user + used.system) / 1000)
+  }
   // The memory storage hands out its frozen record; IndexedDB's structured clone happens in the browser
   // (measured by the Chromium row below), so the clone is printed on its own line, not added in.
   return {
-    'hydrate 5,000 messages (Node)': `${n(select, 1)} ms from the stored record to a ready store: list, schema check, store (check alone ${n(check, 1)} ms; target ≤ 50 ms)`,
+    'hydrate 5,000 messages (Node)': `${n(select, 1)} ms wall, ${n(median(cpu), 1)} ms CPU, from the stored record to a ready store: list, schema check, store (check alone ${n(check, 1)} ms; target ≤ 50 ms)`,
     'structured clone of that record (Node)': `${n(copy, 1)} ms (what a copying storage would add; not part of the row above)`,
   }
 }

@@ -2,7 +2,8 @@
  * `npm run bench`: weft's figures, measured side by side with the floor and
  * the peers in one process. Printed, never asserted.
  *
- * `npm run bench -- --quick` measures 1k and 10k only.
+ * `npm run bench -- --quick` measures 1k and 10k only; `npm run bench -- --conversations`
+ * runs only the conversation figures (Node and Chromium).
  */
 // The built-in protocols, registered as the `weft` entry registers them.
 import '../src/protocols/index'
@@ -15,12 +16,15 @@ import { benchRenders } from './renders'
 import { benchScenarios } from './scenarios-table'
 
 const quick = process.argv.includes('--quick')
+const onlyConversations = process.argv.includes('--conversations')
 console.log(`weft bench · Node ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'} · load ${os.loadavg()[0]!.toFixed(1)} · ${new Date().toISOString()}\n`)
-await benchScenarios(quick ? [1_000, 10_000] : undefined)
-await benchMemory()
-await benchRenders()
-await benchBytes()
-await benchMarkdown()
+if (!onlyConversations) {
+  await benchScenarios(quick ? [1_000, 10_000] : undefined)
+  await benchMemory()
+  await benchRenders()
+  await benchBytes()
+  await benchMarkdown()
+}
 await benchConversations()
 // jsdom and React leave timers behind; the figures are printed.
 process.exit(0)
