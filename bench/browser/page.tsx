@@ -9,21 +9,37 @@ import { createRoot } from 'react-dom/client'
 import { AgentProvider, useAgentStream, useMessage, useTurn, useTurnIds } from '../../src/react/index'
 import { createAgentStore } from '../../src/core/store'
 import type { HydratedTurn } from '../../src/core/ops'
+import { uiMessageProtocol } from '../../src/protocols/ui-message/index'
 
 const EARLIER = 1_000
 const TOKENS = 20_000
+/**
+ * The stream stops after this long even if the answer is not complete, so a loaded
+ * machine still yields figures; the page reports how many tokens it got through.
+ */
+const BUDGET_MS = (window as unknown as { benchBudgetMs?: number }).benchBudgetMs ?? 60_000
 
 interface Results {
   commits: number[]
   frames: number[]
   finishedRenders: number
+  /** Bytes of the answer the page received, and their total. */
+  received: number
+  total: number
+  /** True when the time budget ended the stream before the answer was complete. */
+  cut: boolean
+  /** Tokens of the answer that reached the store. */
+  tokens: number
+  /** From the request to the end of the stream. */
+  streamMs: number
   done: boolean
   error?: string
 }
 
-const results: Results = { commits: [], frames: [], finishedRenders: 0, done: false }
+const results: Results = { commits: [], frames: [], finishedRenders: 0, received: 0, total: 0, cut: false, tokens: 0, streamMs: 0, done: false }
 ;(window as unknown as { benchResults: Results }).benchResults = results
 const finished = new Set<string>()
+let streamStarted = 0
 
 function answerSSE(): string {
   const chunks: unknown[] = [{ type: 'start', messageId: 'answer' }, { type: 'start-step' }, { type: 'text-start', id: 't1' }]
@@ -35,12 +51,29 @@ function answerSSE(): string {
 /** The answer's bytes, 2 KiB every 4 ms: about 60 tokens a frame, far above what a model sends. */
 const pacedFetch: typeof fetch = async () => {
   const bytes = new TextEncoder().encode(answerSSE())
+  results.total = bytes.length
+  const started = performance.now()
   let at = 0
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
       return new Promise<void>((resolve) => setTimeout(() => {
+        if (at < bytes.length && performance.now() - started > BUDGET_MS) {
+          // Out of time: finish the event under way and end the answer there, so the run reports.
+          results.cut = true
+          let end = Math.max(0, at - 1)
+          while (end < bytes.length - 1 && !(bytes[end] === 10 && bytes[end + 1] === 10)) end++
+          const rest = bytes.slice(at, Math.max(at, end + 2))
+          results.received += rest.length
+          at = bytes.length
+          controller.enqueue(rest)
+          controller.enqueue(new TextEncoder().encode('data: {"type":"text-end","id":"t1"}\n\ndata: {"type":"finish-step"}\n\ndata: {"type":"finish"}\n\ndata: [DONE]\n\n'))
+        }
         if (at >= bytes.length) controller.close()
-        else controller.enqueue(bytes.slice(at, (at += 2048)))
+        else {
+          const piece = bytes.slice(at, (at += 2048))
+          results.received += piece.length
+          controller.enqueue(piece)
+        }
         resolve()
       }, 4))
     },
@@ -76,16 +109,23 @@ const Turn = memo(function Turn({ id }: { id: string }) {
 })
 
 function Chat() {
-  const { send, status } = useAgentStream({ url: 'http://bench.invalid/chat', protocol: 'ui-message', fetch: pacedFetch })
+  const { send, status } = useAgentStream({ url: 'http://bench.invalid/chat', protocol: uiMessageProtocol, fetch: pacedFetch })
   const ids = useTurnIds()
   useCommitCount()
   useEffect(() => {
     // The earlier messages have mounted: from here on, none of them may render again.
     for (const id of Object.keys(store.getState().messages)) finished.add(id)
+    streamStarted = performance.now()
     void send('go')
   }, [send])
   useEffect(() => {
-    if (status === 'done' || status === 'error') results.done = true
+    if (status === 'done' || status === 'error') {
+      results.streamMs = performance.now() - streamStarted
+      // The answer is the longest text that was not there before (the question is one word).
+      const texts = Object.values(store.getState().messages).filter((m) => !finished.has(m.id)).map((m) => String(m.props.content ?? ''))
+      results.tokens = Math.max(0, ...texts.map((t) => t.split(' ').filter(Boolean).length))
+      results.done = true
+    }
     if (status === 'error') results.error = JSON.stringify(store.getState().error)
   }, [status])
   return <div>{ids.map((id) => <Turn key={id} id={id} />)}</div>
