@@ -11,6 +11,9 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 /** Runtime dependencies and peers stay imports in the published build, subpaths included. */
 const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|idb|marked|virtua|shiki|@testing-library\/react|msw|storybook|@storybook\/[^/]+)(\/|$)/
 
+/** Entries that import React: their built files start with `"use client"`. */
+const clientEntries = new Set(['index', 'react', 'components', 'protocols', 'protocols/ag-ui', 'testing', 'testing/storybook'])
+
 /** The system Chromium that `scripts/ensure-chromium.mjs` finds or installs. */
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? '/usr/bin/chromium'
 
@@ -128,9 +131,19 @@ export default defineConfig({
         assetFileNames: '[name][extname]',
         // What the components read (selectors and small record helpers) is a chunk of its own, so
         // importing weft/components does not pull in the store, the fold, immer or JSON Patch.
+        // Two chunks, not one: the core's half must never import React, or `weft/core` would
+        // load React on a server.
         advancedChunks: {
-          groups: [{ name: 'view', test: /src\/(core\/(selectors|util\/record|fold\/trace)|react\/(selectors|store-context)|protocols\/ag-ui\/navigation)\.tsx?$/ }],
+          groups: [
+            { name: 'view', test: /src\/(core\/(selectors|util\/record|fold\/trace)|protocols\/ag-ui\/navigation)\.tsx?$/ },
+            { name: 'view-react', test: /src\/react\/(selectors|store-context)\.tsx?$/ },
+          ],
         },
+        // React Server Components hosts need the directive on every entry that holds hooks or
+        // components. Bundling drops module-level directives from the sources, so it is written
+        // on the emitted entry files instead (the package check verifies the list against the
+        // entries' import graphs).
+        banner: (chunk) => (chunk.isEntry && clientEntries.has(chunk.name) ? '"use client";' : ''),
       },
     },
   },
