@@ -239,6 +239,8 @@ describe('conversations in real Chromium pages', { timeout: 120_000 }, () => {
     await page.getByRole('listbox').waitFor()
     // The selection stays where the user left it; the background conversation resumes on its own.
     expect(await selectedId(page)).toBe(other)
+    // While it resumes, the list shows it answering.
+    await expect.poll(() => row(page, 'Where is the Contoso renewal?').getAttribute('data-status'), { timeout: 20_000, interval: 20 }).toBe('streaming')
     await expect.poll(async () => (await conversation(page, asking))?.turns.map((t) => t.status), { timeout: 30_000 }).toEqual(['done', 'done'])
     expect(await selectedId(page)).toBe(other)
     expect((await conversation(page, asking))?.turns.map((t) => t.text)).toEqual(['Where is the Contoso renewal?', ANSWER])
