@@ -1,31 +1,58 @@
 /**
- * weft's framework-free core: transport, decoders, ops, fold, store and client.
- * Nothing here imports React.
+ * weft's framework-free core: the store, the client, `foldStream`, the model and
+ * the ops, protocol plug-ins, resume, conversations and errors. Nothing here
+ * imports React. This is the deliberate surface; everything else in `src/core`
+ * is internal and may change without notice (`api/weft-core.api.md` is the record).
+ *
+ * @example
+ * import { AgentClient, createAgentStore } from 'weft/core'
+ * import 'weft/protocols'
+ * const client = new AgentClient(createAgentStore(), { url: '/api/agent' })
  */
-export * from './errors'
-export * from './model'
-export type * from './ops'
-export { fold, applyOps } from './fold/fold'
-export { applyDelta } from './fold/deltas'
-export { parsePath } from './fold/paths'
-export { isSafeKey, clean } from './util/record'
+
+// The store and when it commits.
 export { createAgentStore, snapshot, type AgentStore, type AgentStoreState, type AgentStoreOptions } from './store'
-export { createBatcher, syncScheduler, microtaskScheduler, frameScheduler, defaultScheduler, type Batcher, type Scheduler } from './batcher'
-export { foldStream, streamToOps, type FoldStreamOptions } from './fold-stream'
-export { FrameDecoder, type FrameDecoderOptions } from './pipeline'
+export { syncScheduler, type Scheduler } from './batcher'
+
+// The client: one conversation against one endpoint.
+export { AgentClient, type AgentClientOptions, type SendInput, type StreamSource } from './client'
+
+// Folding without a client: a recorded stream, or ops from anywhere.
+export { foldStream, type FoldStreamOptions } from './fold-stream'
+export { applyOps } from './fold/fold'
+
+// The model.
 export {
-  AgentClient, textOf, RESUME_EXHAUSTED, RESUME_EXPIRED,
-  type AgentClientOptions, type SendInput, type RequestBody, type StreamSource, type StreamSourceContext, type ResumeOptions,
-} from './client'
-export * from './resume/index'
-export { registerProtocol, registeredProtocols, getProtocol, resolveProtocol, protocolName } from './protocol/registry'
-export { detectProtocol } from './protocol/detect'
-export { historyReaderOf, readHistory } from './protocol/history'
-export * from './selectors'
-export { selectBranch, siblingAt, ROOT_BRANCH, type BranchInfo } from './branches'
-export * from './util/partial-json'
-export type * from './protocol/types'
-export * from './transport/index'
-export { newId } from './ids'
-export * from './conversations/index'
-export * from './history/index'
+  emptyState,
+  type AgentState, type Turn, type Block, type Thread, type Message, type TraceNode, type Gate, type Source,
+  type StreamStatus, type TurnStatus, type MessageStatus, type TraceStatus, type GateStatus, type ToolState, type ProtocolName,
+} from './model'
+
+// The ops a decoder emits and the fold applies.
+export type { Op, OpName, OpOf, HydratedTurn } from './ops'
+
+// Protocols as plug-ins.
+export { registerProtocol, registeredProtocols } from './protocol/registry'
+export type { ProtocolDefinition, ProtocolInput, Decoder, DetectInput, HistoryReader } from './protocol/types'
+export type { RequestBuilder } from './protocol/request'
+
+// Resume.
+export { RESUME_EXHAUSTED, RESUME_EXPIRED, type ResumeOptions } from './client'
+export { alignReplay, lastEventIdResume, memoryStorage, type ResumeStrategy, type ResumeHandle, type ResumeStorage } from './resume/index'
+
+// Many conversations, persisted; history pages merged into a store.
+export {
+  createConversations, indexedDbConversations, memoryConversations,
+  type Conversations, type ConversationStorage, type ConversationSummary,
+} from './conversations/index'
+export { historyOps } from './history/index'
+export { readHistory } from './protocol/history'
+
+// Reading the state without React.
+export {
+  selectTurn, selectMessage, selectThread, selectTurnMessages, selectBlocks, selectGates,
+  selectTraceTree, selectTraceList, selectHeadline, selectTraceSummary, selectCitation,
+} from './selectors'
+
+// Errors.
+export { WeftStreamError, weftError, type WeftError, type ErrorType } from './errors'

@@ -2,7 +2,11 @@
  * Records a live agent stream into a fixture, with its timing, so a stream seen
  * against a real server becomes a test in one step.
  */
-import { AgentClient, createFrameParser, foldStream, protocolName, type AgentClientOptions, type ProtocolName } from '../core/index'
+import { AgentClient, type AgentClientOptions } from '../core/client'
+import { foldStream } from '../core/fold-stream'
+import type { ProtocolName } from '../core/model'
+import { protocolName } from '../core/protocol/registry'
+import { createFrameParser } from '../core/transport/frames'
 import { encodeFrame, type AgentFixture, type FixtureFrame, type FixtureProtocol } from './frames'
 
 /**

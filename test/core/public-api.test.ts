@@ -1,0 +1,47 @@
+/**
+ * The curated surface of `weft/core`: at most 80 names, runtime and type, and the
+ * kit's internals stay out of every entry. `api/*.api.md` records the full surface;
+ * this holds the limits a change must not cross without a decision.
+ */
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const entries = {
+  'weft': 'src/index.ts',
+  'weft/core': 'src/core/index.ts',
+  'weft/react': 'src/react/index.ts',
+  'weft/components': 'src/components/index.ts',
+}
+
+/** Every name an entry exports, runtime and type. */
+function exportedNames(): Record<string, string[]> {
+  const config = ts.parseJsonConfigFileContent(ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, root)
+  const program = ts.createProgram(Object.values(entries).map((f) => join(root, f)), { ...config.options, noEmit: true })
+  const checker = program.getTypeChecker()
+  return Object.fromEntries(Object.entries(entries).map(([name, file]) => {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(join(root, file))!)!
+    return [name, checker.getExportsOfModule(module).map((s) => s.name)]
+  }))
+}
+
+describe('public API', () => {
+  const names = exportedNames()
+
+  it('weft/core exports at most 80 names, the store, client, foldStream, model, protocols, resume and errors among them', () => {
+    const core = names['weft/core']!
+    expect(core.length).toBeLessThanOrEqual(80)
+    for (const name of ['createAgentStore', 'AgentClient', 'foldStream', 'AgentState', 'Op', 'ProtocolDefinition', 'registerProtocol', 'ResumeStrategy', 'WeftError', 'WeftStreamError']) {
+      expect(core).toContain(name)
+    }
+  })
+
+  it('no entry exports the kit’s internals', () => {
+    const internals = ['newId', 'quote', 'fingerprint', 'withQuery', 'joinPath', 'parsePath', 'TurnLedger', 'isSafeKey', 'clean', 'fold', 'applyDelta', 'createBatcher', 'openStream', 'fetchJSON', 'createFrameParser', 'IncrementalJsonParser', 'resolveProtocol', 'readHandle', 'writeHandle', 'checkRecord', 'completeTail', 'mergeProps', 'splitCitations']
+    for (const [entry, exported] of Object.entries(names)) {
+      expect({ entry, leaked: exported.filter((n) => internals.includes(n)) }).toEqual({ entry, leaked: [] })
+    }
+  })
+})
