@@ -57,6 +57,8 @@ export const defaultRenderers: MessageRenderers = Object.freeze({
   reasoning: ReasoningMessage,
   tool: ToolCallMessage,
   file: FileMessage,
+  // A file the model made while reasoning (the AI SDK's `reasoning-file` part).
+  'reasoning-file': FileMessage,
   image: FileMessage,
   notice: NoticeMessage,
   error: ErrorMessage,

@@ -33,6 +33,10 @@ export interface Source {
   /** The `[n]` marker in the answer text that points here. */
   citationIndex?: number
   kind: 'url' | 'document'
+  /** The model provider's own data about the source, as the server sent it. */
+  providerMetadata?: unknown
+  /** Fields of the source the protocol sent that weft does not read, kept as they came. */
+  extra?: Record<string, unknown>
 }
 
 /**

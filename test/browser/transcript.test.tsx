@@ -215,3 +215,28 @@ describe('server text is text', () => {
     expect((window as { __pwned?: number }).__pwned).toBeUndefined()
   })
 })
+
+describe('data parts that lack an optional field', () => {
+  it('still show: a thinking step without title or status, a data part without data, a notice without its level', () => {
+    const state = foldStream([
+      { type: 'start-step' },
+      { type: 'data-thinking-step', id: 'step-1', data: {} },
+      { type: 'data-weather', id: 'w1' },
+      { type: 'data-terminal-info', data: { text: 'Indexed 3 files' } },
+      { type: 'reasoning-file', url: 'https://a.example/sketch.png', mediaType: 'image/png' },
+      { type: 'finish-step' },
+    ], { protocol: 'ui-message' })
+    const { container } = renderWith(createAgentStore({ initialState: state }), (
+      <>
+        <Transcript.Root />
+        <Trace.Root turnId="turn-1" />
+      </>
+    ))
+    // The step's row, and under it the thinking step's, named by its kind for want of a title.
+    expect([...container.querySelectorAll('[data-weft="trace-label"]')].map((label) => label.textContent)).toEqual(['Step 1', 'thinking'])
+    const data = container.querySelector('[data-weft="data"][data-type="data-weather"]')!
+    expect(JSON.parse(data.querySelector('pre')!.textContent!)).toEqual({ id: 'w1' })
+    expect(container.querySelector('[data-weft="notice"]')!.textContent).toContain('Indexed 3 files')
+    expect(container.querySelector('img[data-weft="file"]')!.getAttribute('src')).toBe('https://a.example/sketch.png')
+  })
+})

@@ -485,8 +485,10 @@ describe('sources, files, data parts and interrupts', () => {
     expect(codes(state)).toEqual(['invalid'])
   })
 
-  it('a data part without data is a problem', () => {
-    expect(codes(run([{ type: 'data-x', id: '1' }]))).toEqual(['invalid'])
+  it('a data part without data still shows, as the AI SDK accepts it (its data is unknown)', () => {
+    const state = run([{ type: 'data-x', id: '1' }])
+    expect(codes(state)).toEqual([])
+    expect(ofType(state, 'data-x').map((m) => m.props)).toEqual([{ id: '1' }])
   })
 
   it('interrupt opens an interrupt gate with the interrupt and its payload', () => {

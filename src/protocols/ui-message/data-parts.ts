@@ -6,9 +6,11 @@
  */
 import type { Op } from '../../core/ops'
 import type { TraceStatus } from '../../core/model'
+import { chunkExtras } from './chunk-fields'
 import { defined, idOf, recordOf, textOf, type StreamContext } from './stream-context'
 
 type Chunk = Record<string, unknown>
+type TypedChunk = Chunk & { type: string }
 
 const STEP_STATUS: ReadonlyMap<string, TraceStatus> = new Map([
   ['pending', 'start'], ['in_progress', 'progress'], ['completed', 'done'], ['error', 'error'], ['failed', 'error'],
@@ -27,7 +29,10 @@ export interface DataParts {
   data(type: string, chunk: Chunk): Op[]
   sourceUrl(chunk: Chunk): Op[]
   sourceDocument(chunk: Chunk): Op[]
-  file(chunk: Chunk): Op[]
+  /** A `file` part, or ai 7's `reasoning-file` (a file the model made while reasoning). */
+  file(type: 'file' | 'reasoning-file', chunk: Chunk): Op[]
+  /** ai 7's `custom` part: provider-specific content, kept as a `custom` message. */
+  custom(chunk: Chunk): Op[]
   interrupt(chunk: Chunk): Op[]
   /** Forget which thinking steps a reset step introduced. */
   forgetStep(blockId: string): void
@@ -45,20 +50,21 @@ export function createDataParts(stream: StreamContext): DataParts {
   const thinkingSteps = new Map<string, string | undefined>()
 
   function data(type: string, chunk: Chunk): Op[] {
-    if (!('data' in chunk)) return [stream.problem(`${type} without data`, chunk, 'invalid')]
     const id = idOf(chunk.id)
     if (chunk.transient === true) return deliver(type, id, chunk)
     switch (type) {
       case 'data-thinking-step':
-        return thinkingStep(chunk)
+        return thinkingStep(chunk, id)
       case 'data-further-questions':
         return furtherQuestions(chunk)
       case 'data-terminal-info':
         return terminalInfo(chunk, id)
     }
-    // With an id, a later part of the same type and id replaces this one in place.
+    // With an id, a later part of the same type and id replaces this one in place. A part
+    // without `data` is valid for the AI SDK (its `data` is `unknown`), so it shows too.
     const messageId = id ? stream.scoped(type, id) : stream.fresh(type)
-    return [{ op: 'message.put', ...stream.place(messageId, type), props: defined({ data: chunk.data, id }), status: 'done' }]
+    const extra = chunkExtras({ ...chunk, type })
+    return [{ op: 'message.put', ...stream.place(messageId, type), props: defined({ data: chunk.data, id, extra }), status: 'done' }]
   }
 
   function deliver(type: string, id: string | undefined, chunk: Chunk): Op[] {
@@ -70,12 +76,13 @@ export function createDataParts(stream: StreamContext): DataParts {
     }
   }
 
-  function thinkingStep(chunk: Chunk): Op[] {
+  function thinkingStep(chunk: Chunk, chunkId: string | undefined): Op[] {
     const step = recordOf(chunk.data)
     if (!step) return [stream.problem('data-thinking-step whose data is not an object', chunk, 'invalid')]
     const ops: Op[] = []
-    const wireId = idOf(step.id)
-    if (!wireId) ops.push(stream.problem('data-thinking-step without data.id; it cannot be updated later', chunk, 'missing_id'))
+    // The AI SDK's writer puts a data part's id on the chunk; the protocol document puts it in `data`.
+    const wireId = chunkId ?? idOf(step.id)
+    if (!wireId) ops.push(stream.problem('data-thinking-step without an id (on the chunk or in data); it cannot be updated later', chunk, 'missing_id'))
     const id = wireId ? stream.scoped('thinking', wireId) : stream.fresh('thinking')
     const rawStatus = textOf(step.status)
     const status = rawStatus === undefined ? undefined : STEP_STATUS.get(rawStatus)
@@ -108,7 +115,7 @@ export function createDataParts(stream: StreamContext): DataParts {
     const level = rawLevel !== undefined && NOTICE_LEVELS.has(rawLevel) ? rawLevel : 'info'
     if (rawLevel !== undefined && level !== rawLevel) ops.push(stream.problem(`data-terminal-info with an unknown type "${rawLevel}"; shown as info`, chunk, 'invalid'))
     const messageId = id ? stream.scoped('data-terminal-info', id) : stream.fresh('notice')
-    ops.push({ op: 'message.put', ...stream.place(messageId, 'notice'), props: { text, level }, status: 'done' })
+    ops.push({ op: 'message.put', ...stream.place(messageId, 'notice'), props: defined({ text, level, extra: chunkExtras({ ...chunk, type: 'data-terminal-info' }) }), status: 'done' })
     return ops
   }
 
@@ -118,7 +125,8 @@ export function createDataParts(stream: StreamContext): DataParts {
     const ops: Op[] = []
     const sourceId = idOf(chunk.sourceId)
     if (!sourceId) ops.push(stream.problem('source-url without a sourceId; its url stands in', chunk, 'missing_id'))
-    ops.push({ op: 'source.add', turnId, source: { id: sourceId ?? url, kind: 'url', url, ...defined({ title: textOf(chunk.title) }) } })
+    const kept = defined({ providerMetadata: chunk.providerMetadata ?? undefined, extra: chunkExtras(chunk as TypedChunk) })
+    ops.push({ op: 'source.add', turnId, source: { id: sourceId ?? url, kind: 'url', url, ...defined({ title: textOf(chunk.title) }), ...kept } })
     return ops
   }
 
@@ -137,20 +145,34 @@ export function createDataParts(stream: StreamContext): DataParts {
       op: 'source.add', turnId,
       source: {
         id: sourceId, kind: 'document',
-        ...defined({ title, filename, mediaType: textOf(chunk.mediaType), snippet: textOf(chunk.description) }),
+        ...defined({
+          title, filename, mediaType: textOf(chunk.mediaType), snippet: textOf(chunk.description),
+          providerMetadata: chunk.providerMetadata ?? undefined, extra: chunkExtras(chunk as TypedChunk),
+        }),
       },
     })
     return ops
   }
 
-  function file(chunk: Chunk): Op[] {
+  function file(type: 'file' | 'reasoning-file', chunk: Chunk): Op[] {
     const url = textOf(chunk.url)
-    if (!url) return [stream.problem('file without a url', chunk, 'invalid')]
+    if (!url) return [stream.problem(`${type} without a url`, chunk, 'invalid')]
     const ops: Op[] = []
     const mediaType = textOf(chunk.mediaType)
-    if (!mediaType) ops.push(stream.problem('file without a mediaType', chunk, 'invalid'))
-    ops.push({ op: 'message.put', ...stream.place(stream.fresh('file'), 'file'), props: defined({ url, mediaType }), status: 'done' })
+    if (!mediaType) ops.push(stream.problem(`${type} without a mediaType`, chunk, 'invalid'))
+    const props = defined({
+      url, mediaType, filename: textOf(chunk.filename), providerMetadata: chunk.providerMetadata ?? undefined,
+      extra: chunkExtras({ ...chunk, type }),
+    })
+    ops.push({ op: 'message.put', ...stream.place(stream.fresh(type), type), props, status: 'done' })
     return ops
+  }
+
+  function custom(chunk: Chunk): Op[] {
+    const kind = textOf(chunk.kind)
+    if (!kind) return [stream.problem('custom without a kind', chunk, 'invalid')]
+    const props = defined({ kind, providerMetadata: chunk.providerMetadata ?? undefined, extra: chunkExtras({ ...chunk, type: 'custom' }) })
+    return [{ op: 'message.put', ...stream.place(stream.fresh('custom'), 'custom'), props, status: 'done' }]
   }
 
   function interrupt(chunk: Chunk): Op[] {
@@ -160,13 +182,13 @@ export function createDataParts(stream: StreamContext): DataParts {
       op: 'gate.open',
       gate: {
         id: stream.fresh('interrupt'), turnId, kind: 'interrupt', question: questionOf(request),
-        payload: defined({ interrupt: request, payload: chunk.payload }),
+        payload: defined({ interrupt: request, payload: chunk.payload, extra: chunkExtras({ ...chunk, type: 'interrupt' }) }),
       },
     }]
   }
 
   return {
-    data, sourceUrl, sourceDocument, file, interrupt,
+    data, sourceUrl, sourceDocument, file, custom, interrupt,
     forgetStep(blockId) {
       for (const [id, parent] of thinkingSteps) if (parent === blockId) thinkingSteps.delete(id)
     },

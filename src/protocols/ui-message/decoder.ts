@@ -24,7 +24,7 @@ export const UI_MESSAGE_CHUNK_TYPES: ReadonlySet<string> = new Set([
   'text-start', 'text-delta', 'text-end', 'reasoning-start', 'reasoning-delta', 'reasoning-end',
   'tool-input-start', 'tool-input-delta', 'tool-input-available', 'tool-input-error',
   'tool-output-available', 'tool-output-error', 'tool-output-denied', 'tool-approval-request', 'tool-approval-response',
-  'source-url', 'source-document', 'file', 'interrupt',
+  'source-url', 'source-document', 'file', 'reasoning-file', 'custom', 'interrupt',
 ])
 
 /** The response header the AI SDK sets on a UI message stream. */
@@ -102,7 +102,10 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
       case 'source-document':
         return parts.sourceDocument(event)
       case 'file':
-        return parts.file(event)
+      case 'reasoning-file':
+        return parts.file(type, event)
+      case 'custom':
+        return parts.custom(event)
       case 'interrupt':
         return parts.interrupt(event)
       default:
@@ -135,13 +138,14 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
     const isDelta = type.endsWith('-delta')
     const delta = textOf(event.delta)
     if (isDelta && delta === undefined) return [stream.problem(`${type} without a delta string`, event, 'invalid')]
+    const chunk = event as Record<string, unknown> & { type: string }
     switch (type) {
-      case 'text-start': return texts.textStart(id)
-      case 'text-delta': return texts.textDelta(id, delta as string, event)
-      case 'text-end': return texts.textEnd(id, event)
-      case 'reasoning-start': return texts.reasoningStart(id)
-      case 'reasoning-delta': return texts.reasoningDelta(id, delta as string, event)
-      default: return texts.reasoningEnd(id, event)
+      case 'text-start': return texts.textStart(id, chunk)
+      case 'text-delta': return texts.textDelta(id, delta as string, chunk)
+      case 'text-end': return texts.textEnd(id, chunk)
+      case 'reasoning-start': return texts.reasoningStart(id, chunk)
+      case 'reasoning-delta': return texts.reasoningDelta(id, delta as string, chunk)
+      default: return texts.reasoningEnd(id, chunk)
     }
   }
 
@@ -277,6 +281,8 @@ export function sniffUIMessage({ headers, first }: DetectInput): number {
   const type = first.type
   // Other protocols have an `error` event too; only this one carries `errorText`.
   if (type === 'error') return typeof first.errorText === 'string' ? 0.9 : 0
+  // `custom` is a common word; only this protocol's custom part names a `kind`.
+  if (type === 'custom') return typeof first.kind === 'string' ? 0.9 : 0
   if (UI_MESSAGE_CHUNK_TYPES.has(type)) return 0.9
   if (type.startsWith('data-') && 'data' in first) return 0.9
   return 0

@@ -90,8 +90,12 @@ function fromPart(part: { type: string; [key: string]: unknown }): { type: strin
 }
 
 function sourceOf(part: { type: string; [key: string]: unknown }): Source | undefined {
+  const providerMetadata = isRecord(part.providerMetadata) ? { providerMetadata: part.providerMetadata } : {}
   if (part.type === 'source-url' && typeof part.url === 'string') {
-    return { id: typeof part.sourceId === 'string' ? part.sourceId : part.url, kind: 'url', url: part.url, ...(typeof part.title === 'string' ? { title: part.title } : {}) }
+    return {
+      id: typeof part.sourceId === 'string' ? part.sourceId : part.url, kind: 'url', url: part.url,
+      ...(typeof part.title === 'string' ? { title: part.title } : {}), ...providerMetadata,
+    }
   }
   if (part.type === 'source-document' && typeof part.sourceId === 'string') {
     return {
@@ -99,6 +103,7 @@ function sourceOf(part: { type: string; [key: string]: unknown }): Source | unde
       ...(typeof part.title === 'string' ? { title: part.title } : {}),
       ...(typeof part.mediaType === 'string' ? { mediaType: part.mediaType } : {}),
       ...(typeof part.filename === 'string' ? { filename: part.filename } : {}),
+      ...providerMetadata,
     }
   }
   return undefined

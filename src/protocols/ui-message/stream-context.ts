@@ -3,7 +3,7 @@
  * turn, id scoping, the step in progress, and how a problem is reported.
  */
 import { quote, weftError } from '../../core/errors'
-import { isRecord } from '../../core/util/record'
+import { isRecord, isSafeKey } from '../../core/util/record'
 import type { MessagePlace, Op } from '../../core/ops'
 import type { DataPart, DecodeContext } from '../../core/protocol/types'
 
@@ -118,6 +118,23 @@ export function recordOf(value: unknown): Record<string, unknown> | undefined {
 export function defined(fields: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value
+  return out
+}
+
+/**
+ * The fields of a chunk that weft does not read, so they can be kept on the
+ * message as `props.extra` instead of dropped (a server's own additions, or fields
+ * of a newer protocol version). `undefined` when there are none.
+ *
+ * @example
+ * extrasOf({ type: 'text-end', id: 'a', cost: 3 }, new Set(['type', 'id'])) // { cost: 3 }
+ */
+export function extrasOf(chunk: Record<string, unknown>, read: ReadonlySet<string>): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined
+  for (const key of Object.keys(chunk)) {
+    if (read.has(key) || !isSafeKey(key) || chunk[key] === undefined) continue
+    ;(out ??= {})[key] = chunk[key]
+  }
   return out
 }
 

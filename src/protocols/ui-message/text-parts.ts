@@ -4,10 +4,12 @@
  * shows in an answer. Every reasoning span also gets a timeline row.
  */
 import type { MessagePlace, Op } from '../../core/ops'
-import type { StreamContext } from './stream-context'
+import { chunkExtras } from './chunk-fields'
+import { defined, type StreamContext } from './stream-context'
 import { ThinkTagSplitter, type ThinkPiece } from './think-tags'
 
 type Side = 'text' | 'reasoning'
+type Chunk = Record<string, unknown> & { type: string }
 
 /** One message a text part writes into. */
 interface Segment {
@@ -38,12 +40,12 @@ interface ReasoningPart {
  * parts.textStart('t1'); parts.textDelta('t1', 'Hi', chunk); parts.textEnd('t1', chunk)
  */
 export interface TextParts {
-  textStart(id: string): Op[]
-  textDelta(id: string, delta: string, raw: unknown): Op[]
-  textEnd(id: string, raw: unknown): Op[]
-  reasoningStart(id: string): Op[]
-  reasoningDelta(id: string, delta: string, raw: unknown): Op[]
-  reasoningEnd(id: string, raw: unknown): Op[]
+  textStart(id: string, chunk?: Chunk): Op[]
+  textDelta(id: string, delta: string, chunk: Chunk): Op[]
+  textEnd(id: string, chunk: Chunk): Op[]
+  reasoningStart(id: string, chunk?: Chunk): Op[]
+  reasoningDelta(id: string, delta: string, chunk: Chunk): Op[]
+  reasoningEnd(id: string, chunk: Chunk): Op[]
   /** End every open part (at `finish-step`, `finish` and the end of the stream). */
   endAll(): Op[]
   /** Forget the parts a reset step opened; their messages leave with the step's block. */
@@ -79,7 +81,20 @@ export function createTextParts(stream: StreamContext): TextParts {
     node: status === 'start' ? { id, kind: 'reason', label: 'Reasoning', status, parentId: stream.step?.blockId } : { id, status },
   })
 
-  function textStart(wireId: string): Op[] {
+  /**
+   * What the chunk carries besides its text, kept on the message it wrote to: the
+   * provider's metadata (the latest wins, as in the AI SDK), `text-end` citations,
+   * and any field weft does not read, merged into `props.extra`.
+   */
+  function keep(place: MessagePlace & { type: string }, chunk: Chunk | undefined, ops: Op[]): void {
+    if (!chunk) return
+    const fields = defined({ providerMetadata: chunk.providerMetadata ?? undefined, citations: chunk.type === 'text-end' ? chunk.citations : undefined })
+    if (Object.keys(fields).length > 0) ops.push({ op: 'message.delta', ...place, action: 'set', path: '', value: fields })
+    const extra = chunkExtras(chunk)
+    if (extra) ops.push({ op: 'message.delta', ...place, action: 'merge', path: '', value: { extra } })
+  }
+
+  function textStart(wireId: string, chunk?: Chunk): Op[] {
     const ops = texts.has(wireId) ? endText(wireId) : []
     const base = nextMessageId('text', wireId)
     const blockId = stream.step?.blockId
@@ -87,18 +102,20 @@ export function createTextParts(stream: StreamContext): TextParts {
       base, blockId, splitter: new ThinkTagSplitter(), current: { id: base, kind: 'text', empty: true }, count: 1, sawReasoning: false,
     })
     ops.push({ op: 'message.put', ...at(blockId, base, 'text'), props: { content: '' }, status: 'streaming' })
+    keep(at(blockId, base, 'text'), chunk, ops)
     return ops
   }
 
-  function textDelta(wireId: string, delta: string, raw: unknown): Op[] {
+  function textDelta(wireId: string, delta: string, chunk: Chunk): Op[] {
     const ops: Op[] = []
     let part = texts.get(wireId)
     if (!part) {
-      ops.push(stream.problem(`text-delta for "${wireId}" came before its text-start; the part was started`, raw, 'repaired'))
+      ops.push(stream.problem(`text-delta for "${wireId}" came before its text-start; the part was started`, chunk, 'repaired'))
       ops.push(...textStart(wireId))
       part = texts.get(wireId) as TextPart
     }
     for (const piece of part.splitter.push(delta)) write(part, piece, ops)
+    keep(at(part.blockId, part.current.id, part.current.kind), chunk, ops)
     return ops
   }
 
@@ -142,22 +159,23 @@ export function createTextParts(stream: StreamContext): TextParts {
     return ops
   }
 
-  function endText(wireId: string): Op[] {
+  function endText(wireId: string, chunk?: Chunk): Op[] {
     const part = texts.get(wireId)
     if (!part) return []
     texts.delete(wireId)
     const ops: Op[] = []
     for (const piece of part.splitter.flush()) write(part, piece, ops)
+    keep(at(part.blockId, part.current.id, part.current.kind), chunk, ops)
     ops.push(...closeSegment(part.current))
     return ops
   }
 
-  function textEnd(wireId: string, raw: unknown): Op[] {
-    if (!texts.has(wireId)) return [stream.problem(`text-end for "${wireId}", which is not open`, raw, 'invalid')]
-    return endText(wireId)
+  function textEnd(wireId: string, chunk: Chunk): Op[] {
+    if (!texts.has(wireId)) return [stream.problem(`text-end for "${wireId}", which is not open`, chunk, 'invalid')]
+    return endText(wireId, chunk)
   }
 
-  function reasoningStart(wireId: string): Op[] {
+  function reasoningStart(wireId: string, chunk?: Chunk): Op[] {
     const ops = reasonings.has(wireId) ? endReasoning(wireId) : []
     const messageId = nextMessageId('reasoning', wireId)
     const blockId = stream.step?.blockId
@@ -166,31 +184,36 @@ export function createTextParts(stream: StreamContext): TextParts {
       { op: 'message.put', ...at(blockId, messageId, 'reasoning'), props: { content: '' }, status: 'streaming' },
       reasonRow(messageId, 'start'),
     )
+    keep(at(blockId, messageId, 'reasoning'), chunk, ops)
     return ops
   }
 
-  function reasoningDelta(wireId: string, delta: string, raw: unknown): Op[] {
+  function reasoningDelta(wireId: string, delta: string, chunk: Chunk): Op[] {
     const ops: Op[] = []
     let part = reasonings.get(wireId)
     if (!part) {
-      ops.push(stream.problem(`reasoning-delta for "${wireId}" came before its reasoning-start; the part was started`, raw, 'repaired'))
+      ops.push(stream.problem(`reasoning-delta for "${wireId}" came before its reasoning-start; the part was started`, chunk, 'repaired'))
       ops.push(...reasoningStart(wireId))
       part = reasonings.get(wireId) as ReasoningPart
     }
     ops.push({ op: 'message.delta', ...at(part.blockId, part.messageId, 'reasoning'), action: 'append', path: 'content', value: delta })
+    keep(at(part.blockId, part.messageId, 'reasoning'), chunk, ops)
     return ops
   }
 
-  function endReasoning(wireId: string): Op[] {
+  function endReasoning(wireId: string, chunk?: Chunk): Op[] {
     const part = reasonings.get(wireId)
     if (!part) return []
     reasonings.delete(wireId)
-    return [{ op: 'message.finish', messageId: part.messageId, status: 'done' }, reasonRow(part.messageId, 'done')]
+    const ops: Op[] = []
+    keep(at(part.blockId, part.messageId, 'reasoning'), chunk, ops)
+    ops.push({ op: 'message.finish', messageId: part.messageId, status: 'done' }, reasonRow(part.messageId, 'done'))
+    return ops
   }
 
-  function reasoningEnd(wireId: string, raw: unknown): Op[] {
-    if (!reasonings.has(wireId)) return [stream.problem(`reasoning-end for "${wireId}", which is not open`, raw, 'invalid')]
-    return endReasoning(wireId)
+  function reasoningEnd(wireId: string, chunk: Chunk): Op[] {
+    if (!reasonings.has(wireId)) return [stream.problem(`reasoning-end for "${wireId}", which is not open`, chunk, 'invalid')]
+    return endReasoning(wireId, chunk)
   }
 
   return {

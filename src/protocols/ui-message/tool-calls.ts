@@ -6,7 +6,8 @@
 import { isSafeKey } from '../../core/util/record'
 import type { DeltaAction, Op } from '../../core/ops'
 import { IncrementalJsonParser, type JsonEdit, type JsonPathSegment } from '../../core/util/partial-json'
-import { defined, idOf, textOf, type StreamContext } from './stream-context'
+import { chunkExtras } from './chunk-fields'
+import { defined, idOf, recordOf, textOf, type StreamContext } from './stream-context'
 
 interface ToolTrack {
   toolCallId: string
@@ -79,6 +80,20 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
   /** A shallow set of the tool message's props; `undefined` fields are left alone. */
   const props = (track: ToolTrack, value: Record<string, unknown>): Op => delta(track, 'set', '', defined(value))
 
+  /**
+   * What a chunk carries that the AI SDK keeps on its tool part (the provider's metadata
+   * of the call or of the result, `toolMetadata`), plus every field weft does not read,
+   * merged into `props.extra`.
+   */
+  function kept(track: ToolTrack, chunk: Chunk, metadataField: 'callProviderMetadata' | 'resultProviderMetadata' | undefined, ops: Op[]): void {
+    const fields: Record<string, unknown> = { toolMetadata: recordOf(chunk.toolMetadata) }
+    if (metadataField) fields[metadataField] = chunk.providerMetadata ?? undefined
+    const known = defined(fields)
+    if (Object.keys(known).length > 0) ops.push(props(track, known))
+    const extra = chunkExtras(chunk as Chunk & { type: string })
+    if (extra) ops.push(delta(track, 'merge', '', { extra }))
+  }
+
   const row = (track: ToolTrack, fields: Record<string, unknown>): Op => ({
     op: 'trace.node', turnId,
     node: { id: track.messageId, kind: 'tool', tool: track.name, label: track.title ?? track.name, ...defined(fields) },
@@ -123,9 +138,11 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
       props(track, {
         toolCallId, name, state: 'input-streaming', inputText: '', title: track.title,
         dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: bool(chunk.providerExecuted),
+        inputEncoding: chunk.inputEncoding === 'text' || chunk.inputEncoding === 'json' ? chunk.inputEncoding : undefined,
       }),
       row(track, { status: 'start', parentId: track.blockId }),
     )
+    kept(track, chunk, 'callProviderMetadata', ops)
     return ops
   }
 
@@ -137,6 +154,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const { track, ops } = found
     track.streamed = true
     ops.push(delta(track, 'append', 'inputText', text))
+    kept(track, chunk, undefined, ops)
     if (track.encoding === 'text') {
       ops.push(delta(track, 'append', 'input', text))
       return ops
@@ -198,6 +216,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
       }),
       row(track, { status: 'progress', args: hasInput ? chunk.input : undefined, parentId: existing ? undefined : track.blockId }),
     )
+    kept(track, chunk, 'callProviderMetadata', ops)
     return ops
   }
 
@@ -208,11 +227,17 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const track = existing ?? newTrack(toolCallId, idOf(chunk.toolName) ?? 'tool', chunk)
     track.parser = undefined
     const errorText = textOf(chunk.errorText) ?? 'the tool input was not valid'
-    return [
-      props(track, { toolCallId, name: track.name, state: 'output-error', input: chunk.input, errorText }),
+    track.title = textOf(chunk.title) ?? track.title
+    const ops: Op[] = [
+      props(track, {
+        toolCallId, name: track.name, state: 'output-error', input: chunk.input, errorText, title: track.title,
+        dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: bool(chunk.providerExecuted),
+      }),
       row(track, { args: chunk.input, parentId: existing ? undefined : track.blockId }),
       { op: 'trace.fail', turnId, nodeId: track.messageId, tool: track.name, message: errorText },
     ]
+    kept(track, chunk, 'resultProviderMetadata', ops)
+    return ops
   }
 
   function outputAvailable(chunk: Chunk): Op[] {
@@ -222,9 +247,13 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     if (!('output' in chunk)) ops.push(stream.problem(`tool-output-available for "${track.toolCallId}" without an output`, chunk, 'invalid'))
     const preliminary = chunk.preliminary === true
     ops.push(
-      props(track, { state: 'output-available', output: chunk.output, preliminary: preliminary ? true : track.preliminary ? false : undefined }),
+      props(track, {
+        state: 'output-available', output: chunk.output, preliminary: preliminary ? true : track.preliminary ? false : undefined,
+        providerExecuted: bool(chunk.providerExecuted), dynamic: chunk.dynamic === true ? true : undefined,
+      }),
       row(track, { status: preliminary ? 'progress' : 'done', result: chunk.output }),
     )
+    kept(track, chunk, 'resultProviderMetadata', ops)
     track.preliminary = preliminary
     // The tool ran, so whatever approval it waited for was given.
     if (track.gatePending && track.gateId) ops.push(resolveGate(track, 'approved'))
@@ -237,9 +266,10 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const { track, ops } = found
     const errorText = textOf(chunk.errorText) ?? 'the tool failed'
     ops.push(
-      props(track, { state: 'output-error', errorText }),
+      props(track, { state: 'output-error', errorText, providerExecuted: bool(chunk.providerExecuted), dynamic: chunk.dynamic === true ? true : undefined }),
       { op: 'trace.fail', turnId, nodeId: track.messageId, tool: track.name, message: errorText },
     )
+    kept(track, chunk, 'resultProviderMetadata', ops)
     return ops
   }
 
@@ -248,6 +278,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     if (!('track' in found)) return found.ops
     const { track, ops } = found
     ops.push(props(track, { state: 'output-denied' }), row(track, { status: 'done', resultDetail: 'denied' }))
+    kept(track, chunk, undefined, ops)
     if (track.gatePending && track.gateId) ops.push(resolveGate(track, 'rejected'))
     return ops
   }
@@ -275,9 +306,17 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
           payload: defined({ approvalId, toolCallId: track.toolCallId, toolName: track.name, reason }), toolCallId: track.toolCallId,
         },
       },
-      props(track, { state: 'approval-requested', approval: defined({ id: approvalId, reason }) }),
+      props(track, {
+        state: 'approval-requested',
+        // What the AI SDK keeps on the approval, so it goes back to the server as it came.
+        approval: defined({
+          id: approvalId, reason, descriptor: chunk.approvalDescriptor ?? undefined, signature: textOf(chunk.signature),
+          inputSchemaInput: chunk.inputSchemaInput, isAutomatic: bool(chunk.isAutomatic),
+        }),
+      }),
       row(track, { status: 'progress' }),
     )
+    kept(track, chunk, undefined, ops)
     return ops
   }
 
@@ -289,10 +328,14 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     if (!track) return [stream.problem(`tool-approval-response for "${approvalId}", which was never requested`, chunk, 'invalid')]
     const reason = textOf(chunk.reason)
     const approval = defined({ id: approvalId, approved: chunk.approved, reason })
-    return [
+    const ops: Op[] = [
       resolveGate(track, chunk.approved ? 'approved' : 'rejected', defined({ approved: chunk.approved, reason })),
-      props(track, { state: 'approval-responded', approval }),
+      props(track, { state: 'approval-responded' }),
+      // Merged, so what the request carried (descriptor, signature) stays on the approval.
+      delta(track, 'merge', 'approval', approval),
     ]
+    kept(track, chunk, undefined, ops)
+    return ops
   }
 
   return {

@@ -74,9 +74,13 @@ export function toUIMessage(state: AgentState, turn: Turn): UIMessage | undefine
     if (part) parts.push(part)
   }
   for (const source of turn.sources) {
-    if (source.kind === 'url' && source.url) parts.push(defined({ type: 'source-url', sourceId: source.id, url: source.url, title: source.title }))
+    const providerMetadata = metadataOf(source.providerMetadata)
+    if (source.kind === 'url' && source.url) parts.push(defined({ type: 'source-url', sourceId: source.id, url: source.url, title: source.title, providerMetadata }))
     else if (source.kind === 'document') {
-      parts.push(defined({ type: 'source-document', sourceId: source.id, mediaType: source.mediaType ?? 'text/plain', title: source.title ?? source.filename ?? source.id, filename: source.filename }))
+      parts.push(defined({
+        type: 'source-document', sourceId: source.id, mediaType: source.mediaType ?? 'text/plain',
+        title: source.title ?? source.filename ?? source.id, filename: source.filename, providerMetadata,
+      }))
     }
   }
   if (parts.length === 0) return undefined
@@ -90,14 +94,24 @@ function toPart(message: Message): UIMessagePart | undefined {
   const state = message.status === 'streaming' ? 'streaming' : 'done'
   switch (message.type) {
     case 'text':
-      return defined({ type: 'text', text: str(props.content) ?? '', state: message.role === 'user' ? undefined : state, providerMetadata: props.providerMetadata })
+      return defined({
+        type: 'text', text: str(props.content) ?? '', state: message.role === 'user' ? undefined : state,
+        providerMetadata: metadataOf(props.providerMetadata), citations: Array.isArray(props.citations) ? props.citations : undefined,
+      })
     case 'reasoning':
-      return defined({ type: 'reasoning', text: str(props.content) ?? '', state, providerMetadata: props.providerMetadata })
+      return defined({ type: 'reasoning', text: str(props.content) ?? '', state, providerMetadata: metadataOf(props.providerMetadata) })
+    case 'custom': {
+      const kind = str(props.kind)
+      return kind ? defined({ type: 'custom', kind, providerMetadata: metadataOf(props.providerMetadata) }) : undefined
+    }
     case 'file':
+    case 'reasoning-file':
     case 'image': {
       const url = str(props.url) ?? str(props.src)
       if (!url) return undefined
-      return defined({ type: 'file', mediaType: str(props.mediaType) ?? str(props.mimeType) ?? 'application/octet-stream', url, filename: str(props.filename) ?? str(props.name) })
+      const mediaType = str(props.mediaType) ?? str(props.mimeType) ?? 'application/octet-stream'
+      if (message.type === 'reasoning-file') return defined({ type: 'reasoning-file', mediaType, url, providerMetadata: metadataOf(props.providerMetadata) })
+      return defined({ type: 'file', mediaType, url, filename: str(props.filename) ?? str(props.name), providerMetadata: metadataOf(props.providerMetadata) })
     }
     case 'tool':
       return toolPart(props)
@@ -117,33 +131,51 @@ function toolPart(props: Record<string, unknown>): UIMessagePart | undefined {
   const head = props.dynamic === true ? { type: 'dynamic-tool', toolName: name } : { type: `tool-${name}` }
   const base = defined({
     ...head, toolCallId, title: str(props.title), providerExecuted: typeof props.providerExecuted === 'boolean' ? props.providerExecuted : undefined,
-    callProviderMetadata: props.callProviderMetadata,
+    toolMetadata: isRecord(props.toolMetadata) ? props.toolMetadata : undefined,
+    callProviderMetadata: metadataOf(props.callProviderMetadata),
   })
   const input = props.input
+  const result = defined({ resultProviderMetadata: metadataOf(props.resultProviderMetadata) })
   switch (state) {
-    case 'input-streaming':
-      return { ...base, state, input }
+    case 'input-streaming': {
+      const encoding = props.inputEncoding === 'text' || props.inputEncoding === 'json' ? props.inputEncoding : undefined
+      // The input text so far, so a stored call can go on streaming where it stopped.
+      return defined({ ...base, state, input, rawInput: str(props.inputText) ?? str(props.rawInput), inputEncoding: encoding })
+    }
     case 'input-available':
       return { ...base, state, input: input ?? {} }
     case 'approval-requested':
-      return { ...base, state, input: input ?? {}, approval: defined({ id: str(approval?.id) }) }
+      return { ...base, state, input: input ?? {}, approval: approvalAs(approval, {}) }
     case 'approval-responded':
-      return { ...base, state, input: input ?? {}, approval: defined({ id: str(approval?.id), approved: approval?.approved === true, reason: str(approval?.reason) }) }
+      return { ...base, state, input: input ?? {}, approval: approvalAs(approval, { approved: approval?.approved === true, reason: str(approval?.reason) }) }
     case 'output-available':
-      return defined({ ...base, state, input: input ?? {}, output: props.output, preliminary: props.preliminary === true ? true : undefined, approval: approvalGiven(approval) })
+      return defined({ ...base, ...result, state, input: input ?? {}, output: props.output, preliminary: props.preliminary === true ? true : undefined, approval: approvalGiven(approval) })
     case 'output-error':
-      return defined({ ...base, state, input: input ?? {}, errorText: str(props.errorText) ?? 'the tool failed', approval: approvalGiven(approval) })
+      return defined({ ...base, ...result, state, input: input ?? {}, errorText: str(props.errorText) ?? 'the tool failed', approval: approvalGiven(approval) })
     case 'output-denied':
-      return { ...base, state, input: input ?? {}, approval: defined({ id: str(approval?.id), approved: false, reason: str(approval?.reason) }) }
+      return { ...base, state, input: input ?? {}, approval: approvalAs(approval, { approved: false, reason: str(approval?.reason) }) }
     default:
       return { ...base, state: 'input-available', input: input ?? {} }
   }
 }
 
+/** An approval with what the request carried (descriptor, signature, the input schema's input), as the AI SDK keeps it. */
+function approvalAs(approval: Record<string, unknown> | undefined, answer: Record<string, unknown>): Record<string, unknown> {
+  return defined({
+    id: str(approval?.id), ...answer, descriptor: approval?.descriptor, signature: str(approval?.signature),
+    inputSchemaInput: approval?.inputSchemaInput, isAutomatic: typeof approval?.isAutomatic === 'boolean' ? approval.isAutomatic : undefined,
+  })
+}
+
 /** The approval a finished call went through, as it was recorded (the stream may never have said `approved`). */
 function approvalGiven(approval: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!approval || typeof approval.id !== 'string') return undefined
-  return defined({ id: approval.id, approved: typeof approval.approved === 'boolean' ? approval.approved : undefined, reason: str(approval.reason) })
+  return approvalAs(approval, { approved: typeof approval.approved === 'boolean' ? approval.approved : undefined, reason: str(approval.reason) })
+}
+
+/** Provider metadata is an object of objects for the AI SDK; anything else is not sent back. */
+function metadataOf(value: unknown): Record<string, unknown> | undefined {
+  return isRecord(value) ? value : undefined
 }
 
 function str(value: unknown): string | undefined {
