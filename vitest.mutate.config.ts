@@ -1,13 +1,33 @@
 import { defineConfig } from 'vitest/config'
 
-/** Fast core unit tests (Node, no browser, no network), for mutation runs. */
+/**
+ * The core and decoder unit tests mutation runs use (Node, no browser). Left out:
+ * tests that start an HTTP or Redis server (a mutant that hangs one leaves a socket
+ * open across runs), and the differential and field-fuzz property tests, which
+ * cover every line and so would run, thousands of cases each, for every mutant.
+ * The fold is covered by nearly every test, so each of its mutants would run them all:
+ * its groups (stryker.config.mjs) run the tests written for the fold and the store.
+ */
+const FOLD_TESTS = [
+  'test/core/fold.test.ts', 'test/core/fold-safety.test.ts', 'test/core/coalesce.test.ts', 'test/core/store.test.ts',
+  'test/core/timeline.test.ts', 'test/core/prototype-safety.test.ts', 'test/core/branches.test.ts', 'test/core/selectors.test.ts',
+  'test/core/wire-strings.test.ts', 'test/core/yao.test.ts', 'test/core/vocion-scenarios.test.ts', 'test/core/end-of-stream.test.ts',
+  'test/core/scheduler.test.ts', 'test/core/batcher.test.ts',
+]
+const foldGroup = ['fold', 'fold-rules', 'batcher'].includes(process.env.MUTATE_GROUP ?? '')
+
 export default defineConfig({
   test: {
     environment: 'node',
-    // Unit tests only: no sockets, no timers, so a mutant cannot crash a worker from a stray callback.
-    include: [
-      'test/core/fold.test.ts', 'test/core/fold-safety.test.ts', 'test/core/coalesce.test.ts', 'test/core/yao.test.ts',
-      'test/core/prototype-safety.test.ts', 'test/core/store.test.ts', 'test/core/ui-message.test.ts', 'test/core/vocion.test.ts',
+    setupFiles: ['test/register-protocols.ts', 'test/mutate-setup.ts'],
+    include: foldGroup ? FOLD_TESTS : [
+      'test/core/fold.test.ts', 'test/core/fold-safety.test.ts', 'test/core/coalesce.test.ts', 'test/core/store.test.ts',
+      'test/core/timeline.test.ts', 'test/core/prototype-safety.test.ts', 'test/core/wire-strings.test.ts', 'test/core/end-of-stream.test.ts',
+      'test/core/yao.test.ts', 'test/core/ui-message.test.ts', 'test/core/ui-message-streams.test.ts', 'test/core/ui-messages.test.ts',
+      'test/core/vocion.test.ts', 'test/core/vocion-scenarios.test.ts', 'test/core/ag-ui-decoder.test.ts', 'test/core/peer-ai-sdk.test.ts',
+      'test/core/peer-ag-ui.test.ts', 'test/core/transport-units.test.ts', 'test/core/resume.test.ts', 'test/core/partial-json.test.ts',
+      'test/core/branches.test.ts', 'test/core/selectors.test.ts', 'test/core/history.test.ts', 'test/core/scheduler.test.ts',
+      'test/core/batcher.test.ts', 'test/core/vocion-reference.test.ts', 'test/core/ui-message-wire-fields.test.ts',
     ],
     testTimeout: 60_000,
   },
