@@ -72,7 +72,7 @@ export const SequentialBlocks: Story = {
     await expect(blocks[1]?.textContent).toContain('Forecast: sunny, high 25°C, low 14°C.')
     await expect(blocks[2]?.textContent).toContain('Tomorrow will be sunny with a high of 25°C.')
     // Each Yao block is a timeline row too.
-    await expect(lastTurn(canvasElement).querySelector('[data-weft="trace-headline"]')?.textContent).toBe('3 steps · 0 sources')
+    await expect(lastTurn(canvasElement).querySelector('[data-weft="trace-headline"]')?.textContent).toBe('3 steps')
   },
 }
 

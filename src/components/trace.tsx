@@ -130,16 +130,21 @@ export const TraceHeadline = forwardRef<HTMLParagraphElement, TraceHeadlineProps
   const { stepCount, sourceCount } = useTraceSummary(turnId)
   if (!turn) return null
   if (turn.status === 'streaming') {
+    const running = headline && (asText(headline.label) || asText(headline.tool) || asText(headline.kind))
+    // "Working…" only until the answer shows: then its caret and the Stop button say it, once.
+    if (!running && turn.messageIds.length > 0) return null
     return (
       <p data-weft="trace-headline" data-state="running" {...rest} ref={ref}>
-        {(headline && (asText(headline.label) || asText(headline.tool) || asText(headline.kind))) || labels.working}
+        {running || labels.working}
       </p>
     )
   }
-  if (stepCount === 0 && sourceCount === 0) return null
+  // Only the counts there are: "3 sources", not "0 steps · 3 sources".
+  const counts = [stepCount > 0 && labels.steps(stepCount), sourceCount > 0 && labels.sourceCount(sourceCount)].filter(Boolean)
+  if (counts.length === 0) return null
   return (
     <p data-weft="trace-headline" data-state={turn.status} {...rest} ref={ref}>
-      {labels.steps(stepCount)} · {labels.sourceCount(sourceCount)}
+      {counts.join(' · ')}
     </p>
   )
 })

@@ -62,3 +62,21 @@ describe('the work timeline', () => {
     expect([...container.querySelectorAll('[data-weft="trace-label"]')].map((n) => n.textContent)).toEqual(['X', 'Y'])
   })
 })
+
+describe('the headline says each state once', () => {
+  it('names only the counts there are, and leaves "Working…" to the answer once it shows', () => {
+    const { container, unmount } = renderWith(storeWith([
+      { op: 'turn.open', turnId: 't1', role: 'assistant' },
+      { op: 'source.add', turnId: 't1', source: { id: 's1', kind: 'url', url: 'https://a.example', title: 'A' } },
+      { op: 'source.add', turnId: 't1', source: { id: 's2', kind: 'url', url: 'https://b.example', title: 'B' } },
+      { op: 'turn.finish', turnId: 't1', status: 'done' },
+    ]), <TraceHeadline turnId="t1" />)
+    expect(container.textContent).toBe('2 sources')
+    unmount()
+    const store = storeWith([{ op: 'turn.open', turnId: 't2', role: 'assistant' }])
+    const live = renderWith(store, <TraceHeadline turnId="t2" />)
+    expect(live.container.textContent).toBe('Working…')
+    act(() => store.getState().dispatch([{ op: 'message.delta', turnId: 't2', messageId: 'm', type: 'text', action: 'append', path: 'content', value: 'Hel' }]))
+    expect(live.container.querySelector('[data-weft="trace-headline"]')).toBeNull()
+  })
+})

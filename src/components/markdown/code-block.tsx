@@ -5,6 +5,7 @@
  */
 import { useEffect, useState, type CSSProperties } from 'react'
 import { CopyButton } from '../copy-button'
+import { CopyIcon } from '../icons'
 import { useLabels } from '../labels'
 import type { CodeBlockProps } from './render'
 import { useMarkdownSettings, type HighlightedLine } from './highlight'
@@ -33,7 +34,7 @@ export function CodeBlock({ code, lang, open = false, focusable = true }: CodeBl
     <div data-weft="code-block" data-lang={lang} data-state={coloured ? 'highlighted' : 'plain'}>
       <div data-weft="code-header">
         <span data-weft="code-lang">{lang ?? ''}</span>
-        <CopyButton text={code} label={labels.copyCode} tabIndex={focusable ? undefined : -1}>{undefined}</CopyButton>
+        <CopyButton text={code} label={labels.copyCode} tabIndex={focusable ? undefined : -1}><CopyIcon /></CopyButton>
       </div>
       {/* Focusable, so a keyboard can scroll a long line. */}
       <pre tabIndex={focusable ? 0 : undefined}>
