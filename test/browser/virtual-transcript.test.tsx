@@ -35,8 +35,8 @@ function mount(ops: readonly Op[]) {
 describe('a virtualized transcript of 1,000 turns', () => {
   it('keeps only a window of turns in the DOM, opens at the latest turn, and shows the first when scrolled to the top', async () => {
     const { container, viewport, gap } = mount(conversation(1000))
-    await screen.findByText('Question 998')
-    await waitFor(() => expect(gap()).toBeLessThan(2))
+    await screen.findByText('Question 998', undefined, { timeout: 5000 })
+    await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
     expect(container.querySelector('[data-weft="transcript"]')!.getAttribute('data-state')).toBe('virtual')
     const rows = container.querySelectorAll('[data-weft="turn"]').length
     expect(rows).toBeGreaterThan(3)
@@ -44,9 +44,9 @@ describe('a virtualized transcript of 1,000 turns', () => {
     expect(screen.queryByText('Question 0')).toBeNull()
 
     scrollUp(viewport)
-    await screen.findByText('Question 0')
+    await screen.findByText('Question 0', undefined, { timeout: 5000 })
     // Items above are measured as they mount, so the top may settle over a few frames.
-    await waitFor(() => expect(viewport.scrollTop).toBe(0))
+    await waitFor(() => expect(viewport.scrollTop).toBe(0), { timeout: 5000 })
     expect(container.querySelectorAll('[data-weft="turn"]').length).toBeLessThan(60)
     expect(screen.queryByText('Question 998')).toBeNull()
     expect(screen.getByRole('button', { name: /Jump to latest/ })).toBeTruthy()
@@ -54,23 +54,23 @@ describe('a virtualized transcript of 1,000 turns', () => {
 
   it('stays stuck to the bottom while an answer streams after them, and Jump to latest comes back from the top', async () => {
     const { store, viewport, gap } = mount([...conversation(1000), { op: 'turn.open', turnId: 'live', role: 'assistant' }])
-    await screen.findByText('Question 998')
-    await waitFor(() => expect(gap()).toBeLessThan(2))
+    await screen.findByText('Question 998', undefined, { timeout: 5000 })
+    await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
     for (let i = 0; i < 12; i++) {
       act(() => store.getState().dispatch([
         { op: 'message.delta', turnId: 'live', messageId: 'live/m', type: 'text', action: 'append', path: 'content', value: `Streaming paragraph ${i} of the live answer, long enough to wrap.\n\n` },
       ]))
       await frames()
-      await waitFor(() => expect(gap()).toBeLessThan(2))
+      await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
     }
     await screen.findByText(/Streaming paragraph 11/)
     expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull()
 
     scrollUp(viewport)
-    await screen.findByText('Question 0')
+    await screen.findByText('Question 0', undefined, { timeout: 5000 })
     fireEvent.click(await screen.findByRole('button', { name: /Jump to latest/ }))
     await screen.findByText(/Streaming paragraph 11/)
-    await waitFor(() => expect(gap()).toBeLessThan(2))
+    await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
   })
 
   it('keeps each message behind its own error boundary, and axe finds nothing', async () => {
@@ -83,7 +83,7 @@ describe('a virtualized transcript of 1,000 turns', () => {
     )
     const { container, gap } = mount(ops)
     await screen.findByText('Answer 99 with')
-    await waitFor(() => expect(gap()).toBeLessThan(2))
+    await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
     expect(container.querySelector('[data-weft="transcript"]')!.getAttribute('data-state')).toBe('virtual')
     const results = await axe.run(container, { rules: { region: { enabled: false } } })
     expect(results.violations.map((v) => v.id)).toEqual([])

@@ -15,6 +15,11 @@ import { storeWith } from './support'
 import { scenes } from './visual/scenes'
 
 const widths = [375, 768, 1280] as const
+
+const frames = (count: number) => new Promise<void>((resolve) => {
+  const step = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => step(left - 1)))
+  step(count)
+})
 const themes = ['light', 'dark'] as const
 
 afterEach(() => cleanup())
@@ -43,12 +48,17 @@ describe.each(scenes)('$name', (scene) => {
       </AgentProvider>,
     )
     const element = page.getByTestId('scene')
+    await document.fonts.ready
+    await frames(2)
     // The page as tall as the scene, so the whole scene is captured in the viewport.
     await page.viewport(width, Math.max(200, Math.ceil(element.element().getBoundingClientRect().height)))
+    await frames(2)
     await expect.element(element).toMatchScreenshot(`${scene.name}-${width}-${theme}`, {
       comparatorName: 'pixelmatch',
+      // Two equal captures in a row are needed; a loaded machine takes longer than the 5 s default.
+      timeout: 30_000,
       // Same machine image, same Chromium and fonts: only anti-aliasing may differ, on a few pixels.
       comparatorOptions: { threshold: 0.2, allowedMismatchedPixelRatio: 0.002 },
     })
-  })
+  }, 60_000)
 })
