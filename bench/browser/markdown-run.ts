@@ -1,0 +1,142 @@
+/**
+ * The second half of `npm run bench:browser`: a 50,000-character markdown answer
+ * in 5,000 tokens after 1,000 earlier messages, drawn by weft's components in
+ * `Chat`, in the system Chromium with a performance trace. Printed: React commits
+ * per animation frame, renders of finished messages, per-frame script time from
+ * the trace, and the markdown lexing against one parse of the final text.
+ * Asserts nothing.
+ */
+import { build } from 'esbuild'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+import { n, table } from '../harness'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const FRAME_MS = 1000 / 60
+
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, unknown> }
+
+/** Script events at the top of the renderer's main thread (nested ones are inside their parent's time). */
+const SCRIPT = new Set(['FunctionCall', 'EvaluateScript', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'v8.callFunction', 'v8.run', 'EventDispatch'])
+
+function mainThread(events: TraceEvent[]): { pid: number; tid: number } {
+  const named = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+  if (!named) throw new Error('no renderer main thread in the trace')
+  return { pid: named.pid, tid: named.tid }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+}
+
+interface PageResults { commits: number[]; frames: number[]; finishedRenders: number; done: boolean; error?: string }
+
+/** Bundles `entry`, runs it in Chromium under a trace, and returns its results and the trace. */
+async function runPage<R extends PageResults>(entry: string): Promise<{ results: R; trace: TraceEvent[]; finalParseMs?: number }> {
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
+    bundle: true, minify: true, format: 'iife', write: false, logLevel: 'silent', jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' }, absWorkingDir: root,
+  })
+  const script = bundle.outputFiles[0]!.text
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`))
+    page.on('console', (message) => { if (message.type() === 'error') console.error(`page console: ${message.text()}`) })
+    await page.setContent('<!doctype html><html><body style="margin:0"><div id="root"></div></body></html>')
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'toplevel'] })
+    // weft's stylesheet, as a host loads it: the chat's viewport scrolls only with it.
+    await page.addStyleTag({ content: readFileSync(`${root}/src/components/styles.css`, 'utf8') })
+    await page.addScriptTag({ content: script })
+    if (process.env.BENCH_DEBUG) setInterval(() => void page.evaluate(() => { const r = (window as any).benchResults; return [r.commits.length, r.frames.length, r.lexCalls, r.done, document.querySelectorAll('[data-weft=turn]').length, document.querySelector('[data-weft=transcript]')?.getAttribute('data-state'), document.querySelector('[data-weft=chat-viewport]')?.clientHeight, document.body.innerText.slice(-200)] }).then((v) => console.log(JSON.stringify(v))).catch(() => undefined), 3000).unref()
+    await page.waitForFunction(() => (window as unknown as { benchResults: { done: boolean } }).benchResults.done, undefined, { timeout: 300_000, polling: 200 })
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }
+    const results = await page.evaluate(() => (window as unknown as { benchResults: unknown }).benchResults) as R
+    if (results.error) throw new Error(`the stream failed: ${results.error}`)
+    // One parse of the final text, in the same page, warmed up: the median of 21.
+    const finalParseMs = await page.evaluate(() => (window as unknown as { benchFinalParse?: () => number }).benchFinalParse?.())
+    return { results, trace: trace.traceEvents, finalParseMs }
+  } finally {
+    await browser.close()
+  }
+}
+
+/** Commits per animation frame: how many commits fall between two frames. */
+function commitsPerFrame({ commits, frames }: PageResults): number[] {
+  const perFrame: number[] = []
+  let c = 0
+  for (let f = 1; f < frames.length; f++) {
+    let count = 0
+    while (c < commits.length && commits[c]! < frames[f]!) {
+      if (commits[c]! >= frames[f - 1]!) count += 1
+      c++
+    }
+    perFrame.push(count)
+  }
+  return perFrame
+}
+
+/** Script time per 16.7 ms window, from the top-level script events of the page's main thread. */
+function scriptPerFrame(events: TraceEvent[]): number[] {
+  const main = mainThread(events)
+  const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && SCRIPT.has(e.name) && e.dur !== undefined)
+    .sort((a, b) => a.ts - b.ts)
+  const top: TraceEvent[] = []
+  let end = -Infinity
+  for (const e of own) {
+    if (e.ts >= end) {
+      top.push(e)
+      end = e.ts + e.dur!
+    }
+  }
+  const start = top[0]?.ts ?? 0
+  const windows = new Map<number, number>()
+  for (const e of top) {
+    // An event spanning windows charges each the part it spent there.
+    let at = e.ts
+    const stop = e.ts + e.dur!
+    while (at < stop) {
+      const w = Math.floor((at - start) / (FRAME_MS * 1000))
+      const windowEnd = start + (w + 1) * FRAME_MS * 1000
+      const slice = Math.min(stop, windowEnd) - at
+      windows.set(w, (windows.get(w) ?? 0) + slice)
+      at += slice
+    }
+  }
+  return [...windows.values()].map((us) => us / 1000)
+}
+
+interface MarkdownResults extends PageResults { lexCalls: number; lexMs: number; lexChars: number; finalText: string }
+
+async function markdownBench(): Promise<void> {
+  const { results, trace, finalParseMs } = await runPage<MarkdownResults>('./markdown-page.tsx')
+  const perFrame = commitsPerFrame(results)
+  const busy = scriptPerFrame(trace)
+  const once = finalParseMs ?? NaN
+  console.log('\nChromium: a 50,000-character markdown answer in 5,000 tokens (4 every 4 ms) after 1,000 earlier messages, drawn by weft\'s components in Chat (virtualized)')
+  table([{
+    'React commits': n(results.commits.length),
+    'frames while streaming': n(perFrame.filter((count) => count > 0).length),
+    'max commits in one frame': n(Math.max(0, ...perFrame)),
+    'renders of finished messages': n(results.finishedRenders),
+    'frame script ms p50': n(percentile(busy, 50), 2),
+    p95: n(percentile(busy, 95), 2),
+    max: n(Math.max(0, ...busy), 2),
+  }])
+  table([{
+    'lex calls': n(results.lexCalls),
+    'chars lexed': n(results.lexChars),
+    'chars lexed / final length': n(results.lexChars / results.finalText.length, 2),
+    'lex ms, whole stream': n(results.lexMs, 1),
+    'one parse of the final text, ms': n(once, 2),
+    'stream / one parse': n(results.lexMs / once, 2),
+  }])
+}
+
+await markdownBench()
