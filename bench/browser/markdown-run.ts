@@ -102,7 +102,9 @@ function scriptPerFrame(events: TraceEvent[]): number[] {
     let at = e.ts
     const stop = e.ts + e.dur!
     while (at < stop) {
-      const w = Math.floor((at - start) / (FRAME_MS * 1000))
+      let w = Math.floor((at - start) / (FRAME_MS * 1000))
+      // Rounding can put `at` on its window's end; it then belongs to the next window.
+      if (start + (w + 1) * FRAME_MS * 1000 <= at) w += 1
       const windowEnd = start + (w + 1) * FRAME_MS * 1000
       const slice = Math.min(stop, windowEnd) - at
       windows.set(w, (windows.get(w) ?? 0) + slice)
