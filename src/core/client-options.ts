@@ -33,6 +33,28 @@ export interface StreamSourceContext {
   fetch: typeof fetch
   /** Apply ops right away (e.g. the run id a preliminary request returned). */
   dispatch(ops: readonly Op[]): void
+  /** Why this request is made. */
+  trigger: RequestTrigger
+  /**
+   * The protocol's own request body for this send, built from the active path
+   * (with the host's `body` option applied last, as for a plain `url`). A source
+   * that keeps its own conversation id (AG-UI's `threadId`) passes it, and
+   * `extend` adds the source's fields before the host's `body` sees the value.
+   * `protocol` names the builder when the client was given none.
+   */
+  build(options?: SourceBuildOptions): RequestBody | undefined
+}
+
+/**
+ * What a `StreamSource` may ask of `build`.
+ *
+ * @example
+ * const built = context.build({ protocol: 'ag-ui', conversationId: 'thread-1', extend: (body) => body })
+ */
+export interface SourceBuildOptions {
+  protocol?: ProtocolInput
+  conversationId?: string
+  extend?: (built: RequestBody) => RequestBody
 }
 
 /**

@@ -27,8 +27,10 @@ import type {
   HistoryResult, ReplayFilter, ReplayItem, ResumeHandle, ResumeStorage, ResumeStrategy,
 } from './resume/types'
 import type { AgentStore } from './store'
-import { RESUME_EXHAUSTED, RESUME_EXPIRED, type AgentClientOptions, type ResumeOptions, type SendInput } from './client-options'
-import { defaultRequest, textOf, type RequestPlan } from './request-plan'
+import {
+  RESUME_EXHAUSTED, RESUME_EXPIRED, type AgentClientOptions, type RequestBody, type ResumeOptions, type SendInput, type SourceBuildOptions,
+} from './client-options'
+import { defaultRequest, hostBody, textOf, type RequestPlan } from './request-plan'
 import { isDoneFrame, type SSEFrame } from './transport/frames'
 import { openStream, type OpenedStream, type StreamEndReason, type StreamRequest } from './transport/open-stream'
 
@@ -298,18 +300,26 @@ export class AgentClient {
     let request: RequestPlan
     try {
       const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
-      if (plan.request) request = plan.request
-      else if (options.source) request = await options.source.open({ input, turnId, signal: run.controller.signal, fetch: fetchImpl, dispatch })
-      else {
-        const at = state.turnIds.indexOf(turnId)
-        const path = state.turnIds.slice(0, plan.trigger === 'continue' ? at + 1 : Math.max(at, 0))
-        const builder = protocol === undefined ? undefined : resolveProtocol(protocol, options.protocols).request
-        const built = builder?.({
-          state, path, turnId, trigger: plan.trigger, conversationId: this.conversationId, runId: newId('run'), input,
+      const at = state.turnIds.indexOf(turnId)
+      const path = state.turnIds.slice(0, plan.trigger === 'continue' ? at + 1 : Math.max(at, 0))
+      const build = (over: SourceBuildOptions = {}): RequestBody | undefined => {
+        const named = protocol ?? over.protocol
+        const builder = named === undefined ? undefined : resolveProtocol(named, options.protocols).request
+        return builder?.({
+          state, path, turnId, trigger: plan.trigger, conversationId: over.conversationId ?? this.conversationId, runId: newId('run'), input,
           tools: declareTools(options.tools), answers: plan.answers ?? [], replacing: plan.replacing,
         })
-        request = defaultRequest(options, input, turnId, built, plan.trigger)
       }
+      if (plan.request) request = plan.request
+      else if (options.source) {
+        request = await options.source.open({
+          input, turnId, signal: run.controller.signal, fetch: fetchImpl, dispatch, trigger: plan.trigger,
+          build: (over = {}) => {
+            const built = build(over)
+            return hostBody(options, input, turnId, built !== undefined && over.extend ? over.extend(built) : built, plan.trigger)
+          },
+        })
+      } else request = defaultRequest(options, input, turnId, build(), plan.trigger)
     } catch (thrown) {
       const error = toWeftError(thrown, 'network')
       if (!run.settled && !run.controller.signal.aborted) this.fail(run, error)

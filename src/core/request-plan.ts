@@ -37,9 +37,7 @@ export function defaultRequest(
   trigger: RequestTrigger = 'submit',
 ): RequestPlan {
   if (!options.url) throw new WeftStreamError(weftError('validation', 'the agent client needs a url (or a source)'))
-  const raw = typeof options.body === 'function'
-    ? options.body(input, { turnId, built, trigger })
-    : options.body ?? built ?? { input: textOf(input) ?? '' }
+  const raw = hostBody(options, input, turnId, built, trigger) ?? { input: textOf(input) ?? '' }
   const headers = new Headers(typeof options.headers === 'function' ? options.headers() : options.headers)
   const method = options.method ?? 'POST'
   let body: BodyInit | null = null
@@ -50,4 +48,22 @@ export function defaultRequest(
     if (!headers.has('content-type')) headers.set('content-type', 'application/json')
   }
   return { url: options.url, method, headers, body, credentials: options.credentials }
+}
+
+/**
+ * The body after the host's `body` option: its value, or what its function makes
+ * of the built body; without the option, the built body.
+ *
+ * @example
+ * hostBody({ body: (_input, { built }) => ({ ...built, model: 'small' }) }, 'Hi', 'turn-1', { messages: [] }) // { messages: [], model: 'small' }
+ */
+export function hostBody(
+  options: AgentClientOptions,
+  input: SendInput | undefined,
+  turnId: string,
+  built: RequestBody | undefined,
+  trigger: RequestTrigger,
+): RequestBody | undefined {
+  if (typeof options.body === 'function') return options.body(input, { turnId, built, trigger })
+  return options.body ?? built
 }

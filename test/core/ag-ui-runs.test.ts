@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { RunAgentInputSchema } from '@ag-ui/core/schemas'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { encodeFrame } from '../../mock/scenario'
 import { AgUiHistory } from '../../src/protocols/ag-ui/history'
 import { agUiRunsSource, type AgUiRunAccepted } from '../../src/protocols/ag-ui/runs'
@@ -30,6 +31,7 @@ let runsAnswer: { status: number; body?: unknown } = { status: 202 }
 let liveEvents: (posted: Ev) => Ev[] = () => []
 let lastPosted: Ev = {}
 let historyFailures = 0
+const schemaErrors: string[] = []
 
 const HISTORY_TODAY = {
   scope: 'history_day', threadId: 'thread_1', day: '2026-03-16', hasMore: true,
@@ -122,6 +124,9 @@ function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
   seen.push({ method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body })
   if (req.method === 'POST' && url.pathname === '/api/v1/agent/runs') {
     lastPosted = JSON.parse(body) as Ev
+    // Every body must be a RunAgentInput by AG-UI's own schema.
+    const checked = RunAgentInputSchema.safeParse(lastPosted)
+    if (!checked.success) schemaErrors.push(checked.error.message)
     json(res, runsAnswer.status, runsAnswer.body)
     return
   }
@@ -155,6 +160,11 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })
 
+afterEach(() => {
+  // Whatever a test sent to /runs was a RunAgentInput by AG-UI's own schema.
+  expect(schemaErrors).toEqual([])
+})
+
 afterAll(async () => {
   server.closeAllConnections()
   await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -162,6 +172,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   seen.length = 0
+  schemaErrors.length = 0
   runsAnswer = { status: 202, body: { taskId: 'task_1', threadId: 'thread_1', runId: 'run_1', created: true } }
   liveEvents = newRun
   historyFailures = 0
@@ -237,12 +248,22 @@ describe('AG-UI history, then runs and events, on a real server', () => {
     expect(post!.headers.authorization).toBe('Bearer token')
     const live = lastTurn(s)
     const posted = JSON.parse(post!.body) as Ev
-    expect(posted).toMatchObject({
-      messages: [{ id: agUiInputMessageId(live.id), role: 'user', content: 'Add milk to my list' }],
+    // AG-UI's request builder made it: the whole active path (history included), the new question last.
+    const question = s.turnIds.at(-2)!
+    expect(posted).toEqual({
+      threadId: expect.any(String), runId: expect.any(String),
+      messages: [
+        { id: 'user_old', role: 'user', content: 'Hello' },
+        { id: 'asst_old', role: 'assistant', content: 'Hi! How can I help?' },
+        { id: 'user_0', role: 'user', content: 'Remind me to call mom' },
+        { id: 'asst_0', role: 'assistant', content: 'Adding it.', toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'todo.create', arguments: '{"title":"Call mom"}' } }] },
+        { id: 'tool_msg_0', role: 'tool', toolCallId: 'call_0', content: 'Created todo 7' },
+        { id: 'asst_0b', role: 'assistant', content: 'Done: "Call mom" is on your list.' },
+        { id: s.turns[question]!.messageIds[0], role: 'user', content: 'Add milk to my list' },
+      ],
       tools: [], context: [], state: {}, forwardedProps: { locale: 'zh-CN' },
     })
-    expect(posted.threadId).toEqual(expect.any(String))
-    expect(posted.runId).toEqual(expect.any(String))
+    expect(schemaErrors).toEqual([])
     expect(get).toMatchObject({ method: 'GET', path: '/api/v1/agent/runs/thread_1/events' })
     expect(get!.headers.authorization).toBe('Bearer token')
     expect(accepted).toEqual([{ taskId: 'task_1', threadId: 'thread_1', runId: 'run_1', created: true }])
@@ -338,5 +359,92 @@ describe('AG-UI history, then runs and events, on a real server', () => {
     await Promise.all([history.loadFirst(), history.loadFirst(), history.loadOlder()])
     expect(seen).toHaveLength(1)
     expect(store.getState().turnIds).toHaveLength(2)
+  })
+
+  it('the body is AG-UI\'s RunAgentInput from the request builder: the path, the client\'s tools, the host\'s body last', async () => {
+    liveEvents = (posted) => [
+      { type: 'RUN_STARTED', threadId: 'thread_1', runId: 'run_1' },
+      { type: 'TEXT_MESSAGE_START', messageId: `said_${(posted.messages as unknown[]).length}`, role: 'assistant' },
+      { type: 'TEXT_MESSAGE_END', messageId: `said_${(posted.messages as unknown[]).length}`, content: 'Noted.' },
+      { type: 'RUN_FINISHED', threadId: 'thread_1', runId: 'run_1' },
+    ]
+    const store = createAgentStore()
+    const built: unknown[] = []
+    const client = new AgentClient(store, {
+      protocol: 'ag-ui', scheduler: syncScheduler,
+      source: source({ tools: [{ name: 'server.side', description: 'declared by the source', parameters: {} }], context: [{ description: 'tz', value: 'UTC' }] }),
+      tools: { pickDate: { description: 'Pick a date', parameters: { type: 'object' }, execute: () => '2026-12-01' } },
+      body: (_input, { built: value, trigger }) => {
+        built.push(value)
+        return { ...(value as Ev), forwardedProps: { trigger } }
+      },
+    })
+    await client.send('first')
+    await client.send('second')
+    const posts = seen.filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body) as Ev)
+    expect(posts).toHaveLength(2)
+    const s = store.getState()
+    const [q1, a1, q2] = s.turnIds
+    expect(posts[1]).toEqual({
+      threadId: 'thread_1', runId: expect.any(String),
+      messages: [
+        { id: s.turns[q1!]!.messageIds[0], role: 'user', content: 'first' },
+        // The events stream replays the thread's earlier run first; with no history loaded it is part of this answer.
+        { id: 'asst_0', role: 'assistant', content: 'Adding it.', toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'todo.create', arguments: '{"title":"Call mom"}' } }] },
+        { id: 'tool_msg_0', role: 'tool', toolCallId: 'call_0', content: 'Created todo 7' },
+        { id: 'asst_0b', role: 'assistant', content: 'Done: "Call mom" is on your list.' },
+        { id: 'said_1', role: 'assistant', content: 'Noted.' },
+        { id: s.turns[q2!]!.messageIds[0], role: 'user', content: 'second' },
+      ],
+      tools: [
+        { name: 'pickDate', description: 'Pick a date', parameters: { type: 'object' } },
+        { name: 'server.side', description: 'declared by the source', parameters: {} },
+      ],
+      context: [{ description: 'tz', value: 'UTC' }],
+      state: {},
+      forwardedProps: { trigger: 'submit' },
+    })
+    expect(s.turns[a1!]!.runId).toBe('run_1')
+    // The host's body function was handed the built value, the source's fields in it.
+    expect(built[1]).toMatchObject({ threadId: 'thread_1', context: [{ description: 'tz', value: 'UTC' }], forwardedProps: {} })
+    expect(posts[0]!.runId).not.toBe(posts[1]!.runId)
+  })
+
+  it('send({ content }) sends AG-UI content parts as the user message', async () => {
+    liveEvents = () => []
+    const store = createAgentStore()
+    await clientFor(store).send({ text: 'look', content: [{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'url', value: 'https://example.com/a.png' } }] })
+    const posted = JSON.parse(seen[0]!.body) as Ev
+    expect(posted.messages).toEqual([{
+      id: store.getState().turns[store.getState().turnIds[0]!]!.messageIds[0],
+      role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'url', value: 'https://example.com/a.png' } }],
+    }])
+  })
+
+  it('an interrupt answered through the runs source is resumed in the next RunAgentInput', async () => {
+    liveEvents = (posted) => (posted.resume
+      ? [
+        { type: 'RUN_STARTED', threadId: 'thread_1', runId: 'run_1' },
+        { type: 'TEXT_MESSAGE_START', messageId: 'sent', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'sent', content: 'Sent.' },
+        { type: 'RUN_FINISHED', threadId: 'thread_1', runId: 'run_1' },
+      ]
+      : [
+        { type: 'RUN_STARTED', threadId: 'thread_1', runId: 'run_1' },
+        { type: 'RUN_FINISHED', threadId: 'thread_1', runId: 'run_1', outcome: { type: 'interrupt', interrupts: [{ id: 'int_7', reason: 'confirmation', message: 'Send it?' }] } },
+      ])
+    const store = createAgentStore()
+    const client = clientFor(store)
+    await client.send('send the mail')
+    const gate = Object.values(store.getState().gates)[0]!
+    expect(gate).toMatchObject({ id: 'int_7', status: 'pending' })
+    expect(await client.answer(gate.id, { approved: true, reason: 'fine' })).toEqual({ ok: true })
+    const posts = seen.filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body) as Ev)
+    expect(posts).toHaveLength(2)
+    expect(posts[1]!.resume).toEqual([{ interruptId: 'int_7', status: 'resolved', payload: { approved: true, reason: 'fine' } }])
+    expect(posts[1]!.threadId).toBe('thread_1')
+    const s = store.getState()
+    expect(s.gates.int_7!.status).toBe('approved')
+    expect(contents(s, s.turnIds[1]!)).toContain('Sent.')
   })
 })

@@ -4,7 +4,7 @@
  * `GET <eventsUrl(threadId)>`. One send makes both requests, as a `StreamSource`.
  */
 import type { SendInput, StreamSource, StreamSourceContext } from '../../core/client'
-import { textOf } from '../../core/client'
+import { textOf } from '../../core/request-plan'
 import { agUiInputMessageId } from './decoder'
 import { isRecord } from '../../core/util/record'
 import { newId } from '../../core/ids'
@@ -66,10 +66,10 @@ export interface AgUiRunsOptions {
   state?: unknown
   forwardedProps?: unknown
   /**
-   * Build the request body yourself from the default one. The default carries
-   * the user's text (or `content` parts) as one user message whose id is
-   * `agUiInputMessageId(turnId)`; a body that keeps that id lets the kit skip
-   * the server's echo of it.
+   * Shape the request body yourself, from the default one: the `RunAgentInput`
+   * AG-UI's request builder makes of the active path (the same body a plain
+   * `url` client sends), with this source's thread and fields, after the
+   * client's own `body` option.
    */
   buildInput?: (defaults: AgUiRunInput, send: { input: SendInput | undefined; turnId: string }) => unknown
   /** Called with the server's answer to `POST /runs`. */
@@ -89,9 +89,13 @@ export interface AgUiRunsSource extends StreamSource {
 /**
  * The runs flow as a stream source for `AgentClient` / `useAgentStream`.
  *
- * `send('Hello')` (or `send({ text, content, state, forwardedProps, tools, context })`)
- * posts the `RunAgentInput`, records `runId`, `threadId` and `metadata.taskId`
- * on the turn as soon as the server accepts, then streams the thread's events.
+ * The body of `POST /runs` is the `RunAgentInput` of AG-UI's request builder:
+ * the active path (earlier turns, tool results, `resume` answers), the client's
+ * tools, and this source's `threadId`; the source's `tools` are added, and its
+ * `context`, `state` and `forwardedProps` (or the send's own) replace the
+ * builder's. The client's `body` option applies after that, as for any request.
+ * The server's `runId`, `threadId` and `metadata.taskId` go on the turn as soon
+ * as it accepts; then the thread's events stream.
  *
  * @example
  * const client = new AgentClient(store, {
@@ -112,12 +116,17 @@ export function agUiRunsSource(options: AgUiRunsOptions): AgUiRunsSource {
     },
     async open(context: StreamSourceContext) {
       const { input, turnId, signal, fetch, dispatch } = context
-      const defaults = defaultInput(options, input, turnId, threadId ?? newId('thread'))
-      const body = options.buildInput ? options.buildInput(defaults, { input, turnId }) : defaults
+      const built = context.build({
+        protocol: 'ag-ui',
+        conversationId: threadId ?? newId('thread'),
+        extend: (body) => (isRecord(body) ? withSourceFields(body, options, input, turnId) : body),
+      })
+      const defaults = (isRecord(built) ? built : {}) as AgUiRunInput
+      const body = options.buildInput ? options.buildInput(defaults, { input, turnId }) : built
       const headers = new Headers(typeof options.headers === 'function' ? options.headers() : options.headers)
       if (!headers.has('content-type')) headers.set('content-type', 'application/json')
       const { data } = await fetchJSON<unknown>({
-        url: options.runsUrl, method: 'POST', headers, body: JSON.stringify(body), credentials: options.credentials, signal, fetch,
+        url: options.runsUrl, method: 'POST', headers, body: JSON.stringify(body ?? null), credentials: options.credentials, signal, fetch,
       })
       const accepted = readAccepted(data, isRecord(body) ? body : defaults)
       threadId = accepted.threadId
@@ -135,21 +144,27 @@ export function agUiRunsSource(options: AgUiRunsOptions): AgUiRunsSource {
   }
 }
 
-function defaultInput(options: AgUiRunsOptions, input: SendInput | undefined, turnId: string, threadId: string): AgUiRunInput {
+/** The source's own fields over the builder's: its tools are added; its context, state and forwarded props (or the send's) win. */
+function withSourceFields(built: Record<string, unknown>, options: AgUiRunsOptions, input: SendInput | undefined, turnId: string): Record<string, unknown> {
   const fields = typeof input === 'object' && input !== null ? input : {}
-  const text = textOf(input)
-  const content = Array.isArray(fields.content) ? fields.content : text
-  const messages = content === undefined ? [] : [{ id: agUiInputMessageId(turnId), role: 'user', content }]
-  const state = fields.state !== undefined ? fields.state : typeof options.state === 'function' ? (options.state as () => unknown)() : options.state
-  return {
-    threadId,
-    runId: newId('run'),
-    messages,
-    tools: Array.isArray(fields.tools) ? fields.tools : options.tools ?? [],
-    context: Array.isArray(fields.context) ? fields.context : options.context ?? [],
-    state: state ?? {},
-    forwardedProps: fields.forwardedProps ?? options.forwardedProps ?? {},
+  const body: Record<string, unknown> = { ...built }
+  // `send({ content })` sends AG-UI content parts as the user's message (the store shows only its text and files).
+  if (Array.isArray(fields.content)) {
+    const messages = Array.isArray(built.messages) ? [...built.messages] : []
+    const last = messages.at(-1)
+    if (textOf(input) !== undefined && isRecord(last) && last.role === 'user') messages[messages.length - 1] = { ...last, content: fields.content }
+    else messages.push({ id: agUiInputMessageId(turnId), role: 'user', content: fields.content })
+    body.messages = messages
   }
+  const tools = Array.isArray(fields.tools) ? fields.tools : options.tools
+  if (tools) body.tools = [...(Array.isArray(built.tools) ? built.tools : []), ...tools]
+  const context = Array.isArray(fields.context) ? fields.context : options.context
+  if (context) body.context = context
+  const state = fields.state !== undefined ? fields.state : typeof options.state === 'function' ? (options.state as () => unknown)() : options.state
+  if (state !== undefined) body.state = state
+  const forwardedProps = fields.forwardedProps ?? options.forwardedProps
+  if (forwardedProps !== undefined) body.forwardedProps = forwardedProps
+  return body
 }
 
 /** The server's ids win; a field it left out keeps the value the request sent. */
