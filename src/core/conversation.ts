@@ -109,12 +109,37 @@ export function checkGateResponse(state: AgentState, gateId: string, response: u
     return { error: weftError('validation', 'the reason of an approval must be a string', { retryable: false }) }
   }
   if (isActionReview(gate)) {
-    const decisions = isRecord(response) ? response.decisions : undefined
-    if (!Array.isArray(decisions) || !decisions.every((d) => isRecord(d) && (d.type === 'approve' || d.type === 'reject' || d.type === 'edit'))) {
-      return { error: weftError('validation', 'an action review is answered with { decisions: [{ type: "approve" | "edit" | "reject" }] }', { retryable: false }) }
-    }
+    const refused = checkDecisions(gate, isRecord(response) ? response.decisions : undefined)
+    if (refused) return { error: weftError('validation', refused, { retryable: false }) }
   }
   return { gate }
+}
+
+/**
+ * The `interrupt` chunk implies its answer: one decision per action request, in
+ * order, each of a type its review config allows (all three when it names none);
+ * an edit names the action and its new arguments, a reject may say why.
+ */
+function checkDecisions(gate: Gate, decisions: unknown): string | undefined {
+  const review = isRecord(gate.payload) && isRecord(gate.payload.interrupt) ? gate.payload.interrupt : {}
+  const requests = Array.isArray(review.action_requests) ? review.action_requests : []
+  const configs = Array.isArray(review.review_configs) ? review.review_configs.filter(isRecord) : []
+  const shape = 'an action review is answered with { decisions: [{ type: "approve" } | { type: "edit", edited_action: { name, args } } | { type: "reject", message? }] }'
+  if (!Array.isArray(decisions)) return shape
+  if (decisions.length !== requests.length) return `this review has ${requests.length} action request${requests.length === 1 ? '' : 's'}; give one decision for each, in order (got ${decisions.length})`
+  for (const [i, decision] of decisions.entries()) {
+    if (!isRecord(decision) || (decision.type !== 'approve' && decision.type !== 'reject' && decision.type !== 'edit')) return `decision ${i}: ${shape}`
+    const request = isRecord(requests[i]) ? requests[i] : {}
+    const config = configs.find((c) => c.action_name === request.name)
+    const allowed = Array.isArray(config?.allowed_decisions) ? config.allowed_decisions : undefined
+    if (allowed && !allowed.includes(decision.type)) return `decision ${i}: "${String(request.name)}" allows ${allowed.map(String).join(', ')}, not ${decision.type}`
+    if (decision.type === 'edit') {
+      const edited = decision.edited_action
+      if (!isRecord(edited) || typeof edited.name !== 'string' || !isRecord(edited.args)) return `decision ${i}: an edit needs edited_action: { name: string, args: object }`
+    }
+    if (decision.type === 'reject' && decision.message !== undefined && typeof decision.message !== 'string') return `decision ${i}: a reject's message must be a string`
+  }
+  return undefined
 }
 
 /** Tool approvals and Vocion gates are yes/no. */
@@ -133,7 +158,7 @@ export function isActionReview(gate: Gate): boolean {
  * has no approval round trip).
  */
 export function answerOps(state: AgentState, gate: Gate, response: unknown): Op[] {
-  const approved = isRecord(response) && typeof response.approved === 'boolean' ? response.approved : undefined
+  const approved = isRecord(response) && typeof response.approved === 'boolean' ? response.approved : reviewVerdict(gate, response)
   const status = approved === undefined ? 'answered' : approved ? 'approved' : 'rejected'
   const ops: Op[] = [{ op: 'gate.resolve', gateId: gate.id, status, response }]
   const tool = gate.toolCallId ? toolMessage(state, gate.turnId, gate.toolCallId) : undefined
@@ -147,6 +172,14 @@ export function answerOps(state: AgentState, gate: Gate, response: unknown): Op[
     })
   }
   return ops
+}
+
+/** A review whose decisions all approve is approved, all reject is rejected; a mix (or an edit) is only answered. */
+function reviewVerdict(gate: Gate, response: unknown): boolean | undefined {
+  if (!isActionReview(gate) || !isRecord(response) || !Array.isArray(response.decisions) || response.decisions.length === 0) return undefined
+  const types = new Set(response.decisions.map((d) => (isRecord(d) ? d.type : undefined)))
+  if (types.size !== 1) return undefined
+  return types.has('approve') ? true : types.has('reject') ? false : undefined
 }
 
 /** The ops that put a gate back to pending after its continuation failed. */
