@@ -14,6 +14,8 @@ import { STREAM_TIMEOUT } from './support/play'
  * The conversation loop, live against the mock agent (`POST /mock/loop/<protocol>`),
  * which answers the request weft builds for each protocol: approve → continue,
  * a client tool (`getLocation`), regenerate, edit and switching branches.
+ * Yao defines no gate and no client tool, and Vocion no client tool (its tools
+ * run on the server), so those protocols show what they have.
  */
 function LoopChat({ protocol, prompt = 'Hello' }: { protocol: ProtocolName; prompt?: string }) {
   return (
@@ -27,6 +29,11 @@ function LoopChatInner({ protocol, prompt }: { protocol: ProtocolName; prompt: s
   const chat = useAgentStream({
     url: `/mock/loop/${protocol}?delay=20`, protocol,
     tools: { getLocation: { description: 'The user\'s city', execute: async () => ({ city: 'Lyon' }) } },
+    // A Vocion gate names where its answer goes; this host allows only its own server's paths.
+    continueGate: async (gate, response) => {
+      if (!gate.url?.startsWith('/mock/')) throw new Error(`not sending an answer to ${gate.url ?? 'nowhere'}`)
+      return { url: `${gate.url}?delay=20`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(response) }
+    },
   })
   return (
     <WeftCallbacksProvider
@@ -198,6 +205,12 @@ export const AgUiBranches: Story = {
 export const Yao: Story = {
   args: { protocol: 'yao' },
   play: async ({ canvasElement }) => regenerateAndSwitch(canvasElement),
+}
+
+/** Vocion: a `hitl_gate` approved; the host's continueGate posts the answer to the gate's resumeUrl and the turn goes on. */
+export const VocionApproval: Story = {
+  args: { protocol: 'vocion' },
+  play: async ({ canvasElement }) => approveThenContinue(canvasElement),
 }
 
 /** Vocion requests: regenerate, switch back, edit. */

@@ -4,7 +4,8 @@
  * `RunAgentInput`, Yao's or Vocion's) and replies from the conversation it carries.
  *
  * - "delete ..." asks for approval (an AI SDK `tool-approval-request`, an AG-UI
- *   interrupt); the answer decides the rest.
+ *   interrupt, a Vocion `hitl_gate` answered at `POST /mock/loop/vocion/resume`);
+ *   the answer decides the rest.
  * - "where ..." calls the client tool `getLocation` when the request declares or can run it.
  * - anything else is echoed with a counter, so a regenerate gives a new answer.
  */
@@ -112,7 +113,7 @@ function agReply(input: Json): Json[] {
   return out
 }
 
-// ------------------------------------------------------------------ Yao and Vocion: text only
+// ------------------------------------------------------------------ Yao (text only) and Vocion (text and a gate)
 
 function lastUserText(body: Json): string {
   const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : []
@@ -129,14 +130,31 @@ function yaoReply(body: Json): Json[] {
   ]
 }
 
-function vocionReply(body: Json): Json[] {
-  const text = `Answer #${++counter} to “${lastUserText(body)}”.`
+function vocionText(text: string): Json[] {
   return [
-    { type: 'stream_meta', streamId: `loop-${counter}` },
+    { type: 'stream_meta', streamId: `loop-${++counter}` },
     { type: 'answering' },
     ...words(text).map((delta) => ({ type: 'response_delta', delta })),
-    { type: 'done' },
   ]
+}
+
+/** "delete ..." ends in a `hitl_gate` whose answer goes to `POST /mock/loop/vocion/resume` (through the host's continueGate). */
+function vocionReply(body: Json): Json[] {
+  const question = lastUserText(body)
+  if (/delete/i.test(question)) {
+    return [
+      ...vocionText('I can delete /reports/q3.pdf.'),
+      { type: 'hitl_gate', gate: { name: 'delete-file', question: 'Delete /reports/q3.pdf?', payload: { path: '/reports/q3.pdf' }, resumeUrl: '/mock/loop/vocion/resume' } },
+      { type: 'done' },
+    ]
+  }
+  return [...vocionText(`Answer #${counter + 1} to “${question}”.`), { type: 'done' }]
+}
+
+/** The gate's answer, `{ approved, reason? }`: the rest of the turn. */
+function vocionResume(body: Json): Json[] {
+  const text = body.approved === true ? 'Done: the report is deleted.' : `Kept the report${typeof body.reason === 'string' && body.reason ? ` (${body.reason})` : ''}.`
+  return [...vocionText(text), { type: 'done' }]
 }
 
 const builders: Record<string, { reply: (body: Json) => Json[]; headers?: Record<string, string>; done?: boolean }> = {
@@ -147,6 +165,21 @@ const builders: Record<string, { reply: (body: Json) => Json[]; headers?: Record
 }
 
 export const loopRoutes: MockRoute[] = [
+  {
+    method: 'POST',
+    path: '/mock/loop/vocion/resume',
+    handler: async ({ req, res, query, defaultDelayMs }) => {
+      let body: Json
+      try {
+        const parsed: unknown = JSON.parse((await readBody(req)) || '{}')
+        body = isRecord(parsed) ? parsed : {}
+      } catch {
+        sendJson(res, 400, { error: 'bad_request', message: 'the body is not JSON' })
+        return
+      }
+      await streamFrames(res, vocionResume(body).map((data) => ({ data })), parseStreamOptions(query, defaultDelayMs))
+    },
+  },
   {
     method: 'POST',
     path: '/mock/loop/:protocol',

@@ -27,6 +27,17 @@ export interface AttachmentsState {
 const AttachmentsContext = createContext<AttachmentsState | null>(null)
 
 /**
+ * How many files wait in the nearest `Attachments.Root` (0 outside one); the
+ * composer sends them even without text.
+ *
+ * @example
+ * const count = useAttachedCount()
+ */
+export function useAttachedCount(): number {
+  return useContext(AttachmentsContext)?.files.length ?? 0
+}
+
+/**
  * The attachments of the nearest `Attachments.Root`.
  *
  * @example

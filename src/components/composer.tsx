@@ -8,11 +8,14 @@ import {
   type ButtonHTMLAttributes, type FormEvent, type FormHTMLAttributes, type KeyboardEvent, type ReactNode, type TextareaHTMLAttributes,
 } from 'react'
 import { useStatus } from '../react/selectors'
+import { useAttachedCount } from './attachments'
 import { useLabels } from './labels'
 import { Slot } from './slot'
 
 interface ComposerState {
   text: string
+  /** Files wait in the surrounding `Attachments.Root`: sending needs no text then. */
+  attached: boolean
   setText(text: string): void
   busy: boolean
   canStop: boolean
@@ -34,7 +37,7 @@ function useComposer(part: string): ComposerState {
  * const props: ComposerRootProps = { send: (text) => client.send(text), stop: () => client.stop() }
  */
 export interface ComposerRootProps extends Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> {
-  /** Called with the trimmed text; the box clears. */
+  /** Called with the trimmed text (empty when only attachments are sent); the box clears. */
   send: (text: string) => unknown
   /** Called by Stop, and by Escape while an answer is coming. */
   stop?: () => void
@@ -60,14 +63,15 @@ const Root = forwardRef<HTMLFormElement, ComposerRootProps>(function ComposerRoo
   const [text, setText] = useState(defaultValue)
   const status = useStatus()
   const busy = busyProp ?? (status === 'connecting' || status === 'streaming' || status === 'reconnecting')
+  const attached = useAttachedCount() > 0
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const value = text.trim()
-    if (!value || busy) return
+    if ((!value && !attached) || busy) return
     setText('')
     void send(value)
   }
-  const state: ComposerState = { text, setText, busy, canStop: busy && Boolean(stop), stop: () => stop?.() }
+  const state: ComposerState = { text, attached, setText, busy, canStop: busy && Boolean(stop), stop: () => stop?.() }
   return (
     <ComposerContext.Provider value={state}>
       <form
@@ -148,16 +152,17 @@ function ButtonOrSlot({ asChild, ...props }: ComposerButtonProps & { ref?: React
 }
 
 /**
- * The Send button: disabled while the box is empty or an answer is coming.
+ * The Send button: disabled while an answer is coming, or while the box is
+ * empty and no file is attached.
  *
  * @example
  * <Composer.Send>Ask</Composer.Send>
  */
 const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerSend({ children, ...rest }, ref) {
   const labels = useLabels()
-  const { text, busy } = useComposer('Send')
+  const { text, attached, busy } = useComposer('Send')
   return (
-    <ButtonOrSlot type="submit" data-weft="composer-send" disabled={busy || text.trim() === ''} {...rest} ref={ref}>
+    <ButtonOrSlot type="submit" data-weft="composer-send" disabled={busy || (text.trim() === '' && !attached)} {...rest} ref={ref}>
       {children ?? labels.send}
     </ButtonOrSlot>
   )

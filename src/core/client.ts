@@ -250,7 +250,9 @@ export class AgentClient {
       }
     }
     const turnId = newId('turn')
-    const text = textOf(input)
+    // Files alone (the composer sends '' with them) make a question without a text part.
+    const typed = textOf(input)
+    const text = typed !== undefined && typed.trim() === '' && parts.length > 0 ? undefined : typed
     const opening: Op[] = []
     if (text !== undefined || parts.length > 0) {
       const userTurn = newId('user')

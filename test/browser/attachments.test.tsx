@@ -91,4 +91,18 @@ describe('Attachments', () => {
     expect(send.mock.calls[0]![0].files.map((f: File) => f.name)).toEqual(['cat.png'])
     expect(document.querySelectorAll('[data-weft="attachment"]')).toHaveLength(0)
   })
+
+  it('files alone can be sent: Send is enabled by an attachment, and the text is empty', () => {
+    const send = vi.fn()
+    renderWith(storeWith([]), <Harness send={send} />)
+    const sendButton = screen.getByRole('button', { name: /send/i }) as HTMLButtonElement
+    expect(sendButton.disabled).toBe(true)
+    act(() => drop(document.querySelector('[data-weft="attachments"]')!, transfer(pdf())))
+    expect(sendButton.disabled).toBe(false)
+    act(() => fireEvent.keyDown(screen.getByPlaceholderText('Ask'), { key: 'Enter' }))
+    expect(send).toHaveBeenCalledOnce()
+    expect(send.mock.calls[0]![0].text).toBe('')
+    expect(send.mock.calls[0]![0].files.map((f: File) => f.name)).toEqual(['terms.pdf'])
+    expect(sendButton.disabled).toBe(true)
+  })
 })

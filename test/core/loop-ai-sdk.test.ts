@@ -297,6 +297,18 @@ describe('AI SDK route: files', () => {
     expect(textOf(s, s.turnIds[1]!)).toContain('file text/plain says')
   })
 
+  it('files without text: the question is the file part alone, and the SDK takes it', async () => {
+    const c = client()
+    await c.send({ text: '', files: [new File(['just this'], 'only.txt', { type: 'text/plain' })] })
+    const s = store.getState()
+    expect(messagesOf(s, path(s)[0]!.id).map((m) => m.type)).toEqual(['file'])
+    expect(lastBody().messages).toEqual([{
+      id: path(s)[0]!.id, role: 'user',
+      parts: [{ type: 'file', mediaType: 'text/plain', filename: 'only.txt', url: 'data:text/plain;base64,anVzdCB0aGlz' }],
+    }])
+    expect(textOf(s, s.turnIds[1]!)).toBe('file text/plain says anVzdCB0aGlz')
+  })
+
   it('a host upload gives the URL; limits refuse a file before anything is sent', async () => {
     const c = client({ upload: async (file) => `${server.url}/files/${(file as File).name}`, attachments: { accept: ['image/*'], maxSize: 100, maxCount: 1 } })
     const result = await c.edit('none', 'x')

@@ -48,6 +48,34 @@ describe.each(['ui-message', 'ag-ui'] as const)('mock loop, %s: gates and client
   })
 })
 
+describe('mock loop, vocion: a hitl_gate answered through the host', () => {
+  it.each([
+    [{ approved: true }, 'approved', 'Done: the report is deleted.'],
+    [{ approved: false, reason: 'audit' }, 'rejected', 'Kept the report (audit).'],
+  ] as const)('%j → the rest of the turn from the gate\'s resumeUrl', async (response, status, said) => {
+    const store = createAgentStore()
+    const sent: unknown[] = []
+    const client = new AgentClient(store, {
+      url: `${srv.url}/mock/loop/vocion`, protocol: 'vocion',
+      // The host allows its own server's resumeUrl and posts the answer there.
+      continueGate: async (gate, answer) => {
+        sent.push(answer)
+        return { url: `${srv.url}${gate.url}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) }
+      },
+    })
+    await client.send('please delete the Q3 report')
+    const gate = Object.values(store.getState().gates)[0]!
+    expect(gate).toMatchObject({ kind: 'hitl', status: 'pending', url: '/mock/loop/vocion/resume', question: 'Delete /reports/q3.pdf?' })
+    expect(await client.answer(gate.id, response)).toEqual({ ok: true })
+    expect(sent).toEqual([response])
+    const s = store.getState()
+    expect(s.gates[gate.id]!.status).toBe(status)
+    expect(s.turnIds).toHaveLength(2)
+    expect(answerText(s, s.turnIds[1]!)).toBe(`I can delete /reports/q3.pdf.${said}`)
+    expect(s.status).toBe('done')
+  })
+})
+
 describe.each(['ui-message', 'ag-ui', 'yao', 'vocion'] as const)('mock loop, %s: regenerate, edit, branches', (protocol) => {
   it('regenerate makes a sibling, edit a new branch, and selectBranch switches back', async () => {
     const { store, client } = setup(protocol)
