@@ -7,9 +7,10 @@ import { createBatcher, defaultScheduler, type Batcher } from './batcher'
 import { toWeftError, weftError, WeftStreamError, type WeftError } from './errors'
 import { siblingAt } from './branches'
 import {
-  answerOps, checkFiles, checkGateResponse, clientCalls, isActionReview, reopenOps, toFilePart, toolMessage, turnSettled,
-  type ActionResult, type AnswerResult, type ClientTool, type FilePart, type GateResponse,
+  answerOps, checkFiles, checkGateResponse, isActionReview, reopenOps, toFilePart, toolMessage, turnSettled,
+  type ActionResult, type AnswerResult, type FilePart, type GateResponse,
 } from './conversation'
+import { ClientToolRunner } from './client-tools'
 import { newId } from './ids'
 import type { AgentState, Gate, ProtocolName } from './model'
 import { protocolName, resolveProtocol } from './protocol/registry'
@@ -109,8 +110,9 @@ export class AgentClient {
   private active: ActiveRun | undefined
   /** Answers and tool results per turn that no request has carried yet. */
   private readonly unsent = new Map<string, GateAnswerEntry[]>()
-  /** Tool calls the client ran (or is running), so none runs twice. */
-  private readonly startedCalls = new Set<string>()
+  /** Runs client tools as their calls' input completes. */
+  private readonly tools: ClientToolRunner
+  /** Host calls in flight (`continueGate`), aborted by `stop()`. */
   private readonly toolRuns = new Set<AbortController>()
   private continuations = 0
   private readonly conversationId: string
@@ -118,6 +120,7 @@ export class AgentClient {
 
   constructor(store: AgentStore, options: AgentClientOptions) {
     this.store = store
+    this.tools = new ClientToolRunner(store)
     this.options = options
     this.conversationId = options.conversationId ?? options.resume?.conversationKey ?? newId('chat')
   }
@@ -342,7 +345,7 @@ export class AgentClient {
       if (this.busy) return undefined
       const turn = own(this.store.getState().turns, turnId)
       if (!turn || turn.status !== 'done') return undefined
-      const ran = await this.runClientTools(turnId)
+      const ran = await this.tools.settle(turnId, this.options.tools)
       if (ran === 'stopped') return undefined
       if (ran) this.unsent.set(turnId, this.unsent.get(turnId) ?? [])
       const answers = this.unsent.get(turnId)
@@ -362,37 +365,6 @@ export class AgentClient {
         return failure
       }
     }
-  }
-
-  /** Run the client's tools the turn called; `stopped` when `stop()` cut them short. */
-  private async runClientTools(turnId: string): Promise<boolean | 'stopped'> {
-    const tools = this.options.tools
-    if (!tools) return false
-    const calls = clientCalls(this.store.getState(), turnId, tools, this.startedCalls)
-    if (calls.length === 0) return false
-    const controller = new AbortController()
-    this.toolRuns.add(controller)
-    try {
-      await Promise.all(calls.map(async (call) => {
-        const toolCallId = call.props.toolCallId as string
-        this.startedCalls.add(toolCallId)
-        const tool = own(tools, call.props.name as string) as ClientTool
-        let value: Record<string, unknown>
-        try {
-          const output = await tool.execute(call.props.input, { signal: controller.signal, turnId, toolCallId })
-          value = controller.signal.aborted ? { state: 'output-error', errorText: 'The tool was stopped.' } : { state: 'output-available', output }
-        } catch (thrown) {
-          value = { state: 'output-error', errorText: controller.signal.aborted ? 'The tool was stopped.' : thrown instanceof Error ? thrown.message : String(thrown) }
-        }
-        const ops: Op[] = [{ op: 'message.delta', turnId, messageId: call.id, type: 'tool', action: 'set', path: '', value }]
-        if (value.state === 'output-error') ops.push({ op: 'trace.fail', turnId, nodeId: call.id, tool: call.props.name as string, message: value.errorText as string })
-        else ops.push({ op: 'trace.node', turnId, node: { id: call.id, status: 'done', result: value.output } })
-        this.store.getState().dispatch(ops)
-      }))
-    } finally {
-      this.toolRuns.delete(controller)
-    }
-    return controller.signal.aborted ? 'stopped' : true
   }
 
   /** The continuation was refused: the gates it carried are pending again, with the error on the turn. */
@@ -508,6 +480,7 @@ export class AgentClient {
 
   /** Abort the request in flight, mark its turn `aborted` and forget its resume handle. */
   stop(): void {
+    this.tools.stop()
     for (const controller of this.toolRuns) controller.abort()
     const run = this.active
     if (run && (!run.settled || run.parked)) {
@@ -556,6 +529,8 @@ export class AgentClient {
     const batcher = createBatcher((ops) => {
       this.store.getState().dispatch(ops)
       this.persist(run)
+      // A call whose input just completed runs now, while the answer goes on streaming.
+      if (!run.settled) this.tools.start(run.turnId, run.options.tools)
     }, options.scheduler ?? defaultScheduler(), (thrown) => {
       // The store took the batch (the fold never throws); a listener of the host's did.
       this.store.getState().dispatch([{ op: 'problem', turnId: run.turnId, error: toWeftError(thrown, 'unknown') }])
