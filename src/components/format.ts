@@ -34,16 +34,6 @@ export function formatJson(value: unknown): string {
 }
 
 /**
- * A record, or `undefined` for anything else.
- *
- * @example
- * asRecord({ a: 1 })?.a // 1
- */
-export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
-}
-
-/**
  * `1 step`, `2 steps`.
  *
  * @example
@@ -53,4 +43,4 @@ export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
-export { own } from '../core/util/record'
+export { own, recordOf } from '../core/util/record'

@@ -7,7 +7,7 @@ import { forwardRef, useEffect, useId, useRef, useState, type FormEvent, type HT
 import type { Gate, Message } from '../core/model'
 import { useAgentSelector, useGate } from '../react/selectors'
 import { useWeftCallbacks, type GateAnswer } from './callbacks'
-import { asRecord, asText, formatJson, own } from './format'
+import { recordOf, asText, formatJson, own } from './format'
 import { useLabels } from './labels'
 import { summarizeInput } from './messages/tool'
 import { useTurnIdFrom } from './turn-context'
@@ -43,7 +43,7 @@ function useHeldCall(gate: Gate | undefined): Message | undefined {
 }
 
 function answerText(response: unknown): string {
-  const record = asRecord(response)
+  const record = recordOf(response)
   if (record) return asText(record.reason) || asText(record.value) || asText(record.answer) || asText(record.text)
   return asText(response)
 }

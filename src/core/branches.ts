@@ -1,11 +1,16 @@
 /**
  * Reading the tree of turns: where a turn stands among its siblings.
  */
-import { ROOT } from './fold/branches'
 import type { AgentState } from './model'
 import { own } from './util/record'
 
-export { ROOT as ROOT_BRANCH } from './fold/branches'
+/**
+ * The `branches` key of the turns that have no parent.
+ *
+ * @example
+ * state.branches?.[ROOT_BRANCH] // the first turns of each branch at the top
+ */
+export const ROOT_BRANCH = ''
 
 /**
  * Where a turn stands among its siblings (the answers a regenerate made, the
@@ -33,7 +38,7 @@ const infos = new WeakMap<readonly string[], Map<string, BranchInfo>>()
  */
 export function selectBranch(state: AgentState, turnId: string): BranchInfo {
   const turn = own(state.turns, turnId)
-  const siblings = turn ? own(state.branches ?? {}, turn.parentId ?? ROOT) : undefined
+  const siblings = turn ? own(state.branches ?? {}, turn.parentId ?? ROOT_BRANCH) : undefined
   if (!siblings || !siblings.includes(turnId)) {
     let alone = ALONE.get(turnId)
     if (!alone) ALONE.set(turnId, (alone = { index: 0, count: turn ? 1 : 0, siblingIds: turn ? [turnId] : [] }))

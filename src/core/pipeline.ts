@@ -6,9 +6,11 @@ import { quote, weftError } from './errors'
 import type { ProtocolName, StreamCursor } from './model'
 import type { Op } from './ops'
 import { detectProtocol } from './protocol/detect'
+import { protocolProblem } from './protocol/problem'
 import { registeredProtocols, resolveProtocol } from './protocol/registry'
 import type { DataPart, DecodeContext, Decoder, FrameMeta, ProtocolDefinition, ProtocolInput } from './protocol/types'
 import type { SSEFrame } from './transport/frames'
+import { safeJson } from './util/values'
 
 /** How many events to hold back while the protocol is still unknown. */
 const DETECT_WINDOW = 8
@@ -95,7 +97,7 @@ export class FrameDecoder {
 
   /** One event that is already parsed. */
   event(event: unknown, meta: FrameMeta = {}): Op[] {
-    if (this.afterDone) return [this.afterEnd(safeStringify(event))]
+    if (this.afterDone) return [this.afterEnd(safeJson(event))]
     if (deeperThan(event, MAX_EVENT_DEPTH)) {
       return [{
         op: 'problem',
@@ -174,13 +176,7 @@ export class FrameDecoder {
   private crash(thrown: unknown, event?: unknown): Op {
     // Decoders should not throw; if one does, the event is reported and the stream goes on.
     const message = thrown instanceof Error ? thrown.message : String(thrown)
-    return {
-      op: 'problem',
-      turnId: this.options.turnId,
-      error: weftError('protocol', `could not decode an event: ${message}`, {
-        detail: event === undefined ? undefined : quote(safeStringify(event)),
-      }),
-    }
+    return protocolProblem(this.options.turnId, `could not decode an event: ${message}`, event)
   }
 }
 
@@ -196,12 +192,4 @@ function deeperThan(value: unknown, limit: number): boolean {
     if (Object.prototype.hasOwnProperty.call(value, key) && deeperThan((value as Record<string, unknown>)[key], limit - 1)) return true
   }
   return false
-}
-
-function safeStringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value)
-  }
 }

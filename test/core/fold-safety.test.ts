@@ -7,7 +7,7 @@ import { createBatcher, frameScheduler, syncScheduler, type Scheduler } from '..
 import { AgentClient } from '../../src/core/client'
 import { applyOps, fold, foldIsolated } from '../../src/core/fold/fold'
 import { applyDelta, DeltaError } from '../../src/core/fold/deltas'
-import { MAX_PATH_SEGMENTS, PathError } from '../../src/core/fold/paths'
+import { MAX_PATH_SEGMENTS, PathError } from '../../src/core/util/paths'
 import { foldStream } from '../../src/core/fold-stream'
 import { emptyState, type AgentState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
 import { applyDelta } from '../../src/core/fold/deltas'
-import { parsePath } from '../../src/core/fold/paths'
+import { parsePath } from '../../src/core/util/paths'
 import { clean } from '../../src/core/util/record'
 import { emptyState, type AgentState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'

@@ -17,10 +17,11 @@ function files(dir: string): string[] {
   })
 }
 
-/** Every import of a module under `dir`, as the path it resolves to (relative to src) or the bare package name. */
+/** Every import of a module under `dir` (or of the one file `dir`), as the path it resolves to (relative to src) or the bare package name. */
 function importsOf(dir: string): Array<{ file: string; target: string }> {
   const out: Array<{ file: string; target: string }> = []
-  for (const file of files(join(src, dir))) {
+  const root = join(src, dir)
+  for (const file of statSync(root).isDirectory() ? files(root) : [root]) {
     const text = readFileSync(file, 'utf8')
     for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g)) {
       const spec = (match[1] ?? match[2])!
@@ -51,6 +52,23 @@ describe('layers', () => {
   it('the fold imports no transport and no protocol', () => {
     const bad = importsOf('core/fold').filter(({ target }) => target.startsWith('core/transport') || protocolModule(target))
     expect(bad).toEqual([])
+  })
+
+  it('only the store and foldStream reach into the fold', () => {
+    const bad = files(src)
+      .map((file) => relative(src, file))
+      .filter((file) => !file.startsWith('core/fold/'))
+      .flatMap((file) => importsOf(file).filter(({ target }) => target.startsWith('core/fold/')))
+      .filter(({ file }) => !['core/store.ts', 'core/fold-stream.ts', 'core/index.ts'].includes(file))
+    expect(bad).toEqual([])
+  })
+
+  it('the shared value helpers are written once, in core/util', () => {
+    const helper = /\bfunction\s+(isRecord|recordOf|safeJson|safeStringify|str|num|bool|stringOf|idOf|nonEmpty|defined|asRecord)\s*[<(]/g
+    const copies = files(src)
+      .filter((file) => !relative(src, file).startsWith('core/util/'))
+      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(helper)].map((m) => `${relative(src, file)}: ${m[1]}`))
+    expect(copies).toEqual([])
   })
 
   it("a protocol imports no other protocol's modules", () => {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react'
 import type { Gate, Message, ToolState } from '../../core/model'
 import { useAgentSelector } from '../../react/selectors'
-import { asRecord, asText, formatJson, own } from '../format'
+import { recordOf, asText, formatJson, own } from '../format'
 import { useLabels, type WeftLabels } from '../labels'
 import type { MessageRendererProps } from '../renderers'
 import { useToolRenderer } from '../tool-renderers'
@@ -84,7 +84,7 @@ function opensByItself(state: ToolState | 'called' | undefined): boolean {
  * summarizeInput({ city: 'Paris', units: 'metric' }) // 'city: Paris, units: metric'
  */
 export function summarizeInput(input: unknown, max = 60): string {
-  const record = asRecord(input)
+  const record = recordOf(input)
   let text: string
   if (record) {
     text = Object.entries(record)

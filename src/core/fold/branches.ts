@@ -5,10 +5,8 @@
  * Nothing on another branch is deleted.
  */
 import type { AgentState, Turn } from '../model'
+import { ROOT_BRANCH as ROOT } from '../branches'
 import { own } from '../util/record'
-
-/** The `branches` key of the turns that have no parent. */
-export const ROOT = ''
 
 /**
  * Put a new turn in the tree under `parentId` (the end of the active path when

@@ -2,7 +2,7 @@
  * The four delta actions, applied to a message's props (an immer draft).
  */
 import type { DeltaAction } from '../ops'
-import { parentAt, parsePath, PathError } from './paths'
+import { parentAt, parsePath, PathError } from '../util/paths'
 
 /**
  * Thrown (and caught inside the fold, which records a problem) when a delta's

@@ -10,10 +10,11 @@ import type { AgentState, Block, Message, Thread, Turn } from '../model'
 import type { MessagePlace, Op, OpOf } from '../ops'
 import { coalesce, type MergedAppend } from './coalesce'
 import { applyDelta, DeltaError } from './deltas'
-import { getAt, parsePath, PathError } from './paths'
+import { getAt, parsePath, PathError } from '../util/paths'
 import { cleanCopy, isRecord, isSafeKey, own } from '../util/record'
 import { attachTurn, prependChain, selectTurnBranch } from './branches'
-import { allNodeIds, failToolNode, finalizeTrace, upsertTraceNode } from './trace'
+import { allNodeIds } from '../trace-tree'
+import { failToolNode, finalizeTrace, upsertTraceNode } from './trace'
 
 /**
  * Apply ops to a state and return the next one (the input is untouched).

@@ -6,6 +6,7 @@
  */
 import type { AgentState, TraceNode, Turn } from '../model'
 import type { OpOf } from '../ops'
+import { allNodeIds } from '../trace-tree'
 import { own } from '../util/record'
 
 /** Fields a `trace.node` op may not overwrite from the wire. */
@@ -94,20 +95,6 @@ export function finalizeTrace(state: AgentState, turn: Turn): void {
  */
 export function isOpen(node: Pick<TraceNode, 'status'>): boolean {
   return node.status === 'start' || node.status === 'progress'
-}
-
-/** Every node of a turn, depth first, in timeline order. */
-export function allNodeIds(state: Pick<AgentState, 'trace'>, turn: Pick<Turn, 'traceRootIds'>): string[] {
-  const out: string[] = []
-  const seen = new Set<string>()
-  const visit = (id: string) => {
-    if (seen.has(id)) return // a cycle from bad parent ids must not hang the fold
-    seen.add(id)
-    out.push(id)
-    for (const child of own(state.trace, id)?.childIds ?? []) visit(child)
-  }
-  for (const id of turn.traceRootIds) visit(id)
-  return out
 }
 
 function placeNode(state: AgentState, turn: Turn, node: TraceNode): void {

@@ -2,6 +2,7 @@
  * Map an unsuccessful HTTP response to a typed error.
  */
 import { quote, weftError, type ErrorType, type WeftError } from '../errors'
+import { isRecord } from '../util/record'
 
 /**
  * Read a `Retry-After` header value (delay in seconds, or an HTTP date) as
@@ -76,8 +77,4 @@ function readErrorBody(body: string): { message?: string; code?: string } {
 function firstString(...values: unknown[]): string | undefined {
   for (const v of values) if (typeof v === 'string' && v !== '') return v
   return undefined
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -2,6 +2,7 @@
  * Pieces shared by the streaming and the JSON request paths.
  */
 import { quote, weftError, WeftStreamError } from '../errors'
+import { isRecord } from '../util/record'
 
 /**
  * What to fetch and how. `fetch` replaces the global one (tests, proxies, auth
@@ -93,8 +94,4 @@ export async function readStart(
     reader.cancel().catch(() => {})
   }
   return text + decoder.decode()
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null
 }

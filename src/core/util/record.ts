@@ -96,3 +96,31 @@ export function cleanCopy<T>(value: T, onDrop?: (key: string) => void): T {
   }
   return out as T
 }
+
+/**
+ * The value when it is a plain record, else `undefined`.
+ *
+ * @example
+ * recordOf({ a: 1 }) // { a: 1 }
+ * recordOf([1])      // undefined
+ */
+export function recordOf(value: unknown): Record<string, unknown> | undefined {
+  return isRecord(value) ? value : undefined
+}
+
+/**
+ * The fields of a wire record that weft does not read, so they can be kept (for
+ * example as a message's `props.extra`) instead of dropped: a server's own
+ * additions, or fields of a newer protocol version. `undefined` when there are none.
+ *
+ * @example
+ * extrasOf({ type: 'text-end', id: 'a', cost: 3 }, new Set(['type', 'id'])) // { cost: 3 }
+ */
+export function extrasOf(record: Record<string, unknown>, read: ReadonlySet<string>): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined
+  for (const key of Object.keys(record)) {
+    if (read.has(key) || !isSafeKey(key) || record[key] === undefined) continue
+    ;(out ??= {})[key] = record[key]
+  }
+  return out
+}

@@ -7,12 +7,14 @@
  */
 // The default export works both in Node's ESM loader (CJS main) and in bundlers.
 import jsonPatch from 'fast-json-patch'
-import { quote, toErrorType, weftError } from '../../core/errors'
+import { toErrorType, weftError } from '../../core/errors'
 import { isRecord } from '../../core/util/record'
 import type { Message } from '../../core/model'
 import type { MessagePlace, Op } from '../../core/ops'
+import { protocolProblem } from '../../core/protocol/problem'
 import type { DecodeContext, Decoder, FrameMeta } from '../../core/protocol/types'
-import { AG_UI_EVENT_TYPES, str, textField } from './event-types'
+import { nonEmpty } from '../../core/util/values'
+import { AG_UI_EVENT_TYPES, textField } from './event-types'
 import { readAgUiMessage, type MessagePart } from './messages'
 import { finalArguments, newToolTrack, pushArguments, resetArguments, type ToolTrack } from './tool-calls'
 import { readToolResult } from './tool-result'
@@ -101,11 +103,8 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   /** The event that closed the last run on the wire, until the next RUN_STARTED. */
   let closedBy: 'RUN_FINISHED' | 'RUN_ERROR' | undefined
 
-  const problem = (message: string, raw?: unknown, code?: string): Op => ({
-    op: 'problem', turnId,
-    error: weftError('protocol', message, { code, detail: raw === undefined ? undefined : quote(JSON.stringify(raw) ?? '') }),
-  })
-  const laneOf = (event: Event): string => str(event.subagentRunId) ?? ''
+  const problem = (message: string, raw?: unknown, code?: string): Op => protocolProblem(turnId, message, raw, code)
+  const laneOf = (event: Event): string => nonEmpty(event.subagentRunId) ?? ''
   const stepsOf = (lane: string) => {
     let list = steps.get(lane)
     if (!list) steps.set(lane, (list = []))
@@ -119,7 +118,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
 
   function decode(raw: unknown, meta: FrameMeta): Op[] {
     if (!isRecord(raw)) return [problem('an AG-UI event must be an object', raw)]
-    const type = str(raw.type) ?? (meta.event !== undefined && AG_UI_EVENT_TYPES.has(meta.event) ? meta.event : undefined)
+    const type = nonEmpty(raw.type) ?? (meta.event !== undefined && AG_UI_EVENT_TYPES.has(meta.event) ? meta.event : undefined)
     if (!type) return [problem('an AG-UI event has no type', raw, 'missing_type')]
     if (!AG_UI_EVENT_TYPES.has(type)) return [problem(`unknown AG-UI event type "${type}"`, raw, 'unknown_event')]
     // As @ag-ui/client verifies: after a run's end only a new run (or an error of a finished run) may follow.
@@ -179,7 +178,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
       case 'SUBAGENT_ERROR': return withId(e, 'subagentRunId', type, (id) => subagentError(id, e))
       case 'THINKING_START':
         thinking.span = `${scope}/thinking-${++counter}`
-        return reasoningStart(thinking.span, laneOf(e), str(e.title))
+        return reasoningStart(thinking.span, laneOf(e), nonEmpty(e.title))
       case 'THINKING_END': {
         const span = thinking.span
         thinking.span = undefined
@@ -202,7 +201,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   }
 
   function withId(e: Event, field: string, type: string, then: (id: string) => Op[]): Op[] {
-    const id = str(e[field])
+    const id = nonEmpty(e[field])
     return id ? then(id) : [problem(`${type} without "${field}"`, e, 'missing_id')]
   }
 
@@ -215,10 +214,10 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     finished = false
     ended = false
     closedBy = undefined
-    currentRunId = str(e.runId) ?? currentRunId
+    currentRunId = nonEmpty(e.runId) ?? currentRunId
     const metadata: Record<string, unknown> = {}
-    if (str(e.parentRunId)) metadata.parentRunId = e.parentRunId
-    ops.push({ op: 'turn.update', turnId, runId: str(e.runId), threadId: str(e.threadId), ...(Object.keys(metadata).length ? { metadata } : {}) })
+    if (nonEmpty(e.parentRunId)) metadata.parentRunId = e.parentRunId
+    ops.push({ op: 'turn.update', turnId, runId: nonEmpty(e.runId), threadId: nonEmpty(e.threadId), ...(Object.keys(metadata).length ? { metadata } : {}) })
     const input = isRecord(e.input) ? e.input : undefined
     if (input && Array.isArray(input.messages)) ops.push(...mergeMessages(input.messages))
     return ops
@@ -240,7 +239,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     } else {
       ops.push({ op: 'turn.finish', turnId, status: 'done' })
     }
-    runClosed(str(e.runId))
+    runClosed(nonEmpty(e.runId))
     closedBy = 'RUN_FINISHED'
     return ops
   }
@@ -249,16 +248,16 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     if (!Array.isArray(list)) return [problem('an interrupt outcome without an "interrupts" list', list, 'interrupt')]
     const ops: Op[] = []
     for (const item of list) {
-      const id = isRecord(item) ? str(item.id) : undefined
+      const id = isRecord(item) ? nonEmpty(item.id) : undefined
       if (!isRecord(item) || !id) {
         ops.push(problem('an interrupt without an id', item, 'missing_id'))
         continue
       }
-      const toolCallId = str(item.toolCallId)
+      const toolCallId = nonEmpty(item.toolCallId)
       ops.push({
         op: 'gate.open',
         gate: {
-          id, turnId, kind: 'interrupt', question: str(item.message) ?? str(item.reason) ?? 'The agent is waiting for your answer.',
+          id, turnId, kind: 'interrupt', question: nonEmpty(item.message) ?? nonEmpty(item.reason) ?? 'The agent is waiting for your answer.',
           payload: item, ...(toolCallId ? { toolCallId } : {}),
         },
       })
@@ -271,16 +270,16 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   }
 
   function runError(e: Event): Op[] {
-    const code = str(e.code)
+    const code = nonEmpty(e.code)
     const known = toErrorType(code)
-    const error = weftError(known === 'unknown' ? 'internal' : known, str(e.message) ?? 'the agent run failed', { code })
+    const error = weftError(known === 'unknown' ? 'internal' : known, nonEmpty(e.message) ?? 'the agent run failed', { code })
     const usage = usageOf(e.usage)
     const ops: Op[] = [
       ...closeOpenTools(),
       ...(usage ? [{ op: 'turn.update', turnId, usage } as Op] : []),
       { op: 'turn.finish', turnId, status: 'error', error },
     ]
-    runClosed(str(e.runId))
+    runClosed(nonEmpty(e.runId))
     closedBy = 'RUN_ERROR'
     return ops
   }
@@ -302,7 +301,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
 
   function stepStarted(e: Event): Op[] {
     const lane = laneOf(e)
-    const name = str(e.stepName)
+    const name = nonEmpty(e.stepName)
     const blockId = `${scope}/step-${++counter}`
     const parentId = traceParent(lane)
     stepsOf(lane).push({ name: name ?? 'step', blockId })
@@ -315,7 +314,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
 
   function stepFinished(e: Event): Op[] {
     const list = stepsOf(laneOf(e))
-    const name = str(e.stepName) ?? 'step'
+    const name = nonEmpty(e.stepName) ?? 'step'
     let at = -1
     for (let i = list.length - 1; i >= 0; i--) {
       if (list[i]?.name === name) {
@@ -332,9 +331,9 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   }
 
   function subagentStarted(id: string, e: Event): Op[] {
-    const name = str(e.name) ?? 'sub-agent'
-    const parentLane = str(e.parentSubagentRunId) ?? ''
-    const parentToolCallId = str(e.parentToolCallId)
+    const name = nonEmpty(e.name) ?? 'sub-agent'
+    const parentLane = nonEmpty(e.parentSubagentRunId) ?? ''
+    const parentToolCallId = nonEmpty(e.parentToolCallId)
     const parentId = parentToolCallId && tools.has(parentToolCallId) ? `tool:${parentToolCallId}` : traceParent(parentLane)
     const nodeId = `delegate:${id}`
     const blockId = currentBlock(parentLane)
@@ -371,12 +370,12 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   }
 
   function subagentError(id: string, e: Event): Op[] {
-    const message = str(e.message) ?? 'the sub-agent failed'
+    const message = nonEmpty(e.message) ?? 'the sub-agent failed'
     const ops: Op[] = [...closeChunk(id)]
     if (!subagents.has(id)) ops.push(problem(`SUBAGENT_ERROR for "${id}", which was not started`, e, 'end_without_start'))
     ops.push(
       { op: 'thread.close', threadId: id, status: 'error' },
-      { op: 'trace.node', turnId, node: { id: `delegate:${id}`, kind: 'delegate', ...(str(e.code) ? { detail: { code: e.code } } : {}) } },
+      { op: 'trace.node', turnId, node: { id: `delegate:${id}`, kind: 'delegate', ...(nonEmpty(e.code) ? { detail: { code: e.code } } : {}) } },
       { op: 'trace.fail', turnId, nodeId: `delegate:${id}`, message },
     )
     closeLane(id)
@@ -451,7 +450,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   }
 
   function encryptedValue(e: Event): Op[] {
-    const entityId = str(e.entityId)
+    const entityId = nonEmpty(e.entityId)
     const value = e.encryptedValue
     if (!entityId || typeof value !== 'string') return [problem('REASONING_ENCRYPTED_VALUE needs "entityId" and "encryptedValue"', e, 'missing_id')]
     const isTool = e.subtype === 'tool-call'
@@ -465,8 +464,8 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   // ------------------------------------------------------------------ tool calls
 
   function toolStart(id: string, e: Event): Op[] {
-    const name = str(e.toolCallName)
-    const parentMessageId = str(e.parentMessageId)
+    const name = nonEmpty(e.toolCallName)
+    const parentMessageId = nonEmpty(e.parentMessageId)
     const lane = laneOf(e)
     const ops: Op[] = name ? [] : [problem(`TOOL_CALL_START "${id}" without "toolCallName"`, e, 'missing_name')]
     let track = tools.get(id)
@@ -553,14 +552,14 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     if (!track) {
       // A result for a call this stream never opened: the call may come from history or an
       // earlier stream (an approved interrupt); a later TOOL_CALL_START fills in the rest.
-      track = newToolTrack(id, str(e.toolCallName) ?? 'tool', laneOf(e))
+      track = newToolTrack(id, nonEmpty(e.toolCallName) ?? 'tool', laneOf(e))
       track.open = false
       tools.set(id, track)
     }
     track.resulted = true
     const value: Record<string, unknown> = { ...props, toolCallId: id }
-    if (str(e.messageId)) value.resultMessageId = e.messageId
-    if (str(e.toolCallName)) value.name = e.toolCallName
+    if (nonEmpty(e.messageId)) value.resultMessageId = e.messageId
+    if (nonEmpty(e.toolCallName)) value.name = e.toolCallName
     const failed = props.state === 'output-error'
     return [
       { op: 'message.delta', ...place(id, 'tool', 'assistant', track.lane), action: 'set', path: '', value },
@@ -580,7 +579,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
 
   function chunk(kind: ChunkKind, e: Event): Op[] {
     const idField = kind === 'tool' ? 'toolCallId' : 'messageId'
-    const id = str(e[idField])
+    const id = nonEmpty(e[idField])
     const lane = chunkLane(kind, id, e)
     const open = chunks.get(lane)
     const ops: Op[] = []
@@ -604,7 +603,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   }
 
   function chunkLane(kind: ChunkKind, id: string | undefined, e: Event): string {
-    const lane = str(e.subagentRunId)
+    const lane = nonEmpty(e.subagentRunId)
     if (lane !== undefined) return lane
     if (id !== undefined) {
       for (const [key, open] of chunks) if (open.kind === kind && open.id === id) return key
@@ -684,7 +683,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     activities.set(id, content)
     return [{
       op: 'message.put', ...place(id, 'activity', 'assistant', laneOf(e)), type: 'activity',
-      props: { activityType: str(e.activityType) ?? 'activity', content }, status: 'done',
+      props: { activityType: nonEmpty(e.activityType) ?? 'activity', content }, status: 'done',
     }]
   }
 
@@ -702,7 +701,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     const at = place(id, 'activity', 'assistant', laneOf(e))
     return [
       { op: 'message.delta', ...at, action: 'set', path: 'content', value: next },
-      ...(str(e.activityType) ? [{ op: 'message.delta', ...at, action: 'set', path: 'activityType', value: e.activityType } as Op] : []),
+      ...(nonEmpty(e.activityType) ? [{ op: 'message.delta', ...at, action: 'set', path: 'activityType', value: e.activityType } as Op] : []),
       { op: 'message.finish', messageId: id, status: 'done' },
     ]
   }
@@ -716,10 +715,10 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   }
 
   function customEvent(e: Event): Op[] {
-    const name = str(e.name)
+    const name = nonEmpty(e.name)
     if (!name) return [problem('CUSTOM without "name"', e, 'missing_name')]
     const value = e.value
-    const ownId = isRecord(value) ? str(value.id) : undefined
+    const ownId = isRecord(value) ? nonEmpty(value.id) : undefined
     const messageId = ownId ? `${scope}/custom/${name}/${ownId}` : `${scope}/custom-${++counter}`
     return [{ op: 'message.put', ...place(messageId, `data-${name}`, 'assistant', laneOf(e)), type: `data-${name}`, props: { data: value }, status: 'done' }]
   }

@@ -43,17 +43,6 @@ export function sniffAgUi({ first, meta }: DetectInput): number {
 }
 
 /**
- * A non-empty string, or `undefined`.
- *
- * @example
- * str('m1') // 'm1'
- * str('')   // undefined
- */
-export function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined
-}
-
-/**
  * The first of `names` present on `record` as a string (empty strings count).
  *
  * @example

@@ -9,6 +9,7 @@
 import { quote, toWeftError, weftError, WeftStreamError, type WeftError } from '../../core/errors'
 import { readAgUiMessage, type MessagePart } from './messages'
 import { isRecord, own } from '../../core/util/record'
+import { safeJson } from '../../core/util/values'
 import type { AgentState } from '../../core/model'
 import type { HydratedTurn, Op } from '../../core/ops'
 import type { AgentStore } from '../../core/store'
@@ -117,14 +118,6 @@ export function readAgUiHistory(data: unknown, context: { state: AgentState }): 
 
 function notAPage(data: unknown): WeftError {
   return weftError('protocol', 'the history answer has no "messages" list', { detail: quote(safeJson(data)) })
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value)
-  }
 }
 
 interface Group {

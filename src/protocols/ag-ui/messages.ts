@@ -5,7 +5,7 @@
  */
 import { isRecord } from '../../core/util/record'
 import type { Message } from '../../core/model'
-import { str } from './event-types'
+import { nonEmpty } from '../../core/util/values'
 import { parseJson, readToolResult } from './tool-result'
 
 /**
@@ -47,10 +47,10 @@ export interface ReadMessage {
  */
 export function readAgUiMessage(raw: unknown): ReadMessage {
   if (!isRecord(raw)) return { parts: [], problems: ['a message must be an object'] }
-  const id = str(raw.id)
-  const role = str(raw.role)
+  const id = nonEmpty(raw.id)
+  const role = nonEmpty(raw.role)
   if (!id || !role) return { parts: [], problems: [`a message needs an id and a role (got ${JSON.stringify(raw.id)}, ${JSON.stringify(raw.role)})`] }
-  const threadId = str(raw.subagentRunId)
+  const threadId = nonEmpty(raw.subagentRunId)
   const place = threadId ? { threadId } : {}
   const extra: Record<string, unknown> = {}
   if (typeof raw.name === 'string') extra.name = raw.name
@@ -72,7 +72,7 @@ export function readAgUiMessage(raw: unknown): ReadMessage {
       return { parts: [{ id, role: 'assistant', type: 'reasoning', props: { content: text(raw.content), ...extra }, ...place }], problems: [] }
     case 'activity':
       return {
-        parts: [{ id, role: 'assistant', type: 'activity', props: { activityType: str(raw.activityType) ?? 'activity', content: raw.content ?? {} }, ...place }],
+        parts: [{ id, role: 'assistant', type: 'activity', props: { activityType: nonEmpty(raw.activityType) ?? 'activity', content: raw.content ?? {} }, ...place }],
         problems: [],
       }
     case 'tool':
@@ -93,10 +93,10 @@ export function readAgUiMessage(raw: unknown): ReadMessage {
  * // { toolCallId: 'c1', name: 'search', inputText: '{"q":"x"}', input: { q: 'x' }, state: 'input-available', parentMessageId: 'a1' }
  */
 export function toolCallProps(call: Record<string, unknown>, parentMessageId?: string): Record<string, unknown> | undefined {
-  const toolCallId = str(call.id)
+  const toolCallId = nonEmpty(call.id)
   if (!toolCallId) return undefined
   const fn = isRecord(call.function) ? call.function : call
-  const name = str(fn.name) ?? 'tool'
+  const name = nonEmpty(fn.name) ?? 'tool'
   const args = fn.arguments
   const props: Record<string, unknown> = { toolCallId, name, state: 'input-available' }
   if (typeof args === 'string') {
@@ -128,9 +128,9 @@ function assistantParts(id: string, raw: Record<string, unknown>, extra: Record<
 }
 
 function toolResultPart(id: string, raw: Record<string, unknown>, place: { threadId?: string }): ReadMessage {
-  const toolCallId = str(raw.toolCallId) ?? str(raw.tool_call_id)
+  const toolCallId = nonEmpty(raw.toolCallId) ?? nonEmpty(raw.tool_call_id)
   const { props, refused } = readToolResult(raw)
-  const name = str(raw.toolName) ?? str(raw.tool_name) ?? str(raw.name)
+  const name = nonEmpty(raw.toolName) ?? nonEmpty(raw.tool_name) ?? nonEmpty(raw.name)
   const problems = refused.map((reason) => `navigation action refused: ${reason}`)
   if (!toolCallId) problems.push(`the tool message "${id}" names no toolCallId; kept under its own id`)
   return {

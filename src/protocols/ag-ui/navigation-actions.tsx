@@ -1,6 +1,6 @@
 import { toNavigationTarget, type NavigationParams } from './navigation'
 import { useWeftCallbacks } from '../../components/callbacks'
-import { asRecord, asText } from '../../components/format'
+import { recordOf, asText } from '../../components/format'
 import { ToolCallMessage } from '../../components/messages/tool'
 import type { MessageRendererProps } from '../../components/renderers'
 
@@ -71,11 +71,11 @@ export function readNavigationActions(actions: unknown): NavigationAction[] {
   if (!Array.isArray(actions)) return []
   const out: NavigationAction[] = []
   for (const item of actions) {
-    const action = asRecord(item)
+    const action = recordOf(item)
     if (!action) continue
     const target = toNavigationTarget(action.type === undefined && action.action === undefined ? { ...action, type: 'navigation' } : action)
     if (!target) continue
-    const inner = asRecord(action.action)
+    const inner = recordOf(action.action)
     const label = asText(action.label) || asText(action.title) || asText(inner?.label) || target.path
     out.push({ ...target, label })
   }

@@ -7,7 +7,9 @@
 import type { Op } from '../../core/ops'
 import type { TraceStatus } from '../../core/model'
 import { chunkExtras } from './chunk-fields'
-import { defined, idOf, recordOf, textOf, type StreamContext } from './stream-context'
+import { recordOf } from '../../core/util/record'
+import { defined, idOf, stringOf } from '../../core/util/values'
+import type { StreamContext } from './stream-context'
 
 type Chunk = Record<string, unknown>
 type TypedChunk = Chunk & { type: string }
@@ -84,7 +86,7 @@ export function createDataParts(stream: StreamContext): DataParts {
     const wireId = chunkId ?? idOf(step.id)
     if (!wireId) ops.push(stream.problem('data-thinking-step without an id (on the chunk or in data); it cannot be updated later', chunk, 'missing_id'))
     const id = wireId ? stream.scoped('thinking', wireId) : stream.fresh('thinking')
-    const rawStatus = textOf(step.status)
+    const rawStatus = stringOf(step.status)
     const status = rawStatus === undefined ? undefined : STEP_STATUS.get(rawStatus)
     if (rawStatus !== undefined && !status) ops.push(stream.problem(`data-thinking-step with an unknown status "${rawStatus}"`, chunk, 'invalid'))
     const seen = thinkingSteps.has(id)
@@ -93,7 +95,7 @@ export function createDataParts(stream: StreamContext): DataParts {
       op: 'trace.node', turnId,
       node: {
         id,
-        ...defined({ label: textOf(step.title), status, detail: step.items, parentId: seen ? undefined : stream.step?.blockId }),
+        ...defined({ label: stringOf(step.title), status, detail: step.items, parentId: seen ? undefined : stream.step?.blockId }),
         ...(seen ? {} : { kind: 'thinking' }),
       },
     })
@@ -108,10 +110,10 @@ export function createDataParts(stream: StreamContext): DataParts {
 
   function terminalInfo(chunk: Chunk, id: string | undefined): Op[] {
     const info = recordOf(chunk.data)
-    const text = textOf(info?.text)
+    const text = stringOf(info?.text)
     if (text === undefined) return [stream.problem('data-terminal-info without data.text', chunk, 'invalid')]
     const ops: Op[] = []
-    const rawLevel = textOf(info?.type)
+    const rawLevel = stringOf(info?.type)
     const level = rawLevel !== undefined && NOTICE_LEVELS.has(rawLevel) ? rawLevel : 'info'
     if (rawLevel !== undefined && level !== rawLevel) ops.push(stream.problem(`data-terminal-info with an unknown type "${rawLevel}"; shown as info`, chunk, 'invalid'))
     const messageId = id ? stream.scoped('data-terminal-info', id) : stream.fresh('notice')
@@ -120,19 +122,19 @@ export function createDataParts(stream: StreamContext): DataParts {
   }
 
   function sourceUrl(chunk: Chunk): Op[] {
-    const url = textOf(chunk.url)
+    const url = stringOf(chunk.url)
     if (!url) return [stream.problem('source-url without a url', chunk, 'invalid')]
     const ops: Op[] = []
     const sourceId = idOf(chunk.sourceId)
     if (!sourceId) ops.push(stream.problem('source-url without a sourceId; its url stands in', chunk, 'missing_id'))
     const kept = defined({ providerMetadata: chunk.providerMetadata ?? undefined, extra: chunkExtras(chunk as TypedChunk) })
-    ops.push({ op: 'source.add', turnId, source: { id: sourceId ?? url, kind: 'url', url, ...defined({ title: textOf(chunk.title) }), ...kept } })
+    ops.push({ op: 'source.add', turnId, source: { id: sourceId ?? url, kind: 'url', url, ...defined({ title: stringOf(chunk.title) }), ...kept } })
     return ops
   }
 
   function sourceDocument(chunk: Chunk): Op[] {
-    const title = textOf(chunk.title)
-    const filename = textOf(chunk.filename)
+    const title = stringOf(chunk.title)
+    const filename = stringOf(chunk.filename)
     const ops: Op[] = []
     let sourceId = idOf(chunk.sourceId)
     if (!sourceId) {
@@ -146,7 +148,7 @@ export function createDataParts(stream: StreamContext): DataParts {
       source: {
         id: sourceId, kind: 'document',
         ...defined({
-          title, filename, mediaType: textOf(chunk.mediaType), snippet: textOf(chunk.description),
+          title, filename, mediaType: stringOf(chunk.mediaType), snippet: stringOf(chunk.description),
           providerMetadata: chunk.providerMetadata ?? undefined, extra: chunkExtras(chunk as TypedChunk),
         }),
       },
@@ -155,13 +157,13 @@ export function createDataParts(stream: StreamContext): DataParts {
   }
 
   function file(type: 'file' | 'reasoning-file', chunk: Chunk): Op[] {
-    const url = textOf(chunk.url)
+    const url = stringOf(chunk.url)
     if (!url) return [stream.problem(`${type} without a url`, chunk, 'invalid')]
     const ops: Op[] = []
-    const mediaType = textOf(chunk.mediaType)
+    const mediaType = stringOf(chunk.mediaType)
     if (!mediaType) ops.push(stream.problem(`${type} without a mediaType`, chunk, 'invalid'))
     const props = defined({
-      url, mediaType, filename: textOf(chunk.filename), providerMetadata: chunk.providerMetadata ?? undefined,
+      url, mediaType, filename: stringOf(chunk.filename), providerMetadata: chunk.providerMetadata ?? undefined,
       extra: chunkExtras({ ...chunk, type }),
     })
     ops.push({ op: 'message.put', ...stream.place(stream.fresh(type), type), props, status: 'done' })
@@ -169,7 +171,7 @@ export function createDataParts(stream: StreamContext): DataParts {
   }
 
   function custom(chunk: Chunk): Op[] {
-    const kind = textOf(chunk.kind)
+    const kind = stringOf(chunk.kind)
     if (!kind) return [stream.problem('custom without a kind', chunk, 'invalid')]
     const props = defined({ kind, providerMetadata: chunk.providerMetadata ?? undefined, extra: chunkExtras({ ...chunk, type: 'custom' }) })
     return [{ op: 'message.put', ...stream.place(stream.fresh('custom'), 'custom'), props, status: 'done' }]
@@ -198,8 +200,8 @@ export function createDataParts(stream: StreamContext): DataParts {
 /** The question an interrupt asks: its first action request's description, or a plain default. */
 function questionOf(request: Record<string, unknown>): string {
   const first = Array.isArray(request.action_requests) ? recordOf(request.action_requests[0]) : undefined
-  const description = textOf(first?.description)
+  const description = stringOf(first?.description)
   if (description) return description
-  const name = textOf(first?.name) ?? textOf(first?.action)
+  const name = stringOf(first?.name) ?? stringOf(first?.action)
   return name ? `Review ${name}` : 'The agent is waiting for your review'
 }

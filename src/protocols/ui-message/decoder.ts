@@ -4,11 +4,12 @@
  * reads the lifecycle and steps and hands each part kind to its own module.
  */
 import { toErrorType, weftError, type WeftError } from '../../core/errors'
-import { isRecord, isSafeKey } from '../../core/util/record'
+import { isRecord, isSafeKey, recordOf } from '../../core/util/record'
+import { idOf, stringOf } from '../../core/util/values'
 import type { Op } from '../../core/ops'
 import type { DecodeContext, Decoder, DetectInput } from '../../core/protocol/types'
 import { createDataParts } from './data-parts'
-import { createStreamContext, idOf, recordOf, textOf } from './stream-context'
+import { createStreamContext } from './stream-context'
 import { createTextParts } from './text-parts'
 import { createToolCalls } from './tool-calls'
 
@@ -136,7 +137,7 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
     const id = idOf(event.id)
     if (!id) return [stream.problem(`${type} without an id`, event, 'missing_id')]
     const isDelta = type.endsWith('-delta')
-    const delta = textOf(event.delta)
+    const delta = stringOf(event.delta)
     if (isDelta && delta === undefined) return [stream.problem(`${type} without a delta string`, event, 'invalid')]
     const chunk = event as Record<string, unknown> & { type: string }
     switch (type) {
@@ -191,7 +192,7 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
 
   function finish(event: Record<string, unknown>): Op[] {
     const ops = [...texts.endAll(), ...metadata(event.messageMetadata, event), ...closeStep('done')]
-    const finishReason = textOf(event.finishReason)
+    const finishReason = stringOf(event.finishReason)
     if (event.finishReason !== undefined && !finishReason) ops.push(stream.problem('finishReason must be text', event, 'invalid'))
     ended = true
     if (outcome) {
@@ -208,7 +209,7 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
     // may go on streaming into them, and the end of the stream closes them.
     const ops = [...(status === 'error' ? [] : texts.endAll()), ...closeStep(status === 'error' ? 'error' : 'done')]
     ended = true
-    const reason = textOf(event.reason)
+    const reason = stringOf(event.reason)
     if (status === 'aborted' && reason) ops.push({ op: 'turn.update', turnId, metadata: { abortReason: reason } })
     const error = status === 'error' ? streamError(event) : undefined
     if (outcome) {
@@ -240,7 +241,7 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
 
 /** The typed error an `error` chunk carries (`errorType` and `errorCode` are the document's additions). */
 function streamError(event: Record<string, unknown>): WeftError {
-  const message = textOf(event.errorText) || 'the agent stream reported an error'
+  const message = stringOf(event.errorText) || 'the agent stream reported an error'
   const code = idOf(event.errorCode)
   const type = event.errorType !== undefined ? toErrorType(event.errorType) : toErrorType(code)
   return weftError(type, message, { code })

@@ -2,9 +2,8 @@
  * What the parts of the UI message stream decoder share for one stream: the
  * turn, id scoping, the step in progress, and how a problem is reported.
  */
-import { quote, weftError } from '../../core/errors'
-import { isRecord, isSafeKey } from '../../core/util/record'
 import type { MessagePlace, Op } from '../../core/ops'
+import { protocolProblem } from '../../core/protocol/problem'
 import type { DataPart, DecodeContext } from '../../core/protocol/types'
 
 /**
@@ -66,82 +65,7 @@ export function createStreamContext(options: { turnId: string; scope: string; on
     scoped: (kind, wireId) => `${scope}/${kind}:${wireId}`,
     fresh: (kind) => `${scope}/${kind}#${++counter}`,
     place: (messageId, type) => ({ turnId, messageId, type, role: 'assistant', blockId: context.step?.blockId }),
-    problem: (message, raw, code) => ({
-      op: 'problem', turnId,
-      error: weftError('protocol', message, { code, detail: raw === undefined ? undefined : quote(safeJson(raw)) }),
-    }),
+    problem: (message, raw, code) => protocolProblem(turnId, message, raw, code),
   }
   return context
-}
-
-/**
- * A non-empty string id from the wire (numbers are accepted and stringified).
- *
- * @example
- * idOf('a') // 'a'
- * idOf(3)   // '3'
- * idOf('')  // undefined
- */
-export function idOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value === '' ? undefined : value
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
-  return undefined
-}
-
-/**
- * A string field, or `undefined`.
- *
- * @example
- * textOf({ a: 'x' }.a) // 'x'
- */
-export function textOf(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined
-}
-
-/**
- * An object field, or `undefined`.
- *
- * @example
- * recordOf({ a: 1 }) // { a: 1 }
- * recordOf([1])      // undefined
- */
-export function recordOf(value: unknown): Record<string, unknown> | undefined {
-  return isRecord(value) ? value : undefined
-}
-
-/**
- * A copy without the `undefined` fields, so a shallow `set` never blanks a field.
- *
- * @example
- * defined({ a: 1, b: undefined }) // { a: 1 }
- */
-export function defined(fields: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value
-  return out
-}
-
-/**
- * The fields of a chunk that weft does not read, so they can be kept on the
- * message as `props.extra` instead of dropped (a server's own additions, or fields
- * of a newer protocol version). `undefined` when there are none.
- *
- * @example
- * extrasOf({ type: 'text-end', id: 'a', cost: 3 }, new Set(['type', 'id'])) // { cost: 3 }
- */
-export function extrasOf(chunk: Record<string, unknown>, read: ReadonlySet<string>): Record<string, unknown> | undefined {
-  let out: Record<string, unknown> | undefined
-  for (const key of Object.keys(chunk)) {
-    if (read.has(key) || !isSafeKey(key) || chunk[key] === undefined) continue
-    ;(out ??= {})[key] = chunk[key]
-  }
-  return out
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value)
-  }
 }

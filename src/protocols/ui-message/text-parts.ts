@@ -5,7 +5,8 @@
  */
 import type { MessagePlace, Op } from '../../core/ops'
 import { chunkExtras } from './chunk-fields'
-import { defined, type StreamContext } from './stream-context'
+import { defined } from '../../core/util/values'
+import type { StreamContext } from './stream-context'
 import { ThinkTagSplitter, type ThinkPiece } from './think-tags'
 
 type Side = 'text' | 'reasoning'

@@ -7,7 +7,9 @@ import { isSafeKey } from '../../core/util/record'
 import type { DeltaAction, Op } from '../../core/ops'
 import { IncrementalJsonParser, type JsonEdit, type JsonPathSegment } from '../../core/util/partial-json'
 import { chunkExtras } from './chunk-fields'
-import { defined, idOf, recordOf, textOf, type StreamContext } from './stream-context'
+import { recordOf } from '../../core/util/record'
+import { booleanOf, defined, idOf, safeJson, stringOf } from '../../core/util/values'
+import type { StreamContext } from './stream-context'
 
 interface ToolTrack {
   toolCallId: string
@@ -63,7 +65,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
 
   function newTrack(toolCallId: string, name: string, chunk: Chunk): ToolTrack {
     const track: ToolTrack = {
-      toolCallId, messageId: stream.scoped('tool', toolCallId), name, title: textOf(chunk.title),
+      toolCallId, messageId: stream.scoped('tool', toolCallId), name, title: stringOf(chunk.title),
       blockId: stream.step?.blockId, encoding: chunk.inputEncoding === 'text' ? 'text' : 'json', parser: undefined,
       edits: [], streamed: false, reportedParse: false, reportedKey: false, preliminary: false, gateId: undefined, gatePending: false,
     }
@@ -137,7 +139,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     ops.push(
       props(track, {
         toolCallId, name, state: 'input-streaming', inputText: '', title: track.title,
-        dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: bool(chunk.providerExecuted),
+        dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: booleanOf(chunk.providerExecuted),
         inputEncoding: chunk.inputEncoding === 'text' || chunk.inputEncoding === 'json' ? chunk.inputEncoding : undefined,
       }),
       row(track, { status: 'start', parentId: track.blockId }),
@@ -147,7 +149,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
   }
 
   function inputDelta(chunk: Chunk): Op[] {
-    const text = textOf(chunk.inputTextDelta)
+    const text = stringOf(chunk.inputTextDelta)
     if (text === undefined) return [stream.problem('tool-input-delta without an inputTextDelta string', chunk, 'invalid')]
     const found = known(chunk, 'tool-input-delta')
     if (!('track' in found)) return found.ops
@@ -203,7 +205,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const name = idOf(chunk.toolName) ?? existing?.name ?? 'tool'
     const track = existing ?? newTrack(toolCallId, name, chunk)
     track.name = name
-    track.title = textOf(chunk.title) ?? track.title
+    track.title = stringOf(chunk.title) ?? track.title
     track.parser = undefined
     const hasInput = 'input' in chunk
     if (!hasInput) ops.push(stream.problem(`tool-input-available for "${toolCallId}" without an input`, chunk, 'invalid'))
@@ -211,8 +213,8 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
       props(track, {
         toolCallId, name, state: 'input-available', title: track.title,
         input: hasInput ? chunk.input : undefined,
-        inputText: hasInput && !track.streamed ? jsonText(chunk.input) : undefined,
-        dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: bool(chunk.providerExecuted),
+        inputText: hasInput && !track.streamed ? safeJson(chunk.input) : undefined,
+        dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: booleanOf(chunk.providerExecuted),
       }),
       row(track, { status: 'progress', args: hasInput ? chunk.input : undefined, parentId: existing ? undefined : track.blockId }),
     )
@@ -226,12 +228,12 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const existing = tracks.get(toolCallId)
     const track = existing ?? newTrack(toolCallId, idOf(chunk.toolName) ?? 'tool', chunk)
     track.parser = undefined
-    const errorText = textOf(chunk.errorText) ?? 'the tool input was not valid'
-    track.title = textOf(chunk.title) ?? track.title
+    const errorText = stringOf(chunk.errorText) ?? 'the tool input was not valid'
+    track.title = stringOf(chunk.title) ?? track.title
     const ops: Op[] = [
       props(track, {
         toolCallId, name: track.name, state: 'output-error', input: chunk.input, errorText, title: track.title,
-        dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: bool(chunk.providerExecuted),
+        dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: booleanOf(chunk.providerExecuted),
       }),
       row(track, { args: chunk.input, parentId: existing ? undefined : track.blockId }),
       { op: 'trace.fail', turnId, nodeId: track.messageId, tool: track.name, message: errorText },
@@ -249,7 +251,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     ops.push(
       props(track, {
         state: 'output-available', output: chunk.output, preliminary: preliminary ? true : track.preliminary ? false : undefined,
-        providerExecuted: bool(chunk.providerExecuted), dynamic: chunk.dynamic === true ? true : undefined,
+        providerExecuted: booleanOf(chunk.providerExecuted), dynamic: chunk.dynamic === true ? true : undefined,
       }),
       row(track, { status: preliminary ? 'progress' : 'done', result: chunk.output }),
     )
@@ -264,9 +266,9 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const found = known(chunk, 'tool-output-error')
     if (!('track' in found)) return found.ops
     const { track, ops } = found
-    const errorText = textOf(chunk.errorText) ?? 'the tool failed'
+    const errorText = stringOf(chunk.errorText) ?? 'the tool failed'
     ops.push(
-      props(track, { state: 'output-error', errorText, providerExecuted: bool(chunk.providerExecuted), dynamic: chunk.dynamic === true ? true : undefined }),
+      props(track, { state: 'output-error', errorText, providerExecuted: booleanOf(chunk.providerExecuted), dynamic: chunk.dynamic === true ? true : undefined }),
       { op: 'trace.fail', turnId, nodeId: track.messageId, tool: track.name, message: errorText },
     )
     kept(track, chunk, 'resultProviderMetadata', ops)
@@ -294,7 +296,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const found = known(chunk, 'tool-approval-request')
     if (!('track' in found)) return found.ops
     const { track, ops } = found
-    const reason = textOf(chunk.reason)
+    const reason = stringOf(chunk.reason)
     track.gateId = stream.scoped('approval', approvalId)
     track.gatePending = true
     approvals.set(approvalId, track)
@@ -310,8 +312,8 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
         state: 'approval-requested',
         // What the AI SDK keeps on the approval, so it goes back to the server as it came.
         approval: defined({
-          id: approvalId, reason, descriptor: chunk.approvalDescriptor ?? undefined, signature: textOf(chunk.signature),
-          inputSchemaInput: chunk.inputSchemaInput, isAutomatic: bool(chunk.isAutomatic),
+          id: approvalId, reason, descriptor: chunk.approvalDescriptor ?? undefined, signature: stringOf(chunk.signature),
+          inputSchemaInput: chunk.inputSchemaInput, isAutomatic: booleanOf(chunk.isAutomatic),
         }),
       }),
       row(track, { status: 'progress' }),
@@ -326,7 +328,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     if (typeof chunk.approved !== 'boolean') return [stream.problem('tool-approval-response without a boolean "approved"', chunk, 'invalid')]
     const track = approvals.get(approvalId)
     if (!track) return [stream.problem(`tool-approval-response for "${approvalId}", which was never requested`, chunk, 'invalid')]
-    const reason = textOf(chunk.reason)
+    const reason = stringOf(chunk.reason)
     const approval = defined({ id: approvalId, approved: chunk.approved, reason })
     const ops: Op[] = [
       resolveGate(track, chunk.approved ? 'approved' : 'rejected', defined({ approved: chunk.approved, reason })),
@@ -347,14 +349,3 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
   }
 }
 
-function bool(value: unknown): boolean | undefined {
-  return typeof value === 'boolean' ? value : undefined
-}
-
-function jsonText(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value)
-  } catch {
-    return undefined
-  }
-}

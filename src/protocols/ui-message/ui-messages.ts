@@ -6,6 +6,7 @@
  */
 import type { AgentState, Message, Turn } from '../../core/model'
 import { isRecord, own } from '../../core/util/record'
+import { defined, stringOf } from '../../core/util/values'
 
 /**
  * One part of a `UIMessage`, as the AI SDK defines it (text, reasoning, tool,
@@ -95,42 +96,42 @@ function toPart(message: Message): UIMessagePart | undefined {
   switch (message.type) {
     case 'text':
       return defined({
-        type: 'text', text: str(props.content) ?? '', state: message.role === 'user' ? undefined : state,
+        type: 'text', text: stringOf(props.content) ?? '', state: message.role === 'user' ? undefined : state,
         providerMetadata: metadataOf(props.providerMetadata), citations: Array.isArray(props.citations) ? props.citations : undefined,
       })
     case 'reasoning':
-      return defined({ type: 'reasoning', text: str(props.content) ?? '', state, providerMetadata: metadataOf(props.providerMetadata) })
+      return defined({ type: 'reasoning', text: stringOf(props.content) ?? '', state, providerMetadata: metadataOf(props.providerMetadata) })
     case 'custom': {
-      const kind = str(props.kind)
+      const kind = stringOf(props.kind)
       return kind ? defined({ type: 'custom', kind, providerMetadata: metadataOf(props.providerMetadata) }) : undefined
     }
     case 'file':
     case 'reasoning-file':
     case 'image': {
-      const url = str(props.url) ?? str(props.src)
+      const url = stringOf(props.url) ?? stringOf(props.src)
       if (!url) return undefined
-      const mediaType = str(props.mediaType) ?? str(props.mimeType) ?? 'application/octet-stream'
+      const mediaType = stringOf(props.mediaType) ?? stringOf(props.mimeType) ?? 'application/octet-stream'
       if (message.type === 'reasoning-file') return defined({ type: 'reasoning-file', mediaType, url, providerMetadata: metadataOf(props.providerMetadata) })
-      return defined({ type: 'file', mediaType, url, filename: str(props.filename) ?? str(props.name), providerMetadata: metadataOf(props.providerMetadata) })
+      return defined({ type: 'file', mediaType, url, filename: stringOf(props.filename) ?? stringOf(props.name), providerMetadata: metadataOf(props.providerMetadata) })
     }
     case 'tool':
       return toolPart(props)
     default:
-      if (message.type.startsWith('data-') && 'data' in props) return defined({ type: message.type, id: str(props.id), data: props.data })
+      if (message.type.startsWith('data-') && 'data' in props) return defined({ type: message.type, id: stringOf(props.id), data: props.data })
       return undefined
   }
 }
 
 /** The fields each tool state carries, as the AI SDK's `UIToolInvocation` lists them. */
 function toolPart(props: Record<string, unknown>): UIMessagePart | undefined {
-  const toolCallId = str(props.toolCallId)
-  const name = str(props.name)
+  const toolCallId = stringOf(props.toolCallId)
+  const name = stringOf(props.name)
   if (!toolCallId || !name) return undefined
-  const state = str(props.state) ?? 'input-available'
+  const state = stringOf(props.state) ?? 'input-available'
   const approval = isRecord(props.approval) ? props.approval : undefined
   const head = props.dynamic === true ? { type: 'dynamic-tool', toolName: name } : { type: `tool-${name}` }
   const base = defined({
-    ...head, toolCallId, title: str(props.title), providerExecuted: typeof props.providerExecuted === 'boolean' ? props.providerExecuted : undefined,
+    ...head, toolCallId, title: stringOf(props.title), providerExecuted: typeof props.providerExecuted === 'boolean' ? props.providerExecuted : undefined,
     toolMetadata: isRecord(props.toolMetadata) ? props.toolMetadata : undefined,
     callProviderMetadata: metadataOf(props.callProviderMetadata),
   })
@@ -140,20 +141,20 @@ function toolPart(props: Record<string, unknown>): UIMessagePart | undefined {
     case 'input-streaming': {
       const encoding = props.inputEncoding === 'text' || props.inputEncoding === 'json' ? props.inputEncoding : undefined
       // The input text so far, so a stored call can go on streaming where it stopped.
-      return defined({ ...base, state, input, rawInput: str(props.inputText) ?? str(props.rawInput), inputEncoding: encoding })
+      return defined({ ...base, state, input, rawInput: stringOf(props.inputText) ?? stringOf(props.rawInput), inputEncoding: encoding })
     }
     case 'input-available':
       return { ...base, state, input: input ?? {} }
     case 'approval-requested':
       return { ...base, state, input: input ?? {}, approval: approvalAs(approval, {}) }
     case 'approval-responded':
-      return { ...base, state, input: input ?? {}, approval: approvalAs(approval, { approved: approval?.approved === true, reason: str(approval?.reason) }) }
+      return { ...base, state, input: input ?? {}, approval: approvalAs(approval, { approved: approval?.approved === true, reason: stringOf(approval?.reason) }) }
     case 'output-available':
       return defined({ ...base, ...result, state, input: input ?? {}, output: props.output, preliminary: props.preliminary === true ? true : undefined, approval: approvalGiven(approval) })
     case 'output-error':
-      return defined({ ...base, ...result, state, input: input ?? {}, errorText: str(props.errorText) ?? 'the tool failed', approval: approvalGiven(approval) })
+      return defined({ ...base, ...result, state, input: input ?? {}, errorText: stringOf(props.errorText) ?? 'the tool failed', approval: approvalGiven(approval) })
     case 'output-denied':
-      return { ...base, state, input: input ?? {}, approval: approvalAs(approval, { approved: false, reason: str(approval?.reason) }) }
+      return { ...base, state, input: input ?? {}, approval: approvalAs(approval, { approved: false, reason: stringOf(approval?.reason) }) }
     default:
       return { ...base, state: 'input-available', input: input ?? {} }
   }
@@ -162,7 +163,7 @@ function toolPart(props: Record<string, unknown>): UIMessagePart | undefined {
 /** An approval with what the request carried (descriptor, signature, the input schema's input), as the AI SDK keeps it. */
 function approvalAs(approval: Record<string, unknown> | undefined, answer: Record<string, unknown>): Record<string, unknown> {
   return defined({
-    id: str(approval?.id), ...answer, descriptor: approval?.descriptor, signature: str(approval?.signature),
+    id: stringOf(approval?.id), ...answer, descriptor: approval?.descriptor, signature: stringOf(approval?.signature),
     inputSchemaInput: approval?.inputSchemaInput, isAutomatic: typeof approval?.isAutomatic === 'boolean' ? approval.isAutomatic : undefined,
   })
 }
@@ -170,7 +171,7 @@ function approvalAs(approval: Record<string, unknown> | undefined, answer: Recor
 /** The approval a finished call went through, as it was recorded (the stream may never have said `approved`). */
 function approvalGiven(approval: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!approval || typeof approval.id !== 'string') return undefined
-  return approvalAs(approval, { approved: typeof approval.approved === 'boolean' ? approval.approved : undefined, reason: str(approval.reason) })
+  return approvalAs(approval, { approved: typeof approval.approved === 'boolean' ? approval.approved : undefined, reason: stringOf(approval.reason) })
 }
 
 /** Provider metadata is an object of objects for the AI SDK; anything else is not sent back. */
@@ -178,12 +179,3 @@ function metadataOf(value: unknown): Record<string, unknown> | undefined {
   return isRecord(value) ? value : undefined
 }
 
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined
-}
-
-function defined<T extends Record<string, unknown>>(fields: T): T {
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value
-  return out as T
-}

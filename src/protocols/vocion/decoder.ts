@@ -4,10 +4,12 @@
  * rows, recommended actions, human-in-the-loop gates) behind a `stream_meta`
  * frame that names the stream for resume.
  */
-import { quote, weftError, type ErrorType } from '../../core/errors'
+import { weftError, type ErrorType } from '../../core/errors'
 import { isRecord } from '../../core/util/record'
+import { defined, finiteNumber, idOf, safeJson } from '../../core/util/values'
 import type { TraceStatus } from '../../core/model'
 import type { Op, OpOf } from '../../core/ops'
+import { protocolProblem } from '../../core/protocol/problem'
 import type { DecodeContext, Decoder, DetectInput } from '../../core/protocol/types'
 
 /** Event types only a Vocion rail sends. */
@@ -29,9 +31,9 @@ const ADVISORY_TYPES: ReadonlySet<string> = new Set(['step_progress', 'composing
 const RETRIEVAL_LABELS: ReadonlyMap<string, (meta: Record<string, unknown>) => string> = new Map<string, (meta: Record<string, unknown>) => string>([
   ['started', () => 'Searching…'],
   ['candidates', (m) => withCount('Searching…', sum(m.vector, m.keyword), 'candidate')],
-  ['fused', (m) => withCount('Searching…', num(m.kept), 'result', 'kept')],
-  ['reranking', (m) => withCount('Ranking', num(m.candidates), 'candidate')],
-  ['complete', (m) => withCount('Searched', num(m.hits), 'hit')],
+  ['fused', (m) => withCount('Searching…', finiteNumber(m.kept), 'result', 'kept')],
+  ['reranking', (m) => withCount('Ranking', finiteNumber(m.candidates), 'candidate')],
+  ['complete', (m) => withCount('Searched', finiteNumber(m.hits), 'hit')],
 ])
 
 /** One tool call between its `tool_start` and its end. */
@@ -85,10 +87,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   let ended = false
 
   const next = (kind: string) => scoped(`${kind}-${++counter}`)
-  const problem = (message: string, raw?: unknown, code?: string): Op => ({
-    op: 'problem', turnId,
-    error: weftError('protocol', message, { code, detail: raw === undefined ? undefined : quote(safeJson(raw)) }),
-  })
+  const problem = (message: string, raw?: unknown, code?: string): Op => protocolProblem(turnId, message, raw, code)
 
   function decode(event: unknown): Op[] {
     if (!isRecord(event)) return [problem('a Vocion event must be an object', event, 'not_object')]
@@ -143,7 +142,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   }
 
   function streamMeta(event: Record<string, unknown>): Op[] {
-    const streamId = typeof event.streamId === 'string' ? str(event.streamId) : undefined
+    const streamId = typeof event.streamId === 'string' ? idOf(event.streamId) : undefined
     if (!streamId) return [problem('stream_meta without a streamId', event, 'invalid')]
     return [{ op: 'cursor', cursor: { streamId, protocol: 'vocion' } }]
   }
@@ -173,7 +172,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   }
 
   function toolStart(event: Record<string, unknown>): Op[] {
-    const tool = str(event.tool)
+    const tool = idOf(event.tool)
     if (!tool) return [problem('tool_start without a tool', event, 'invalid')]
     const input = isRecord(event.input) ? event.input : {}
     const messageId = next('tool')
@@ -199,7 +198,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   }
 
   function toolEnd(event: Record<string, unknown>): Op[] {
-    const tool = str(event.tool)
+    const tool = idOf(event.tool)
     if (!tool) return [problem('tool_end without a tool', event, 'invalid')]
     const input = isRecord(event.input) ? event.input : undefined
     const output = event.output
@@ -223,8 +222,8 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   }
 
   function toolError(event: Record<string, unknown>): Op[] {
-    const tool = str(event.tool)
-    const message = str(event.message) ?? 'the tool failed'
+    const tool = idOf(event.tool)
+    const message = idOf(event.message) ?? 'the tool failed'
     const status = typeof event.status === 'number' ? event.status : undefined
     const call = tool ? stackFor(openTools, tool).pop() : undefined
     const target = call ?? orphanCall()
@@ -271,7 +270,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   }
 
   function subagentStart(event: Record<string, unknown>): Op[] {
-    const name = str(event.name)
+    const name = idOf(event.name)
     if (!name) return [problem('subagent_start without a name', event, 'invalid')]
     const id = next('subagent')
     stackFor(subagents, name).push({ threadId: id, nodeId: id })
@@ -282,7 +281,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   }
 
   function subagentEnd(event: Record<string, unknown>): Op[] {
-    const name = str(event.name)
+    const name = idOf(event.name)
     if (!name) return [problem('subagent_end without a name', event, 'invalid')]
     const lane = stackFor(subagents, name).pop()
     if (!lane) return [problem(`subagent_end for "${name}", which never started`, event, 'end_before_start')]
@@ -296,7 +295,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
     if (!Array.isArray(event.documents)) return [problem('documents without a documents list', event, 'invalid')]
     const ops: Op[] = []
     for (const doc of event.documents) {
-      const id = isRecord(doc) ? str(doc.document_id) : undefined
+      const id = isRecord(doc) ? idOf(doc.document_id) : undefined
       if (!isRecord(doc) || !id) {
         ops.push(problem('a search document has no document_id', doc, 'invalid'))
         continue
@@ -306,7 +305,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
         source: {
           id, kind: 'document',
           ...defined({
-            url: str(doc.link), title: str(doc.semantic_identifier), snippet: str(doc.blurb),
+            url: idOf(doc.link), title: idOf(doc.semantic_identifier), snippet: idOf(doc.blurb),
             citationIndex: typeof doc.citationIndex === 'number' ? doc.citationIndex : undefined,
           }),
         },
@@ -316,7 +315,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   }
 
   function retrievalProgress(event: Record<string, unknown>): Op[] {
-    const stage = str(event.stage) ?? 'started'
+    const stage = idOf(event.stage) ?? 'started'
     const meta = isRecord(event.meta) ? event.meta : {}
     // One row per retrieval: `started` (or any stage with none open) opens it, `complete` closes it.
     if (!retrievalId || stage === 'started') retrievalId = next('retrieval')
@@ -330,12 +329,12 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   function skillResult(event: Record<string, unknown>): Op[] {
     const skill = isRecord(event.skillResult) ? event.skillResult : undefined
     if (!skill) return [problem('skill_result without a skillResult', event, 'invalid')]
-    const runId = str(skill.runId)
+    const runId = idOf(skill.runId)
     const id = runId ? scoped(`skill-run-${runId}`) : next('skill')
-    const name = str(skill.skillName) ?? str(skill.skillSlug) ?? 'Skill'
+    const name = idOf(skill.skillName) ?? idOf(skill.skillSlug) ?? 'Skill'
     return [{
       op: 'trace.node', turnId,
-      node: { id, kind: 'skill', label: name, tool: str(skill.skillSlug), status: 'done', result: skill.content, detail: skill },
+      node: { id, kind: 'skill', label: name, tool: idOf(skill.skillSlug), status: 'done', result: skill.content, detail: skill },
     }]
   }
 
@@ -349,10 +348,10 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   }
 
   function traceNode(event: Record<string, unknown>): Op[] {
-    const wireId = str(event.id)
+    const wireId = idOf(event.id)
     if (!wireId) return [problem('trace_node without an id', event, 'missing_id')]
     const ops: Op[] = []
-    const tool = str(event.tool)
+    const tool = idOf(event.tool)
     let row = rows.get(wireId)
     if (!row) {
       row = { nodeId: scoped(`trace/${wireId}`), open: true, claimed: false }
@@ -370,10 +369,10 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
     if (labels) row.labels = labels
 
     const node: OpOf<'trace.node'>['node'] = { id: row.nodeId }
-    const parentId = str(event.parentId)
+    const parentId = idOf(event.parentId)
     if (parentId) node.parentId = rows.get(parentId)?.nodeId ?? scoped(`trace/${parentId}`)
     if (isRecord(event.actor)) node.actor = event.actor as unknown as NonNullable<typeof node.actor>
-    if (str(event.kind)) node.kind = str(event.kind)
+    if (idOf(event.kind)) node.kind = idOf(event.kind)
     if (event.status !== undefined) {
       if (typeof event.status === 'string' && TRACE_STATUSES.has(event.status)) {
         node.status = event.status as TraceStatus
@@ -396,14 +395,14 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
 
   function hitlGate(event: Record<string, unknown>): Op[] {
     const gate = isRecord(event.gate) ? event.gate : undefined
-    const name = gate ? str(gate.name) : undefined
+    const name = gate ? idOf(gate.name) : undefined
     if (!gate || !name) return [problem('hitl_gate without a gate name', event, 'invalid')]
     return [{
       op: 'gate.open',
       gate: {
         id: scoped(`gate/${name}#${++counter}`), turnId, kind: 'hitl',
-        question: str(gate.question) ?? '', payload: gate.payload ?? {},
-        ...(str(gate.resumeUrl) ? { url: str(gate.resumeUrl) } : {}),
+        question: idOf(gate.question) ?? '', payload: gate.payload ?? {},
+        ...(idOf(gate.resumeUrl) ? { url: idOf(gate.resumeUrl) } : {}),
       },
     }]
   }
@@ -420,7 +419,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
       ops.push({ op: 'message.delta', turnId, messageId: answerId, type: 'text', role: 'assistant', action: 'set', path: 'content', value: response })
       answer = response
     }
-    const traceId = str(event.traceId)
+    const traceId = idOf(event.traceId)
     if (traceId) ops.push({ op: 'turn.update', turnId, metadata: { traceId } })
     ops.push({ op: 'turn.finish', turnId, status: 'done' })
     return ops
@@ -428,7 +427,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
 
   function failed(event: Record<string, unknown>): Op[] {
     ended = true
-    const message = str(event.message) ?? 'the agent stream ended with an error'
+    const message = idOf(event.message) ?? 'the agent stream ended with an error'
     return [
       ...closeReasoning(),
       ...closeLanes(),
@@ -460,7 +459,7 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
     const data = type === 'artifact' ? event.artifact : event.record
     if (!isRecord(data)) return [problem(`${type} without its payload`, event, 'invalid')]
     // An artifact keeps one message across its versions, so a later version replaces the earlier one.
-    const artifactId = type === 'artifact' ? str(data.id) : undefined
+    const artifactId = type === 'artifact' ? idOf(data.id) : undefined
     const messageId = artifactId ? scoped(`artifact-${artifactId}`) : next(type === 'artifact' ? 'artifact' : 'record')
     return [{
       op: 'message.put', turnId, messageId, role: 'assistant', status: 'done',
@@ -524,22 +523,8 @@ function pick(source: Record<string, unknown>, names: readonly string[]): Record
   return out
 }
 
-function defined<T extends Record<string, unknown>>(fields: T): Partial<T> {
-  const out: Partial<T> = {}
-  for (const key of Object.keys(fields) as Array<keyof T>) if (fields[key] !== undefined) out[key] = fields[key]
-  return out
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined
-}
-
 function sum(...values: unknown[]): number | undefined {
-  const numbers = values.map(num).filter((n): n is number => n !== undefined)
+  const numbers = values.map(finiteNumber).filter((n): n is number => n !== undefined)
   return numbers.length ? numbers.reduce((a, b) => a + b, 0) : undefined
 }
 
@@ -547,14 +532,6 @@ function withCount(base: string, count: number | undefined, noun: string, verb?:
   if (count === undefined) return base
   const phrase = `${count} ${noun}${count === 1 ? '' : 's'}`
   return `${base} · ${verb ? `${verb} ${phrase}` : phrase}`
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return String(value)
-  }
 }
 
 /**

@@ -2,10 +2,12 @@
  * Yao's hierarchical stream: chunk, message, block and thread ids, delta
  * merging at a path, and lifecycle events sent as `type: "event"` messages.
  */
-import { quote, weftError, type WeftError } from '../../core/errors'
-import { getAt, parsePath, PathError } from '../../core/fold/paths'
+import { weftError, type WeftError } from '../../core/errors'
+import { getAt, parsePath, PathError } from '../../core/util/paths'
 import { isRecord } from '../../core/util/record'
+import { idOf } from '../../core/util/values'
 import type { Op, DeltaAction } from '../../core/ops'
+import { protocolProblem } from '../../core/protocol/problem'
 import type { DecodeContext, Decoder, DetectInput, FrameMeta } from '../../core/protocol/types'
 
 /** A key that reads the same as a one-segment path. */
@@ -94,9 +96,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     ended = false
     return reopen ? [{ op: 'turn.open', turnId, role: 'assistant' }] : []
   }
-  const problem = (message: string, raw?: unknown, code?: string): Op => ({
-    op: 'problem', turnId, error: weftError('protocol', message, { code, detail: raw === undefined ? undefined : quote(JSON.stringify(raw) ?? '') }),
-  })
+  const problem = (message: string, raw?: unknown, code?: string): Op => protocolProblem(turnId, message, raw, code)
 
   function decode(event: unknown, meta: FrameMeta): Op[] {
     if (meta.event === 'read_complete') {
@@ -113,9 +113,9 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
       if (ended || (request !== undefined && start.requestId !== request.id)) ops.push(...openRequest())
       request = { id: start.requestId }
     } else if (ended) {
-      return [problem(`a "${str(chunk.type) ?? 'chunk'}" arrived after stream_end; it was ignored`, event, 'after_end')]
+      return [problem(`a "${idOf(chunk.type) ?? 'chunk'}" arrived after stream_end; it was ignored`, event, 'after_end')]
     }
-    const chunkId = str(chunk.chunk_id)
+    const chunkId = idOf(chunk.chunk_id)
     if (chunkId !== undefined) {
       if (seenChunks.has(chunkId)) return [] // a repeated chunk applies once
       seenChunks.add(chunkId)
@@ -123,7 +123,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     const sequence = chunk.metadata?.sequence
     if (typeof sequence === 'number') lastSequence = sequence
 
-    const type = str(chunk.type)
+    const type = idOf(chunk.type)
     if (type === undefined) {
       ops.push(problem('a Yao chunk has no type', event, 'missing_type'))
       return ops
@@ -142,9 +142,9 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   }
 
   function lifecycle(name: string, props: Record<string, unknown>, chunk: YaoChunk): Op[] {
-    const blockId = str(props.block_id) ?? str(chunk.block_id)
-    const threadId = str(props.thread_id) ?? str(chunk.thread_id)
-    const messageId = str(props.message_id) ?? str(chunk.message_id)
+    const blockId = idOf(props.block_id) ?? idOf(chunk.block_id)
+    const threadId = idOf(props.thread_id) ?? idOf(chunk.thread_id)
+    const messageId = idOf(props.message_id) ?? idOf(chunk.message_id)
     switch (name) {
       case 'stream_start':
         return [{
@@ -155,8 +155,8 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
         return streamEnd(props)
       case 'block_start': {
         if (!blockId) return [problem('block_start without a block_id', props)]
-        const kind = str(props.type) ?? 'block'
-        const label = str(props.label)
+        const kind = idOf(props.type) ?? 'block'
+        const label = idOf(props.label)
         return [
           { op: 'block.open', turnId, blockId: scoped(blockId), kind, label },
           { op: 'trace.node', turnId, node: { id: scoped(blockId), kind, label: label ?? kind, status: 'start' } },
@@ -170,13 +170,13 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
         ]
       case 'thread_start':
         if (!threadId) return [problem('thread_start without a thread_id', props)]
-        return [{ op: 'thread.open', turnId, threadId: scoped(threadId), blockId: blockId && scoped(blockId), label: str(props.label) }]
+        return [{ op: 'thread.open', turnId, threadId: scoped(threadId), blockId: blockId && scoped(blockId), label: idOf(props.label) }]
       case 'thread_end':
         if (!threadId) return [problem('thread_end without a thread_id', props)]
         return [{ op: 'thread.close', threadId: scoped(threadId), status: props.status === 'error' ? 'error' : 'done' }]
       case 'message_start': {
         if (!messageId) return [problem('message_start without a message_id', props)]
-        const wireType = str(props.type) ?? 'text'
+        const wireType = idOf(props.type) ?? 'text'
         messageTypes.set(messageId, wireType)
         const ops: Op[] = [{
           op: 'message.delta', action: 'merge', path: '', value: {}, ...place(messageId, wireType, chunk, props),
@@ -217,7 +217,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   }
 
   function content(wireType: string, props: Record<string, unknown>, chunk: YaoChunk): Op[] {
-    const wireId = str(chunk.message_id) ?? `${str(chunk.chunk_id) ?? 'chunk'}#${++anonymous}`
+    const wireId = idOf(chunk.message_id) ?? `${idOf(chunk.chunk_id) ?? 'chunk'}#${++anonymous}`
     const known = messageTypes.get(wireId)
     const typeChange = chunk.type_change === true
     // Only a boolean is a flag: `null`, `0`, `""` or `[]` count as no flag, never as "replace".
@@ -227,16 +227,16 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
 
     // `delta: false` replaces; an absent flag on a message already streaming of the
     // same type merges, as Yao's concurrent example shows (C1 + C3 → one message).
-    const isDelta = flag === true || (flag === undefined && known === wireType && str(chunk.message_id) !== undefined)
+    const isDelta = flag === true || (flag === undefined && known === wireType && idOf(chunk.message_id) !== undefined)
     const ops: Op[] = []
     if (!isDelta) {
       ops.push({ op: 'message.put', ...where, type: where.type as string, props })
     } else {
-      const action = chunk.delta_action === undefined ? 'append' : str(chunk.delta_action)
+      const action = chunk.delta_action === undefined ? 'append' : idOf(chunk.delta_action)
       if (!action || !DELTA_ACTIONS.has(action)) {
         return [problem(`unknown delta_action "${String(chunk.delta_action)}"; the chunk was ignored`, chunk, 'delta_action')]
       }
-      const path = str(chunk.delta_path) ?? ''
+      const path = idOf(chunk.delta_path) ?? ''
       let value: unknown
       try {
         value = getAt(props, parsePath(path))
@@ -264,8 +264,8 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   }
 
   function place(wireId: string, wireType: string, chunk: YaoChunk, props: Record<string, unknown>) {
-    const blockId = str(chunk.block_id) ?? (wireType === 'event' ? undefined : str(props.block_id))
-    const threadId = str(chunk.thread_id)
+    const blockId = idOf(chunk.block_id) ?? (wireType === 'event' ? undefined : idOf(props.block_id))
+    const threadId = idOf(chunk.thread_id)
     return {
       turnId,
       messageId: scoped(wireId),
@@ -280,11 +280,11 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   function toolCall(wireId: string, props: Record<string, unknown>, appends: boolean): Op[] {
     let track = tools.get(wireId)
     if (!track) {
-      track = { toolCallId: str(props.id) ?? wireId, name: str(props.name) ?? 'tool', inputText: '', traceId: scoped(`tool:${wireId}`) }
+      track = { toolCallId: idOf(props.id) ?? wireId, name: idOf(props.name) ?? 'tool', inputText: '', traceId: scoped(`tool:${wireId}`) }
       tools.set(wireId, track)
     }
-    if (str(props.id)) track.toolCallId = str(props.id) as string
-    if (str(props.name)) track.name = str(props.name) as string
+    if (idOf(props.id)) track.toolCallId = idOf(props.id) as string
+    if (idOf(props.name)) track.name = idOf(props.name) as string
     const args = props.arguments
     if (typeof args === 'string') track.inputText = appends ? track.inputText + args : args
     else if (isRecord(args)) track.inputText = JSON.stringify(args)
@@ -315,7 +315,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
 
   function executeNode(wireId: string, props: Record<string, unknown>): Op {
     const status = props.status === 'completed' ? 'done' : props.status === 'error' ? 'error' : 'progress'
-    const tool = str(props.tool)
+    const tool = idOf(props.tool)
     return {
       op: 'trace.node', turnId,
       node: { id: scoped(`execute:${wireId}`), kind: 'tool', label: tool ?? 'execute', tool, args: props.input, result: props.output, status },
@@ -343,14 +343,14 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
 function streamStartOf(chunk: YaoChunk): { requestId: string | undefined } | undefined {
   if (chunk.type !== 'event' || !isRecord(chunk.props) || chunk.props.event !== 'stream_start') return undefined
   const data = isRecord(chunk.props.data) ? chunk.props.data : chunk.props
-  return { requestId: str(data.request_id) }
+  return { requestId: idOf(data.request_id) }
 }
 
 function endError(raw: unknown): WeftError {
   if (isRecord(raw)) {
-    return weftError('internal', str(raw.message) ?? 'the agent stream ended with an error', { code: str(raw.code), retryable: false })
+    return weftError('internal', idOf(raw.message) ?? 'the agent stream ended with an error', { code: idOf(raw.code), retryable: false })
   }
-  return weftError('internal', str(raw) ?? 'the agent stream ended with an error', { retryable: false })
+  return weftError('internal', idOf(raw) ?? 'the agent stream ended with an error', { retryable: false })
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -366,10 +366,6 @@ function pick(source: Record<string, unknown>, names: Record<string, string>): R
   const out: Record<string, unknown> = {}
   for (const [from, to] of Object.entries(names)) if (source[from] !== undefined) out[to] = source[from]
   return out
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined
 }
 
 /**

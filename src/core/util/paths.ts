@@ -1,7 +1,7 @@
 /**
  * Paths inside a message's props (`items.0.title`, `items[0].title`).
  */
-import { isSafeKey } from '../util/record'
+import { isSafeKey } from './record'
 
 /** Thrown (and caught inside the fold) when a path cannot be used. */
 export class PathError extends Error {
