@@ -13,8 +13,9 @@ import {
 import { ClientToolRunner } from './client-tools'
 import { newId } from './ids'
 import type { AgentState, Gate, ProtocolName } from './model'
-import { protocolName, resolveProtocol } from './protocol/registry'
+import { getProtocol, protocolName, resolveProtocol } from './protocol/registry'
 import type { GateAnswerEntry, RequestTrigger, ToolDeclaration } from './protocol/request'
+import type { ProtocolDefinition } from './protocol/types'
 import { isRecord, own } from './util/record'
 import type { HydratedTurn, Op } from './ops'
 import { FrameDecoder } from './pipeline'
@@ -214,7 +215,7 @@ export class AgentClient {
     if ('error' in checked) return { ok: false, error: checked.error }
     const { gate } = checked
     const turn = own(state.turns, gate.turnId)
-    const hostRoute = gate.url !== undefined || turn?.protocol === 'vocion'
+    const hostRoute = gate.url !== undefined || this.protocolOf(turn?.protocol)?.gateAnswers === 'host'
     if (hostRoute && !this.options.continueGate) {
       return refused('this gate is answered at a URL the server named; give the client a continueGate function to send it there')
     }
@@ -229,6 +230,14 @@ export class AgentClient {
     this.unsent.set(gate.turnId, pending)
     const failure = await this.proceed(gate.turnId)
     return failure ? { ok: false, error: failure } : { ok: true }
+  }
+
+  /** The definition a turn's protocol name stands for, as this client would resolve it; `undefined` when none is known. */
+  private protocolOf(name: ProtocolName | undefined): ProtocolDefinition | undefined {
+    if (name === undefined) return undefined
+    const option = this.options.protocol
+    if (typeof option === 'object' && option.name === name) return option
+    return this.options.protocols?.find((p) => p.name === name) ?? getProtocol(name)
   }
 
   private async submit(input: SendInput | undefined, parentId: string | null | undefined): Promise<ActionResult> {

@@ -54,6 +54,15 @@ describe('layers', () => {
     expect(bad).toEqual([])
   })
 
+  it('outside the protocol folders no code names a built-in protocol (examples in doc comments aside)', () => {
+    const named = /['"`](yao|ui-message|ag-ui|vocion)['"`]/
+    const bad = ['core', 'react', 'components'].flatMap((dir) => files(join(src, dir)).flatMap((file) =>
+      readFileSync(file, 'utf8').split('\n')
+        .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line) && named.test(line))
+        .map((line) => `${relative(src, file)}: ${line.trim()}`)))
+    expect(bad).toEqual([])
+  })
+
   it('only the store and foldStream reach into the fold', () => {
     const bad = files(src)
       .map((file) => relative(src, file))

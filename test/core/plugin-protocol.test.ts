@@ -102,6 +102,39 @@ describe('a fifth protocol, defined by a host', () => {
     expect(store.getState().turns[id]!.protocol).toBe('toy')
   })
 
+  it('says where its gate answers go: in its next request by default, through continueGate when it says "host"', async () => {
+    const pendingGate = (store: ReturnType<typeof createAgentStore>, protocol: string) => {
+      store.getState().dispatch([
+        { op: 'turn.open', turnId: 'a1', role: 'assistant', protocol },
+        { op: 'gate.open', gate: { id: 'g1', turnId: 'a1', kind: 'approval', question: 'Go?', payload: {} } },
+        { op: 'turn.finish', turnId: 'a1', status: 'done' },
+      ])
+    }
+    const hostGated = { ...toyProtocol, name: 'toy-host', gateAnswers: 'host' as const }
+
+    const inBand = createAgentStore()
+    pendingGate(inBand, 'toy')
+    const sent = bodies.length
+    const viaRequest = new AgentClient(inBand, { url: `${base}/chat`, protocol: toyProtocol, scheduler: syncScheduler })
+    expect(await viaRequest.answer('g1', { approved: true })).toEqual({ ok: true })
+    expect(bodies.length).toBe(sent + 1)
+
+    const hosted = createAgentStore()
+    pendingGate(hosted, 'toy-host')
+    const refused = await new AgentClient(hosted, { url: `${base}/chat`, protocol: hostGated, scheduler: syncScheduler }).answer('g1', { approved: true })
+    expect(refused).toMatchObject({ ok: false, error: { type: 'validation' } })
+    expect(hosted.getState().gates.g1!.status).toBe('pending')
+    const seen: unknown[] = []
+    const viaHost = new AgentClient(hosted, {
+      url: `${base}/chat`, protocols: [hostGated], scheduler: syncScheduler,
+      continueGate: async (gate, response) => void seen.push([gate.id, response]),
+    })
+    expect(await viaHost.answer('g1', { approved: true })).toEqual({ ok: true })
+    expect(seen).toEqual([['g1', { approved: true }]])
+    expect(hosted.getState().gates.g1!.status).toBe('approved')
+    expect(bodies.length).toBe(sent + 1)
+  })
+
   it('reads its stored history into ops, and bad history into a problem', () => {
     const store = createAgentStore()
     store.getState().dispatch(toyProtocol.history!(['Earlier answer'], { state: store.getState() }))

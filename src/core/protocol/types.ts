@@ -145,6 +145,12 @@ export interface ProtocolDefinition {
   readonly resume?: () => ResumeStrategy
   /** The protocol's own views, by message type (see `ProtocolViews`). */
   readonly views?: ProtocolViews
+  /**
+   * Where the answer to one of its gates goes. `'request'` (the default): the
+   * client sends it in the protocol's next request. `'host'`: the protocol has no
+   * way to carry it, so it goes only through the client's `continueGate`.
+   */
+  readonly gateAnswers?: 'request' | 'host'
 }
 
 /**

@@ -20,4 +20,6 @@ export const vocionProtocol: ProtocolDefinition = {
   request: vocionRequest,
   history: readVocionHistory,
   resume: () => vocionResume(),
+  // The rail has no request that carries an answer: the host's endpoint resumes the run.
+  gateAnswers: 'host',
 }
