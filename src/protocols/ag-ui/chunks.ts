@@ -1,0 +1,119 @@
+/**
+ * Implicit chunk streams (`TEXT_MESSAGE_CHUNK`, `REASONING_MESSAGE_CHUNK`,
+ * `TOOL_CALL_CHUNK`): one open stream per lane, started by its first chunk and
+ * ended by the next event of another kind, as the AG-UI client does.
+ */
+import type { Op } from '../../core/ops'
+import { nonEmpty } from '../../core/util/values'
+import { roleOf, type AgUiEvent, type AgUiStream } from './stream-state'
+import type { TextMessages } from './text-messages'
+import type { ToolEvents } from './tool-events'
+
+/**
+ * What an implicit chunk stream carries.
+ *
+ * @example
+ * const kind: ChunkKind = 'tool'
+ */
+export type ChunkKind = 'text' | 'reasoning' | 'tool'
+
+/** Events that end an implicit chunk stream in their lane. */
+const LANE_CLOSERS: ReadonlySet<string> = new Set([
+  'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+  'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT',
+  'STATE_SNAPSHOT', 'STATE_DELTA', 'CUSTOM', 'STEP_STARTED', 'STEP_FINISHED',
+  'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END', 'REASONING_END',
+  'THINKING_START', 'THINKING_END', 'THINKING_TEXT_MESSAGE_START', 'THINKING_TEXT_MESSAGE_CONTENT', 'THINKING_TEXT_MESSAGE_END',
+])
+/** Events that end every implicit chunk stream. */
+const ALL_CLOSERS: ReadonlySet<string> = new Set(['RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', 'MESSAGES_SNAPSHOT'])
+
+/**
+ * The implicit chunk streams of one stream.
+ *
+ * @example
+ * const chunks = createChunks(stream, texts, calls)
+ * chunks.chunk('text', { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'Hi' })
+ */
+export interface Chunks {
+  chunk(kind: ChunkKind, e: AgUiEvent): Op[]
+  /** End the open chunk stream of a lane, if any. */
+  close(lane: string): Op[]
+  /** End every open chunk stream. */
+  closeAll(): Op[]
+  /** End what an event of `type` ends, before the event itself is read. */
+  closeBefore(type: string, e: AgUiEvent): Op[]
+}
+
+/**
+ * Make the chunk handlers for one stream.
+ *
+ * @example
+ * const chunks = createChunks(stream, createTextMessages(stream), createToolEvents(stream))
+ */
+export function createChunks(stream: AgUiStream, texts: TextMessages, calls: ToolEvents): Chunks {
+  const open = new Map<string, { kind: ChunkKind; id: string }>()
+
+  function chunk(kind: ChunkKind, e: AgUiEvent): Op[] {
+    const idField = kind === 'tool' ? 'toolCallId' : 'messageId'
+    const id = nonEmpty(e[idField])
+    const lane = laneOf(kind, id, e)
+    const current = open.get(lane)
+    const ops: Op[] = []
+    let target = current?.kind === kind && (id === undefined || id === current.id) ? current.id : undefined
+    if (target === undefined) {
+      ops.push(...close(lane))
+      if (!id) return [...ops, stream.problem(`the first ${String(e.type)} of a ${kind === 'tool' ? 'tool call' : 'message'} needs "${idField}"`, e, 'missing_id')]
+      target = id
+      open.set(lane, { kind, id })
+      if (kind === 'tool') {
+        ops.push(...calls.start(id, { ...e, subagentRunId: lane || undefined }))
+      } else {
+        ops.push(...texts.start(id, kind, kind === 'text' ? roleOf(e.role) : 'assistant', lane, e))
+      }
+    }
+    if (typeof e.delta === 'string') {
+      if (kind === 'tool') ops.push(...calls.args(target, e.delta, e))
+      else ops.push(...texts.content(target, kind, lane, e.delta, e))
+    }
+    return ops
+  }
+
+  function laneOf(kind: ChunkKind, id: string | undefined, e: AgUiEvent): string {
+    const lane = nonEmpty(e.subagentRunId)
+    if (lane !== undefined) return lane
+    if (id !== undefined) {
+      for (const [key, current] of open) if (current.kind === kind && current.id === id) return key
+      return ''
+    }
+    if (open.get('')?.kind === kind) return ''
+    const lanes = [...open].filter(([, current]) => current.kind === kind)
+    return lanes.length === 1 ? (lanes[0] as [string, unknown])[0] : ''
+  }
+
+  function close(lane: string): Op[] {
+    const current = open.get(lane)
+    if (!current) return []
+    open.delete(lane)
+    if (current.kind === 'tool') {
+      const track = stream.tools.get(current.id)
+      return track?.open ? calls.inputDone(track) : []
+    }
+    return stream.openMessages.has(current.id) ? texts.end(current.id, current.kind, lane, { type: 'chunk end' }) : []
+  }
+
+  function closeAll(): Op[] {
+    const ops: Op[] = []
+    for (const lane of [...open.keys()]) ops.push(...close(lane))
+    return ops
+  }
+
+  return {
+    chunk, close, closeAll,
+    closeBefore(type, e) {
+      if (ALL_CLOSERS.has(type)) return closeAll()
+      if (LANE_CLOSERS.has(type)) return close(stream.laneOf(e))
+      return []
+    },
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Text and reasoning messages (`TEXT_MESSAGE_*`, `REASONING_*`, the older
+ * `THINKING_*`), their timeline rows, and encrypted reasoning values.
+ */
+import type { Message } from '../../core/model'
+import type { Op } from '../../core/ops'
+import { isRecord } from '../../core/util/record'
+import { nonEmpty } from '../../core/util/values'
+import { textField } from './event-types'
+import { roleOf, type AgUiEvent, type AgUiStream } from './stream-state'
+
+type TextKind = 'text' | 'reasoning'
+
+/**
+ * The older reasoning events, whose events carry no ids.
+ *
+ * @example
+ * const type: ThinkingEventType = 'THINKING_START'
+ */
+export type ThinkingEventType =
+  | 'THINKING_START' | 'THINKING_END'
+  | 'THINKING_TEXT_MESSAGE_START' | 'THINKING_TEXT_MESSAGE_CONTENT' | 'THINKING_TEXT_MESSAGE_END'
+
+/**
+ * The text and reasoning messages of one stream.
+ *
+ * @example
+ * const texts = createTextMessages(stream)
+ * texts.start('m1', 'text', 'assistant', '', event); texts.content('m1', 'text', '', 'Hi', event)
+ */
+export interface TextMessages {
+  start(id: string, type: TextKind, role: Message['role'], lane: string, e: AgUiEvent): Op[]
+  content(id: string, type: TextKind, lane: string, delta: unknown, e: AgUiEvent): Op[]
+  end(id: string, type: TextKind, lane: string, e: AgUiEvent): Op[]
+  reasoningStart(id: string, lane: string, label?: string): Op[]
+  reasoningEnd(id: string): Op[]
+  encryptedValue(e: AgUiEvent): Op[]
+  /** `THINKING_*`: the older names, whose events carry no ids. */
+  thinking(type: ThinkingEventType, e: AgUiEvent): Op[]
+  /** A run ended: no span or message stays open. */
+  reset(): void
+}
+
+/**
+ * Make the text and reasoning handlers for one stream.
+ *
+ * @example
+ * const texts = createTextMessages(createAgUiStream({ turnId: 't1', scope: 't1' }))
+ */
+export function createTextMessages(stream: AgUiStream): TextMessages {
+  const { turnId, texts, openMessages } = stream
+  const reasoningSpans = new Map<string, string>()
+  const thinking: { span?: string; message?: string } = {}
+
+  function start(id: string, type: TextKind, role: Message['role'], lane: string, e: AgUiEvent): Op[] {
+    texts.add(id)
+    openMessages.add(id)
+    // A start begins the text afresh (a replayed run folds onto what it folded before).
+    const props: Record<string, unknown> = { content: '' }
+    if (typeof e.name === 'string') props.name = e.name
+    if (role === 'system' && e.role === 'developer') props.sourceRole = 'developer'
+    if (isRecord(e.metadata)) props.metadata = e.metadata
+    const ops: Op[] = [{ op: 'message.delta', ...stream.place(id, type, role, lane), action: 'merge', path: '', value: props }]
+    if (type === 'reasoning' && !reasoningSpans.has(lane)) {
+      ops.push({ op: 'trace.node', turnId, node: { id: `reason:${id}`, kind: 'reason', label: 'Reasoning', status: 'start', parentId: stream.traceParent(lane) } })
+    }
+    return ops
+  }
+
+  function content(id: string, type: TextKind, lane: string, delta: unknown, e: AgUiEvent): Op[] {
+    if (typeof delta !== 'string') return [stream.problem(`${String(e.type)} needs a string "delta"`, e, 'delta')]
+    const ops: Op[] = []
+    if (!texts.has(id)) {
+      ops.push(stream.problem(`content for message "${id}" before its start; the message was created`, e, 'repaired'))
+      ops.push(...start(id, type, type === 'text' ? roleOf(e.role) : 'assistant', lane, e))
+    }
+    // An append, not a set of the text so far: the fold merges a batch's appends into one write.
+    ops.push({ op: 'message.delta', ...stream.place(id, type, 'assistant', lane), action: 'append', path: 'content', value: delta })
+    return ops
+  }
+
+  function end(id: string, type: TextKind, lane: string, e: AgUiEvent): Op[] {
+    const ops: Op[] = []
+    // The document's back end sends no CONTENT: END carries the whole text.
+    const whole = textField(e, 'content', 'text', 'delta')
+    const structured = whole === undefined && e.content !== undefined ? e.content : undefined
+    if (!texts.has(id)) {
+      if (whole === undefined && structured === undefined) return [stream.problem(`${String(e.type)} for message "${id}", which was not started`, e, 'end_without_start')]
+      ops.push(...start(id, type, type === 'text' ? roleOf(e.role) : 'assistant', lane, e))
+    }
+    const at = stream.place(id, type, 'assistant', lane)
+    if (whole !== undefined) {
+      texts.add(id)
+      ops.push({ op: 'message.delta', ...at, action: 'set', path: 'content', value: whole })
+    } else if (structured !== undefined) {
+      ops.push({ op: 'message.delta', ...at, action: 'set', path: 'result', value: structured })
+    }
+    if (isRecord(e.metadata)) ops.push({ op: 'message.delta', ...at, action: 'merge', path: 'metadata', value: e.metadata })
+    openMessages.delete(id)
+    ops.push({ op: 'message.finish', messageId: id, status: 'done' })
+    if (type === 'reasoning' && !reasoningSpans.has(lane)) ops.push({ op: 'trace.node', turnId, node: { id: `reason:${id}`, status: 'done' } })
+    return ops
+  }
+
+  function reasoningStart(id: string, lane: string, label = 'Reasoning'): Op[] {
+    reasoningSpans.set(lane, id)
+    return [{ op: 'trace.node', turnId, node: { id: `reason:${id}`, kind: 'reason', label, status: 'start', parentId: stream.traceParent(lane) } }]
+  }
+
+  function reasoningEnd(id: string): Op[] {
+    for (const [lane, span] of reasoningSpans) if (span === id) reasoningSpans.delete(lane)
+    return [{ op: 'trace.node', turnId, node: { id: `reason:${id}`, kind: 'reason', status: 'done' } }]
+  }
+
+  function encryptedValue(e: AgUiEvent): Op[] {
+    const entityId = nonEmpty(e.entityId)
+    const value = e.encryptedValue
+    if (!entityId || typeof value !== 'string') return [stream.problem('REASONING_ENCRYPTED_VALUE needs "entityId" and "encryptedValue"', e, 'missing_id')]
+    const isTool = e.subtype === 'tool-call'
+    const lane = isTool ? stream.tools.get(entityId)?.lane ?? stream.laneOf(e) : stream.laneOf(e)
+    return [{
+      op: 'message.delta', ...stream.place(entityId, isTool ? 'tool' : 'reasoning', 'assistant', lane), action: 'set', path: '',
+      value: isTool ? { encryptedValue: value, toolCallId: entityId } : { encryptedValue: value },
+    }]
+  }
+
+  function thinkingEvent(type: ThinkingEventType, e: AgUiEvent): Op[] {
+    switch (type) {
+      case 'THINKING_START':
+        thinking.span = stream.fresh('thinking')
+        return reasoningStart(thinking.span, stream.laneOf(e), nonEmpty(e.title))
+      case 'THINKING_END': {
+        const span = thinking.span
+        thinking.span = undefined
+        return span ? reasoningEnd(span) : [stream.problem('THINKING_END without THINKING_START', e, 'end_without_start')]
+      }
+      case 'THINKING_TEXT_MESSAGE_START':
+        thinking.message = stream.fresh('thinking')
+        return start(thinking.message, 'reasoning', 'assistant', stream.laneOf(e), e)
+      case 'THINKING_TEXT_MESSAGE_CONTENT':
+        thinking.message ??= stream.fresh('thinking')
+        return content(thinking.message, 'reasoning', stream.laneOf(e), e.delta, e)
+      case 'THINKING_TEXT_MESSAGE_END': {
+        const id = thinking.message
+        thinking.message = undefined
+        return id ? end(id, 'reasoning', stream.laneOf(e), e) : [stream.problem('THINKING_TEXT_MESSAGE_END without a start', e, 'end_without_start')]
+      }
+    }
+  }
+
+  return {
+    start, content, end, reasoningStart, reasoningEnd, encryptedValue,
+    thinking: thinkingEvent,
+    reset() {
+      openMessages.clear()
+      reasoningSpans.clear()
+      thinking.span = undefined
+      thinking.message = undefined
+    },
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Tool call events (`TOOL_CALL_START`, `_ARGS`, `_END`, `_RESULT`): the tool
+ * message, its state and its timeline row. The arguments' incremental parse
+ * lives in `tool-calls.ts`.
+ */
+import type { Op } from '../../core/ops'
+import { nonEmpty } from '../../core/util/values'
+import type { AgUiEvent, AgUiStream } from './stream-state'
+import { finalArguments, newToolTrack, pushArguments, resetArguments, type ToolTrack } from './tool-calls'
+import { readToolResult } from './tool-result'
+
+/**
+ * The tool calls of one stream.
+ *
+ * @example
+ * const calls = createToolEvents(stream)
+ * calls.start('c1', { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' })
+ */
+export interface ToolEvents {
+  start(id: string, e: AgUiEvent): Op[]
+  args(id: string, delta: unknown, e: AgUiEvent): Op[]
+  end(id: string, e: AgUiEvent): Op[]
+  result(id: string, e: AgUiEvent): Op[]
+  /** The arguments are complete: parse them and move the call on. */
+  inputDone(track: ToolTrack): Op[]
+  /** Every call still taking arguments is complete (a run ended). */
+  closeOpen(): Op[]
+}
+
+/**
+ * Make the tool call handlers for one stream.
+ *
+ * @example
+ * const calls = createToolEvents(createAgUiStream({ turnId: 't1', scope: 't1' }))
+ */
+export function createToolEvents(stream: AgUiStream): ToolEvents {
+  const { turnId, tools } = stream
+
+  function start(id: string, e: AgUiEvent): Op[] {
+    const name = nonEmpty(e.toolCallName)
+    const parentMessageId = nonEmpty(e.parentMessageId)
+    const lane = stream.laneOf(e)
+    const ops: Op[] = name ? [] : [stream.problem(`TOOL_CALL_START "${id}" without "toolCallName"`, e, 'missing_name')]
+    let track = tools.get(id)
+    if (track) {
+      track.open = true
+      if (name) track.name = name
+      if (parentMessageId) track.parentMessageId = parentMessageId
+      resetArguments(track)
+    } else {
+      track = newToolTrack(id, name ?? 'tool', lane, parentMessageId)
+      tools.set(id, track)
+    }
+    return [...ops, ...opened(track)]
+  }
+
+  function opened(track: ToolTrack): Op[] {
+    const value: Record<string, unknown> = { toolCallId: track.id, name: track.name, inputText: '' }
+    if (track.parentMessageId) value.parentMessageId = track.parentMessageId
+    if (!track.resulted) value.state = 'input-streaming'
+    return [
+      { op: 'message.delta', ...stream.place(track.id, 'tool', 'assistant', track.lane), action: 'set', path: '', value },
+      {
+        op: 'trace.node', turnId,
+        node: {
+          id: `tool:${track.id}`, kind: 'tool', label: track.name, tool: track.name, parentId: stream.traceParent(track.lane),
+          ...(track.resulted ? {} : { status: 'start' as const }),
+        },
+      },
+    ]
+  }
+
+  function args(id: string, delta: unknown, e: AgUiEvent): Op[] {
+    if (typeof delta !== 'string') return [stream.problem(`${String(e.type)} needs a string "delta"`, e, 'delta')]
+    const ops: Op[] = []
+    let track = tools.get(id)
+    if (!track) {
+      ops.push(stream.problem(`arguments for tool call "${id}" before its start; the call was created`, e, 'repaired'))
+      track = newToolTrack(id, 'tool', stream.laneOf(e))
+      tools.set(id, track)
+      ops.push(...opened(track))
+    }
+    ops.push(...pushArguments(track, { turnId, messageId: id }, delta))
+    if (track.parser.error && !track.reported) {
+      track.reported = true
+      ops.push(stream.problem(`the arguments of tool call "${id}" are not valid JSON: ${track.parser.error.message}`, e, 'tool_arguments'))
+    }
+    return ops
+  }
+
+  function end(id: string, e: AgUiEvent): Op[] {
+    const track = tools.get(id)
+    if (!track) return [stream.problem(`TOOL_CALL_END for "${id}", which was not started`, e, 'end_without_start')]
+    return inputDone(track)
+  }
+
+  function inputDone(track: ToolTrack): Op[] {
+    track.open = false
+    const ops: Op[] = []
+    const parsed = finalArguments(track)
+    const at = stream.place(track.id, 'tool', 'assistant', track.lane)
+    if (parsed.ok) {
+      ops.push({ op: 'message.delta', ...at, action: 'set', path: 'input', value: parsed.value })
+    } else if (!track.reported) {
+      track.reported = true
+      ops.push(stream.problem(`the arguments of tool call "${track.id}" are not valid JSON: ${parsed.reason}`, track.text, 'tool_arguments'))
+    }
+    if (!track.resulted) ops.push({ op: 'message.delta', ...at, action: 'set', path: 'state', value: 'input-available' })
+    ops.push({
+      op: 'trace.node', turnId,
+      node: { id: `tool:${track.id}`, ...(parsed.ok ? { args: parsed.value } : {}), ...(track.resulted ? {} : { status: 'progress' as const }) },
+    })
+    return ops
+  }
+
+  function closeOpen(): Op[] {
+    const ops: Op[] = []
+    for (const track of tools.values()) if (track.open) ops.push(...inputDone(track))
+    return ops
+  }
+
+  function result(id: string, e: AgUiEvent): Op[] {
+    const { props, refused } = readToolResult(e)
+    let track = tools.get(id)
+    if (!track) {
+      // A result for a call this stream never opened: the call may come from history or an
+      // earlier stream (an approved interrupt); a later TOOL_CALL_START fills in the rest.
+      track = newToolTrack(id, nonEmpty(e.toolCallName) ?? 'tool', stream.laneOf(e))
+      track.open = false
+      tools.set(id, track)
+    }
+    track.resulted = true
+    const value: Record<string, unknown> = { ...props, toolCallId: id }
+    if (nonEmpty(e.messageId)) value.resultMessageId = e.messageId
+    if (nonEmpty(e.toolCallName)) value.name = e.toolCallName
+    const failed = props.state === 'output-error'
+    return [
+      { op: 'message.delta', ...stream.place(id, 'tool', 'assistant', track.lane), action: 'set', path: '', value },
+      { op: 'message.finish', messageId: id, status: failed ? 'error' : 'done' },
+      {
+        op: 'trace.node', turnId,
+        node: {
+          id: `tool:${id}`, kind: 'tool', label: track.name, tool: track.name, parentId: stream.traceParent(track.lane),
+          status: failed ? 'error' : 'done', result: props.output, ...(failed ? { resultDetail: props.errorText } : {}),
+        },
+      },
+      ...refused.map((reason) => stream.problem(`navigation action refused: ${reason}`, e.ui_schema ?? e.content, 'navigation')),
+    ]
+  }
+
+  return { start, args, end, result, inputDone, closeOpen }
+}
