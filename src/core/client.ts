@@ -25,6 +25,7 @@ import { TurnLedger } from './resume/ledger'
 import { closeTurnMemory, findTurnMemory, openTurnMemory, type TurnMemory } from './resume/turn-memory'
 import { clearHandle, defaultResumeStorage, readHandle, writeHandle } from './resume/storage'
 import { resolveResumeStrategy } from './resume/strategies/index'
+import { isSettled, transition, type RunPhase } from './run-state'
 import type {
   HistoryResult, ReplayFilter, ReplayItem, ResumeHandle, ResumeStorage, ResumeStrategy,
 } from './resume/types'
@@ -57,10 +58,8 @@ interface ActiveRun {
   turnId: string
   controller: AbortController
   batcher: Batcher
-  /** No request in flight and none scheduled. */
-  settled: boolean
-  /** Settled but resumable: it gave up reconnecting, or its component unmounted. */
-  parked: boolean
+  /** Where the run is (see `run-state.ts`); changed only through `transition`. */
+  phase: RunPhase
   options: AgentClientOptions
   memory: TurnMemory
   resume?: ResumeBinding
@@ -138,7 +137,7 @@ export class AgentClient {
 
   /** True while a request is open or a reconnect is scheduled. */
   get busy(): boolean {
-    return this.active !== undefined && !this.active.settled
+    return this.active !== undefined && !isSettled(this.active.phase)
   }
 
   /**
@@ -294,7 +293,7 @@ export class AgentClient {
     const binding = bindingOf(options)
     const previous = this.active
     // A stream of another conversation that was only detached stays resumable there.
-    if (previous?.parked && previous.resume && binding && previous.resume.key !== binding.key) this.active = undefined
+    if (previous?.phase === 'parked' && previous.resume && binding && previous.resume.key !== binding.key) this.active = undefined
     this.stop()
     const { turnId, input } = plan
     // A run without resume still counts its events in a ledger; it never compares them.
@@ -310,6 +309,8 @@ export class AgentClient {
     const run = this.createRun(turnId, protocol && !options.protocol ? { ...options, protocol } : options, binding, memory, { opened: true, fromStart: false })
     run.scope = plan.scope
     this.active = run
+    // Building the request (a host source, a protocol's builder) is part of connecting.
+    transition(run, 'connecting')
 
     let request: RequestPlan
     try {
@@ -336,7 +337,7 @@ export class AgentClient {
       } else request = defaultRequest(options, input, turnId, build(), plan.trigger)
     } catch (thrown) {
       const error = toWeftError(thrown, 'network')
-      if (!run.settled && !run.controller.signal.aborted) this.fail(run, error)
+      if (!isSettled(run.phase) && !run.controller.signal.aborted) this.fail(run, error)
       return error
     }
     if (run.controller.signal.aborted) return undefined
@@ -471,7 +472,7 @@ export class AgentClient {
    */
   async retry(): Promise<void> {
     const previous = this.active
-    if (!previous || !previous.parked || !previous.resume) {
+    if (!previous || previous.phase !== 'parked' || !previous.resume) {
       if (!this.busy) await this.attach()
       return
     }
@@ -484,6 +485,7 @@ export class AgentClient {
     run.savedText = previous.savedText
     this.active = run
     this.store.getState().dispatch([{ op: 'stream.status', status: 'reconnecting' }])
+    transition(run, 'connecting')
     await this.drive(run)
   }
 
@@ -492,9 +494,8 @@ export class AgentClient {
     this.tools.stop()
     for (const controller of this.toolRuns) controller.abort()
     const run = this.active
-    if (run && (!run.settled || run.parked)) {
-      run.settled = true
-      run.parked = false
+    if (run && (!isSettled(run.phase) || run.phase === 'parked')) {
+      transition(run, 'aborted')
       run.batcher.flush()
       this.forget(run)
       const ops: Op[] = [{ op: 'stream.status', status: 'aborted' }]
@@ -519,11 +520,10 @@ export class AgentClient {
       this.stop()
       return
     }
-    if (run.settled) return
+    if (isSettled(run.phase)) return
     run.batcher.flush()
     this.persist(run)
-    run.settled = true
-    run.parked = true
+    transition(run, 'parked')
     run.controller.abort()
   }
 
@@ -539,7 +539,7 @@ export class AgentClient {
       this.store.getState().dispatch(ops)
       this.persist(run)
       // A call whose input just completed runs now, while the answer goes on streaming.
-      if (!run.settled) this.tools.start(run.turnId, run.options.tools)
+      if (!isSettled(run.phase)) this.tools.start(run.turnId, run.options.tools)
     }, options.scheduler ?? defaultScheduler(), (thrown) => {
       // The store took the batch (the fold never throws); a listener of the host's did.
       this.store.getState().dispatch([{ op: 'problem', turnId: run.turnId, error: toWeftError(thrown, 'unknown') }])
@@ -547,7 +547,7 @@ export class AgentClient {
     const run: ActiveRun = {
       turnId, options, resume, memory, batcher,
       controller: new AbortController(),
-      settled: false, parked: false, keepHandle: resume !== undefined,
+      phase: 'idle', keepHandle: resume !== undefined,
       handle: init.handle, fromStart: init.fromStart, opened: init.opened, announced: false, failures: 0,
     }
     return run
@@ -557,7 +557,8 @@ export class AgentClient {
   private async drive(run: ActiveRun, initial?: RequestPlan): Promise<void> {
     let request = initial
     for (;;) {
-      if (run.settled || run.controller.signal.aborted) return
+      if (isSettled(run.phase) || run.controller.signal.aborted) return
+      if (run.phase !== 'connecting') transition(run, 'connecting')
       const resuming = request === undefined
       let outcome: Outcome
       try {
@@ -566,7 +567,7 @@ export class AgentClient {
         outcome = { kind: 'failed', error: toWeftError(thrown, 'unknown') }
       }
       request = undefined
-      if (run.settled || run.controller.signal.aborted) return
+      if (isSettled(run.phase) || run.controller.signal.aborted) return
       switch (outcome.kind) {
         case 'aborted':
           return
@@ -595,12 +596,13 @@ export class AgentClient {
             this.park(run, exhausted(outcome.error, max))
             return
           }
+          transition(run, 'reconnecting')
           run.batcher.push([{ op: 'stream.status', status: 'reconnecting' }])
           run.batcher.flush()
           const floor = Math.max(run.retryMs ?? 0, outcome.error.retryAfterMs ?? 0)
           const sleep = resume.options.backoff?.sleep ?? wait
           if (!(await sleep(backoffDelay(run.failures, resume.options.backoff, floor), run.controller.signal))) return
-          if (run.settled || run.controller.signal.aborted) return
+          if (isSettled(run.phase) || run.controller.signal.aborted) return
         }
       }
     }
@@ -617,13 +619,13 @@ export class AgentClient {
         { onRetry: (ms) => (run.retryMs = ms) },
       )
     } catch (thrown) {
-      if (controller.signal.aborted || run.settled) return { kind: 'aborted' }
+      if (controller.signal.aborted || isSettled(run.phase)) return { kind: 'aborted' }
       const error = toWeftError(thrown, 'network')
       if (!resuming) return { kind: 'failed', error }
       if (error.status === 404 || error.status === 410) return { kind: 'expired', error }
       return error.retryable ? { kind: 'lost', error, progressed: false } : { kind: 'failed', error }
     }
-    if (controller.signal.aborted || run.settled || stream.endReason === 'aborted') return { kind: 'aborted' }
+    if (controller.signal.aborted || isSettled(run.phase) || stream.endReason === 'aborted') return { kind: 'aborted' }
     if (resuming && stream.response.status === 204) return { kind: 'nothing' }
     if (!resuming) run.streamUrl = request.url
 
@@ -636,6 +638,7 @@ export class AgentClient {
       },
       runId: request.runId,
     }))
+    transition(run, 'streaming')
     run.batcher.push([{ op: 'stream.status', status: 'streaming' }])
     const filter = resuming ? this.replayFilter(run) : undefined
     let progressed = false
@@ -650,7 +653,7 @@ export class AgentClient {
     try {
       // One await per arrival of bytes, not per frame: a frame's work stays synchronous.
       for await (const batch of stream.batches) {
-        if (run.settled) break
+        if (isSettled(run.phase)) break
         const ready: ReplayItem[] = []
         for (const frame of batch) {
           if (isDoneFrame(frame)) {
@@ -672,7 +675,7 @@ export class AgentClient {
         stream.settle(reader.ended ? grace : undefined)
       }
     } catch (thrown) {
-      if (controller.signal.aborted || run.settled) return { kind: 'aborted' }
+      if (controller.signal.aborted || isSettled(run.phase)) return { kind: 'aborted' }
       if (reader.ended) {
         if (replay) take(replay.end(true))
         return { kind: 'finished', reason: 'eof' }
@@ -680,10 +683,10 @@ export class AgentClient {
       replay?.end(false)
       return { kind: 'lost', error: toWeftError(thrown, 'network'), progressed }
     }
-    if (run.settled || controller.signal.aborted) return { kind: 'aborted' }
+    if (isSettled(run.phase) || controller.signal.aborted) return { kind: 'aborted' }
     // Read again: the loop above moved it on.
     const endReason = endReasonOf(stream)
-    if (endReason === 'aborted' || run.settled) return { kind: 'aborted' }
+    if (endReason === 'aborted' || isSettled(run.phase)) return { kind: 'aborted' }
     const final = endReason === 'done'
     if (replay) take(replay.end(final || reader.ended))
     if (final || reader.ended || filter?.settled) return { kind: 'finished', reason: final ? 'done' : 'eof' }
@@ -798,16 +801,18 @@ export class AgentClient {
     if (run.memory.reader) run.batcher.push(run.memory.reader.end(reason))
     else run.batcher.push([{ op: 'turn.finish', turnId: run.turnId, status: 'done' }])
     run.batcher.flush()
-    run.settled = true
-    this.forget(run)
     const turn = own(this.store.getState().turns, run.turnId)
     if (turn?.status === 'error') {
-      const error = turn.error ?? weftError('unknown', 'the agent reported an error')
-      this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
-      run.options.onError?.(error)
-    } else if (turn?.status === 'aborted') {
+      // The turn already carries the agent's error; only the stream shows it.
+      this.endInError(run, turn.error ?? weftError('unknown', 'the agent reported an error'), { handle: 'forget', closeTurn: false })
+      return
+    }
+    this.forget(run)
+    if (turn?.status === 'aborted') {
+      transition(run, 'aborted')
       this.store.getState().dispatch([{ op: 'stream.status', status: 'aborted' }])
     } else {
+      transition(run, 'done')
       this.store.getState().dispatch([{ op: 'stream.status', status: 'done' }])
       run.options.onFinish?.(run.turnId)
     }
@@ -816,7 +821,7 @@ export class AgentClient {
   /** A re-attach found nothing: no turn was opened, so nothing shows. */
   private settleQuietly(run: ActiveRun): void {
     run.batcher.flush()
-    run.settled = true
+    transition(run, 'done')
     this.forget(run)
     this.store.getState().dispatch([{ op: 'stream.status', status: 'idle' }])
   }
@@ -840,13 +845,7 @@ export class AgentClient {
       await this.fromHistory(run, 'expired', error)
       return
     }
-    run.batcher.flush()
-    run.settled = true
-    this.forget(run)
-    const ops: Op[] = [{ op: 'stream.status', status: 'error', error }]
-    if (run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error })
-    this.store.getState().dispatch(ops)
-    run.options.onError?.(error)
+    this.endInError(run, error, { handle: 'forget', closeTurn: true })
   }
 
   private async fromHistory(run: ActiveRun, reason: 'expired' | 'ended', error: WeftError): Promise<void> {
@@ -860,29 +859,24 @@ export class AgentClient {
     try {
       result = await loader({ conversationKey: resume.key, handle, reason, signal: run.controller.signal })
     } catch (thrown) {
-      if (run.settled || run.controller.signal.aborted) return
-      run.settled = true
-      const failure = toWeftError(thrown, 'unknown')
-      const ops: Op[] = [{ op: 'stream.status', status: 'error', error: failure }]
-      if (run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error: failure })
-      this.store.getState().dispatch(ops)
-      run.options.onError?.(failure)
+      if (isSettled(run.phase) || run.controller.signal.aborted) return
+      this.endInError(run, toWeftError(thrown, 'unknown'), { handle: 'leave', closeTurn: true })
       return
     }
-    if (run.settled || run.controller.signal.aborted) return
-    run.settled = true
+    if (isSettled(run.phase) || run.controller.signal.aborted) return
     if (!result || result.length === 0) {
       // History had nothing to add: keep what arrived and close the turn.
       if (!run.opened) {
-        this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
-        run.options.onError?.(error)
+        this.endInError(run, error, { handle: 'leave', closeTurn: false })
         return
       }
+      transition(run, 'done')
       const closing = run.memory.reader?.end('eof') ?? []
       this.store.getState().dispatch([...closing, { op: 'turn.finish', turnId: run.turnId, status: 'done' }, { op: 'stream.status', status: 'done' }])
       return
     }
     // History is the whole conversation: it replaces what the store held.
+    transition(run, 'done')
     this.store.getState().reset()
     const ops: Op[] = isOpList(result) ? [...result] : [{ op: 'hydrate', turns: [...result], at: 'end' }]
     ops.push({ op: 'stream.status', status: 'done' })
@@ -891,20 +885,26 @@ export class AgentClient {
 
   /** Stop reconnecting but keep the turn and its handle: `retry()` goes on from here. */
   private park(run: ActiveRun, error: WeftError): void {
-    run.batcher.flush()
-    this.persist(run)
-    run.settled = true
-    run.parked = true
-    this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
-    run.options.onError?.(error)
+    this.endInError(run, error, { handle: 'keep', closeTurn: false })
   }
 
   private fail(run: ActiveRun, error: WeftError): void {
-    run.batcher.flush()
-    run.settled = true
     run.failure = error
+    this.endInError(run, error, { handle: 'leave', closeTurn: true })
+  }
+
+  /**
+   * The one way a run ends in error: what arrived is flushed, the handle is
+   * kept (the run parks, `retry()` goes on), forgotten or left alone, the stream
+   * (and, when asked, the turn) shows the error, and the host hears of it.
+   */
+  private endInError(run: ActiveRun, error: WeftError, how: { handle: 'keep' | 'forget' | 'leave'; closeTurn: boolean }): void {
+    run.batcher.flush()
+    if (how.handle === 'keep') this.persist(run)
+    transition(run, how.handle === 'keep' ? 'parked' : 'error')
+    if (how.handle === 'forget') this.forget(run)
     const ops: Op[] = [{ op: 'stream.status', status: 'error', error }]
-    if (run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error })
+    if (how.closeTurn && run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error })
     this.store.getState().dispatch(ops)
     run.options.onError?.(error)
   }
