@@ -3,7 +3,7 @@
  * stores (another conversation is selected), the client of the old store keeps
  * its stream: the answer goes on folding into the conversation it belongs to.
  */
-import { useEffect, useState } from 'react'
+import { useEffect, useLayoutEffect, useState } from 'react'
 import { AgentClient, type AgentClientOptions } from '../core/client'
 import type { AgentStore } from '../core/store'
 import { useConversationStore } from './conversations'
@@ -37,8 +37,13 @@ export function useStoreClients(store: AgentStore, options: AgentClientOptions):
     return found
   })
   const client = clientFor(store, options)
-  // The latest options serve the next send; a run in flight keeps its own.
-  client.setOptions(options)
+  // The latest options serve the next send; a run in flight keeps its own. They are applied
+  // once the render commits, as TanStack's useBaseQuery does: a render React throws away
+  // (StrictMode's second pass, a suspended transition) must not change the client. A layout
+  // effect runs before any passive effect or event handler can send.
+  useIsomorphicLayoutEffect(() => {
+    client.setOptions(options)
+  }, [client, options])
 
   const conversations = useConversationStore()
   useEffect(() => conversations?.onRemove((_id, removed) => {
@@ -53,3 +58,6 @@ export function useStoreClients(store: AgentStore, options: AgentClientOptions):
   }, [clients])
   return { client, clientFor }
 }
+
+// useLayoutEffect warns when rendered on a server, where no effect runs anyway.
+const useIsomorphicLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect
