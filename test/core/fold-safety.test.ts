@@ -64,6 +64,17 @@ describe('depth limits are refused before the fold, each as a problem', () => {
 })
 
 describe('a fold that throws loses nothing but the op that threw', () => {
+  it('an op the fold does not know (a host decoder of another version) is a problem on its turn; the batch goes on', () => {
+    const stranger = { op: 'message.shout', turnId: 't' } as unknown as Op
+    const state = fold(emptyState(), [
+      { op: 'turn.open', turnId: 't', role: 'assistant' },
+      stranger,
+      { op: 'message.put', turnId: 't', messageId: 'a', type: 'text', props: { content: 'kept' } },
+    ])
+    expect(state.turns.t!.problems.map((p) => [p.code, p.message])).toEqual([['message.shout', 'could not apply message.shout: unknown op message.shout']])
+    expect(state.messages.a!.props.content).toBe('kept')
+  })
+
   const around = (deep: Op): Op[] => [
     { op: 'turn.open', turnId: 't', role: 'assistant' },
     { op: 'message.put', turnId: 't', messageId: 'a', type: 'text', props: { content: 'before' } },

@@ -291,8 +291,10 @@ function applyOp(state: AgentState, op: Op): void {
       hydrate(state, op)
       return
     default: {
-      const unknownOp: { op?: unknown } = op
-      throw new Error(`unknown op ${String(unknownOp.op)}`)
+      // A new op added to the union without a case here fails to compile; one that
+      // arrives at runtime anyway (a host's own decoder) becomes a problem.
+      const unhandled: never = op
+      throw new Error(`unknown op ${String((unhandled as { op?: unknown }).op)}`)
     }
   }
 }
