@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createUIMessageDecoder, UI_MESSAGE_CHUNK_TYPES, uiMessageProtocol } from '../../src/protocols/ui-message/index'
+import { createUIMessageDecoder, UI_MESSAGE_CHUNK_TYPES } from '../../src/protocols/ui-message/decoder'
+import { uiMessageProtocol } from '../../src/protocols/ui-message/index'
 import { detectProtocol } from '../../src/core/protocol/detect'
 import { builtInProtocols as protocols } from '../../src/protocols/index'
 import type { DataPart } from '../../src/core/protocol/types'

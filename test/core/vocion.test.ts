@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createVocionDecoder, vocionProtocol, classifyVocionError } from '../../src/protocols/vocion/index'
+import { createVocionDecoder, classifyVocionError } from '../../src/protocols/vocion/decoder'
+import { vocionProtocol } from '../../src/protocols/vocion/index'
 import { foldStream, streamToOps } from '../../src/core/fold-stream'
 import type { AgentState, Message, TraceNode } from '../../src/core/model'
 import { selectCitation, selectTraceList, selectTurnMessages } from '../../src/core/selectors'

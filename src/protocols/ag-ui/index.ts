@@ -1,13 +1,12 @@
 /**
- * AG-UI: the protocol definition, its decoder, the runs flow, history paging,
+ * AG-UI: the protocol definition, the runs flow, history paging,
  * navigation actions and their view.
  *
  * @example
  * import { agUiProtocol, agUiRunsSource } from 'weft/protocols/ag-ui'
  */
 export { agUiProtocol } from './protocol'
-export { createAgUiDecoder, agUiInputMessageId } from './decoder'
-export { AG_UI_EVENT_TYPES, sniffAgUi } from './event-types'
+export { agUiInputMessageId } from './decoder'
 export { agUiRunsSource, type AgUiRunsOptions, type AgUiRunsSource, type AgUiRunInput, type AgUiRunAccepted } from './runs'
 export {
   AgUiHistory, agUiHistoryOps, agUiHistoryUrl, fetchAgUiHistory, readAgUiHistory, readAgUiHistoryPage,

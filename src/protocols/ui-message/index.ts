@@ -6,6 +6,5 @@
  * import { uiMessageProtocol } from 'weft/protocols/ui-message'
  */
 export { uiMessageProtocol } from './protocol'
-export { createUIMessageDecoder, sniffUIMessage, UI_MESSAGE_CHUNK_TYPES } from './decoder'
 export { aiSdkResume, type AiSdkHandle, type AiSdkResumeOptions } from './resume'
 export { uiMessageHistory, readUIMessageHistory, type UIMessageLike } from './history'

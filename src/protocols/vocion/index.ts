@@ -5,6 +5,5 @@
  * import { vocionProtocol } from 'weft/protocols/vocion'
  */
 export { vocionProtocol } from './protocol'
-export { createVocionDecoder, classifyVocionError, sniffVocion } from './decoder'
 export { vocionResume, type VocionHandle, type VocionResumeOptions } from './resume'
 export { vocionHistory, readVocionHistory, type VocionTranscriptTurn } from './history'

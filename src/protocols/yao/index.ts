@@ -5,6 +5,5 @@
  * import { yaoProtocol } from 'weft/protocols/yao'
  */
 export { yaoProtocol } from './protocol'
-export { createYaoDecoder, sniffYao } from './decoder'
 export { yaoResume, type YaoTaskHandle } from './resume'
 export { yaoHistory, readYaoHistory, type YaoStoredMessage } from './history'
