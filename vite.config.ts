@@ -135,7 +135,7 @@ export default defineConfig({
         // load React on a server.
         advancedChunks: {
           groups: [
-            { name: 'view', test: /src\/(core\/(selectors|util\/record|fold\/trace)|protocols\/ag-ui\/navigation)\.tsx?$/ },
+            { name: 'view', test: /src\/(core\/(selectors|util\/(record|memo)|fold\/trace)|protocols\/ag-ui\/navigation)\.tsx?$/ },
             { name: 'view-react', test: /src\/react\/(selectors|store-context)\.tsx?$/ },
           ],
         },

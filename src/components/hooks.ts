@@ -3,6 +3,7 @@
  * returns a value that keeps its identity while its slice is unchanged.
  */
 import type { AgentState, Block, Turn } from '../core/model'
+import { memo, type Memo } from '../core/util/memo'
 import { useAgentSelectorShallow } from '../react/selectors'
 import { own } from './format'
 
@@ -38,7 +39,7 @@ export function turnOutline(state: AgentState, turnId: string): OutlineKey[] {
   const turn = own(state.turns, turnId)
   if (!turn) return []
   // A token changes only its message: the turn, blocks and threads keep their identity, so the outline is reused.
-  return remember(turnOutlines, turn, [state.blocks, state.threads], () => buildTurnOutline(state, turn))
+  return memo(turnOutlines, turn, [state.blocks, state.threads], () => buildTurnOutline(state, turn))
 }
 
 function buildTurnOutline(state: AgentState, turn: Turn): OutlineKey[] {
@@ -72,7 +73,7 @@ function buildTurnOutline(state: AgentState, turn: Turn): OutlineKey[] {
 export function blockOutline(state: AgentState, blockId: string): OutlineKey[] {
   const block = own(state.blocks, blockId)
   if (!block) return []
-  return remember(blockOutlines, block, [state.threads], () => buildBlockOutline(state, block))
+  return memo(blockOutlines, block, [state.threads], () => buildBlockOutline(state, block))
 }
 
 function buildBlockOutline(state: AgentState, block: Block): OutlineKey[] {
@@ -94,25 +95,8 @@ function buildBlockOutline(state: AgentState, block: Block): OutlineKey[] {
   return out
 }
 
-interface Remembered {
-  deps: readonly unknown[]
-  value: OutlineKey[]
-}
-
-const turnOutlines = new WeakMap<Turn, Remembered>()
-const blockOutlines = new WeakMap<Block, Remembered>()
-
-/**
- * An outline depends on its turn (or block), on where messages sit (recorded in
- * blocks and threads) and on nothing a streaming token touches.
- */
-function remember<K extends object>(cache: WeakMap<K, Remembered>, key: K, deps: readonly unknown[], build: () => OutlineKey[]): OutlineKey[] {
-  const known = cache.get(key)
-  if (known && known.deps.length === deps.length && known.deps.every((d, i) => d === deps[i])) return known.value
-  const value = build()
-  cache.set(key, { deps, value })
-  return value
-}
+const turnOutlines = new WeakMap<Turn, Memo<OutlineKey[]>>()
+const blockOutlines = new WeakMap<Block, Memo<OutlineKey[]>>()
 
 function placeEmpty(out: OutlineKey[], ids: readonly string[], placed: Set<string>, kind: 'b' | 't'): void {
   let previous: OutlineKey | undefined

@@ -5,6 +5,7 @@
  * subscriber comparing by identity re-renders only when its slice changed.
  */
 import { own } from './util/record'
+import { memo, sameItems, type Memo } from './util/memo'
 import type { AgentState, Block, Gate, Message, Source, Thread, TraceNode, Turn } from './model'
 
 /** One row of the work timeline with the rows nested under it. */
@@ -221,41 +222,6 @@ export function selectCitation(state: AgentState, turnId: string, n: number): So
   if (indexed) return indexed
   if (turn.sources.some((s) => s.citationIndex !== undefined)) return undefined
   return n >= 1 ? turn.sources[n - 1] : undefined
-}
-
-interface Memo<V> {
-  deps: readonly unknown[]
-  value: V
-}
-
-/**
- * Computes a value for `key` once per set of dependencies; a recomputed array
- * (or a value `same` calls equal) whose items did not change keeps the previous identity.
- */
-function memo<K extends object, V>(
-  cache: WeakMap<K, Memo<V>>,
-  key: K,
-  deps: readonly unknown[],
-  compute: () => V,
-  same: (a: V, b: V) => boolean = defaultSame,
-): V {
-  const cached = cache.get(key)
-  if (cached && sameItems(cached.deps, deps)) return cached.value
-  const computed = compute()
-  const value = cached && same(cached.value, computed) ? cached.value : computed
-  cache.set(key, { deps, value })
-  return value
-}
-
-function defaultSame<V>(a: V, b: V): boolean {
-  return Array.isArray(a) && Array.isArray(b) ? sameItems(a, b) : Object.is(a, b)
-}
-
-function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a === b) return true
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 function pickAll<T>(record: Record<string, T>, ids: readonly string[]): T[] {
