@@ -37,6 +37,12 @@ export interface Source {
   providerMetadata?: unknown
   /** Fields of the source the protocol sent that weft does not read, kept as they came. */
   extra?: Record<string, unknown>
+  /**
+   * Where the answer put it among its parts, when that is known (history): after
+   * the message `after` (absent: before the first), inside the step block
+   * `blockId`. A request sends a source without it after the answer's parts.
+   */
+  place?: { after?: string; blockId?: string }
 }
 
 /**

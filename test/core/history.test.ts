@@ -1,4 +1,4 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
+import { readUIMessageStream, validateUIMessages, type UIMessage, type UIMessageChunk } from 'ai'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { uiMessageChunks } from '../../mock/scenarios/ui-message'
@@ -8,6 +8,7 @@ import { foldStream } from '../../src/core/fold-stream'
 import { historyOps } from '../../src/core/history/merge'
 import { HistoryPager } from '../../src/core/history/pager'
 import { emptyState, type AgentState } from '../../src/core/model'
+import { uiMessages } from '../helpers/ui-message-arbitraries'
 
 /** What the AI SDK request builder sends for the active path. */
 const toUIMessages = (state: AgentState) => builderMessages(state, state.turnIds)
@@ -68,41 +69,36 @@ describe('AI SDK history: UIMessage[]', () => {
     expect(Object.values(state.messages).filter((m) => m.type === 'tool').length).toBeGreaterThan(0)
   })
 
-  // Keys that could reach a prototype are dropped by design; every other JSON value round-trips.
-  const json = fc.jsonValue().filter((v) => !/"(__proto__|constructor|prototype)":/.test(JSON.stringify(v)))
-  // The builder sends `{}` for a missing input, as the AI SDK's schema asks.
-  const input = json.filter((v) => v !== null)
-  const id = fc.stringMatching(/^[a-z0-9-]{1,12}$/).filter(isSafeKey)
-  const text = (state: 'done' | undefined) => fc.string().map((t) => (state ? { type: 'text', text: t, state } : { type: 'text', text: t }))
-  const file = fc.record({ type: fc.constant('file'), mediaType: fc.constantFrom('image/png', 'application/pdf'), url: fc.webUrl() })
-  const data = fc.record({ type: fc.constant('data-weather'), data: json })
-  const tool = fc.oneof(
-    fc.record({ type: fc.constantFrom('tool-search', 'tool-weather'), toolCallId: id, state: fc.constant('output-available'), input, output: json }),
-    fc.record({ type: fc.constant('tool-search'), toolCallId: id, state: fc.constant('output-error'), input, errorText: fc.string() }),
-    fc.record({ type: fc.constant('dynamic-tool'), toolName: id, toolCallId: id, state: fc.constant('input-available'), input }),
-  )
-  const reasoning = fc.string().map((t) => ({ type: 'reasoning', text: t, state: 'done' }))
-  const source = fc.oneof(
-    fc.record({ type: fc.constant('source-url'), sourceId: id, url: fc.webUrl() }),
-    fc.record({ type: fc.constant('source-document'), sourceId: id, mediaType: fc.constant('text/plain'), title: fc.string() }),
-  )
-  // As the AI SDK writes them: a user says text, files and data; an answer goes in steps, each opened by
-  // `step-start`, and its sources come after its parts.
-  const userMessage = fc.record({ id, role: fc.constant('user'), parts: fc.array(fc.oneof(text(undefined), file, data), { minLength: 1, maxLength: 4 }) })
-  const step = fc.array(fc.oneof(text('done'), reasoning, tool, file, data), { minLength: 1, maxLength: 4 }).map((parts) => [{ type: 'step-start' }, ...parts])
-  const assistantMessage = fc.record({
-    id, role: fc.constant('assistant'),
-    metadata: fc.option(fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/).filter((k) => k !== 'messageId' && isSafeKey(k)), json, { minKeys: 1 }), { nil: undefined }),
-    steps: fc.array(step, { minLength: 1, maxLength: 3 }),
-    sources: fc.array(source, { maxLength: 2 }),
-  }).map(({ steps, sources, metadata, ...rest }) => ({ ...rest, ...(metadata ? { metadata } : {}), parts: [...steps.flat(), ...sources] }))
-  const uiMessage = fc.oneof(userMessage, assistantMessage)
+  it('any UIMessage[] the AI SDK accepts round-trips through history, the store and the request builder unchanged', async () => {
+    await fc.assert(fc.asyncProperty(uiMessages, async (messages) => {
+      // Valid for the SDK itself (it throws otherwise), in the form its schema keeps.
+      const valid = JSON.parse(JSON.stringify(await validateUIMessages({ messages }))) as UIMessageLike[]
+      expect(valid).toHaveLength(messages.length)
+      expect(toUIMessages(load(uiMessageHistory(valid)))).toEqual(valid)
+    }), { numRuns: 300 })
+  })
 
-  it('any list of UIMessages round-trips through the store and the request builder unchanged', () => {
-    fc.assert(fc.property(fc.uniqueArray(uiMessage, { selector: (m) => m.id, maxLength: 8 }), (messages) => {
-      const plain = JSON.parse(JSON.stringify(messages)) as UIMessageLike[]
-      expect(toUIMessages(load(uiMessageHistory(plain)))).toEqual(plain)
-    }))
+  it('sources and special data parts stay where they stood; every tool state keeps its fields', () => {
+    const messages: UIMessageLike[] = [{
+      id: 'a1', role: 'assistant', metadata: [1, 'two'],
+      parts: [
+        { type: 'source-url', sourceId: 's0', url: 'https://a.example/0' },
+        { type: 'step-start' },
+        { type: 'data-thinking-step', id: 't1', data: { id: 't1', title: 'Reading', status: 'completed', items: [] } },
+        { type: 'text', text: 'See [1].' },
+        { type: 'source-url', sourceId: 's1', url: 'https://a.example/1', title: 'One', providerMetadata: { p: { rank: 1 } } },
+        { type: 'tool-search', toolCallId: 'c1', state: 'approval-responded', input: { q: 'x' }, approval: { id: 'ap1', approved: false, reason: 'no', signature: 'sig' } },
+        { type: 'dynamic-tool', dynamic: false, toolName: 'lookup', toolCallId: 'c2', state: 'output-available', input: {}, output: 1, preliminary: false },
+        { type: 'step-start' },
+        { type: 'step-start' },
+        { type: 'source-document', sourceId: 's2', mediaType: 'application/pdf', title: 'Report', filename: 'r.pdf' },
+        { type: 'data-further-questions', data: ['And then?'] },
+        { type: 'data-terminal-info', data: { text: 'Done', type: 'success' } },
+      ],
+    }]
+    const state = load(uiMessageHistory(messages))
+    expect(state.turns.a1!.sources.map((s) => s.id)).toEqual(['s0', 's1', 's2'])
+    expect(toUIMessages(state)).toEqual(messages)
   })
 
   it('bad messages are problems; the rest load', () => {

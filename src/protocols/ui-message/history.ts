@@ -5,13 +5,15 @@
  * text in `props.content`, a `tool-<name>` or `dynamic-tool` part becomes a `tool`
  * message with `props.name`, files and data parts keep their fields, each
  * `step-start` opens a step block the following parts belong to, and sources join
- * the turn's `sources`. What history hands in, the builder sends back.
+ * the turn's `sources` with the place they stood in. What history hands in, the
+ * builder sends back, part for part.
  */
 import { historyOps, type HistoryBatch } from '../../core/history/merge'
 import type { Source } from '../../core/model'
 import type { HydratedTurn, Op } from '../../core/ops'
 import type { HistoryReader } from '../../core/protocol/types'
 import { isRecord, isSafeKey } from '../../core/util/record'
+import { stringOf } from '../../core/util/values'
 
 /**
  * A message as the AI SDK stores it (the fields weft reads).
@@ -53,18 +55,27 @@ export function uiMessageHistory(messages: unknown): HistoryBatch {
     for (const [at, part] of message.parts.entries()) {
       const source = sourceOf(part)
       if (source) {
-        sources.push(source)
+        // Where it stood, so the request builder puts it back there.
+        const after = parts.at(-1)?.id
+        sources.push({ ...source, place: { ...(after ? { after } : {}), ...(step ? { blockId: step } : {}) } })
         continue
       }
       if (part.type === 'step-start') {
-        step = `${message.id}/step-${steps.length}`
+        step = `${message.id}/step-${at}`
         steps.push({ op: 'block.open', turnId: message.id, blockId: step, kind: 'step' }, { op: 'block.close', blockId: step })
         continue
       }
-      parts.push({ id: `${message.id}/${at}`, role: message.role, ...fromPart(part), ...(step ? { blockId: step } : {}) })
+      const loaded = { id: `${message.id}/${at}`, role: message.role, ...fromPart(part) }
+      parts.push(loaded)
+      // The part joins its step after the steps open, so the turn lists its steps in order, empty ones too.
+      if (step) steps.splice(steps.length - 1, 0, { op: 'message.put', turnId: message.id, messageId: loaded.id, ...loaded, blockId: step })
     }
     // Only the server's own metadata: `messageId` is weft's name for the UIMessage id on a streamed turn.
-    const metadata = isRecord(message.metadata) ? { ...message.metadata, messageId: message.id } : { messageId: message.id }
+    // Metadata that is not an object with fields, or that uses one of weft's two names, is kept whole, so it goes back as it came.
+    const given = message.metadata
+    const metadata = isRecord(given) && Object.keys(given).length > 0 && !('messageId' in given) && !('uiMetadata' in given)
+      ? { ...given, messageId: message.id }
+      : given === undefined ? { messageId: message.id } : { messageId: message.id, uiMetadata: given }
     batch.turns.push({
       turn: { id: message.id, role: message.role, status: 'done', protocol: 'ui-message', metadata, sources },
       messages: parts,
@@ -77,16 +88,24 @@ export function uiMessageHistory(messages: unknown): HistoryBatch {
 function fromPart(part: { type: string; [key: string]: unknown }): { type: string; props: Record<string, unknown>; status: 'streaming' | 'done' } {
   const { type, ...rest } = part
   if (type === 'text' || type === 'reasoning') {
-    // The part's state is the message's status; the builder writes it back from there.
+    // The part's state is the message's status; `partState` remembers whether the part had one at all.
     const { text, state, ...others } = rest
-    return { type, props: { content: text, ...others }, status: state === 'streaming' ? 'streaming' : 'done' }
+    return { type, props: { content: text, ...others, partState: stringOf(state) ?? null }, status: state === 'streaming' ? 'streaming' : 'done' }
   }
   if (type === 'dynamic-tool') {
-    const { toolName, ...others } = rest
-    return { type: 'tool', props: { name: toolName, dynamic: true, ...others }, status: 'done' }
+    // `dynamic: false` on the wire marks a static tool part the SDK normalised to a dynamic one.
+    const { toolName, dynamic, ...others } = toolFields(rest)
+    return { type: 'tool', props: { ...others, name: toolName, dynamic: true, ...(dynamic === false ? { normalized: true } : {}) }, status: 'done' }
   }
-  if (type.startsWith('tool-')) return { type: 'tool', props: { name: type.slice('tool-'.length), ...rest }, status: 'done' }
+  if (type.startsWith('tool-')) return { type: 'tool', props: { name: type.slice('tool-'.length), ...toolFields(rest) }, status: 'done' }
   return { type, props: rest, status: 'done' }
+}
+
+/** A stored `preliminary: false` is kept apart: a live stream's final output also says false, and the SDK leaves it out. */
+function toolFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const { preliminary, ...rest } = fields
+  if (preliminary === false) return { ...rest, preliminaryFalse: true }
+  return preliminary === undefined ? rest : { ...rest, preliminary }
 }
 
 function sourceOf(part: { type: string; [key: string]: unknown }): Source | undefined {

@@ -4,9 +4,9 @@
  * one place where weft's model and `UIMessage` meet; a history loader that reads
  * `UIMessage[]` into turns belongs beside it, so what one reads the other writes back.
  */
-import type { AgentState, Message, Turn } from '../../core/model'
-import { isRecord, own } from '../../core/util/record'
-import { defined, stringOf } from '../../core/util/values'
+import type { AgentState, Message, Source, Turn } from '../../core/model'
+import { own, recordOf } from '../../core/util/record'
+import { booleanOf, defined, stringOf } from '../../core/util/values'
 
 /**
  * One part of a `UIMessage`, as the AI SDK defines it (text, reasoning, tool,
@@ -61,33 +61,63 @@ export function toUIMessages(state: AgentState, path: readonly string[]): UIMess
  */
 export function toUIMessage(state: AgentState, turn: Turn): UIMessage | undefined {
   const parts: UIMessagePart[] = []
-  let step: string | undefined
+  // Each step of an answer begins with a `step-start` part, as the AI SDK writes it; an empty step too.
+  const steps = turn.blockIds.filter((id) => own(state.blocks, id)?.kind === 'step')
+  let opened = 0
+  const enter = (blockId: string | undefined) => {
+    const at = blockId === undefined ? -1 : steps.indexOf(blockId, opened)
+    for (; opened <= at; opened++) parts.push({ type: 'step-start' })
+  }
+  // Sources go back where the answer had them; one whose place is unknown goes after the parts.
+  const placed = new Map<string, Source[]>()
+  const last: Source[] = []
+  const known = new Set(turn.messageIds)
+  for (const source of turn.sources) {
+    const after = source.place ? source.place.after ?? '' : undefined
+    if (after === undefined || (after !== '' && !known.has(after))) last.push(source)
+    else placed.set(after, [...(placed.get(after) ?? []), source])
+  }
+  const sourcesAfter = (after: string) => {
+    for (const source of placed.get(after) ?? []) {
+      enter(source.place?.blockId)
+      const part = sourcePart(source)
+      if (part) parts.push(part)
+    }
+  }
+  sourcesAfter('')
   for (const messageId of turn.messageIds) {
     const message = own(state.messages, messageId)
     if (!message) continue
-    // Each step of an answer begins with a `step-start` part, as the AI SDK writes it.
-    const block = message.blockId ? own(state.blocks, message.blockId) : undefined
-    if (turn.role === 'assistant' && block?.kind === 'step' && block.id !== step) {
-      step = block.id
-      parts.push({ type: 'step-start' })
-    }
+    enter(message.blockId)
     const part = toPart(message)
     if (part) parts.push(part)
+    sourcesAfter(messageId)
   }
-  for (const source of turn.sources) {
-    const providerMetadata = metadataOf(source.providerMetadata)
-    if (source.kind === 'url' && source.url) parts.push(defined({ type: 'source-url', sourceId: source.id, url: source.url, title: source.title, providerMetadata }))
-    else if (source.kind === 'document') {
-      parts.push(defined({
-        type: 'source-document', sourceId: source.id, mediaType: source.mediaType ?? 'text/plain',
-        title: source.title ?? source.filename ?? source.id, filename: source.filename, providerMetadata,
-      }))
-    }
+  enter(steps.at(-1))
+  for (const source of last) {
+    const part = sourcePart(source)
+    if (part) parts.push(part)
   }
   if (parts.length === 0) return undefined
-  const { messageId: _id, ...rest } = turn.metadata
-  const metadata = Object.keys(rest).length > 0 ? rest : undefined
+  // History keeps metadata that is not an object with fields whole, as `uiMetadata`, so it goes back as it came.
+  const { messageId: _id, uiMetadata, ...rest } = turn.metadata
+  const metadata = 'uiMetadata' in turn.metadata ? uiMetadata : Object.keys(rest).length > 0 ? rest : undefined
   return defined({ id: uiMessageId(turn), role: turn.role, metadata, parts }) as unknown as UIMessage
+}
+
+function sourcePart(source: Source): UIMessagePart | undefined {
+  const providerMetadata = recordOf(source.providerMetadata)
+  if (source.kind === 'url') return source.url ? defined({ type: 'source-url', sourceId: source.id, url: source.url, title: source.title, providerMetadata }) : undefined
+  return defined({
+    type: 'source-document', sourceId: source.id, mediaType: source.mediaType ?? 'text/plain', title: source.title ?? source.filename ?? source.id,
+    filename: source.filename, providerMetadata,
+  })
+}
+
+/** A text or reasoning part's state: the one history recorded (`null` for none), else the message's own. */
+function partState(message: Message, fallback: 'streaming' | 'done' | undefined): string | undefined {
+  if ('partState' in message.props) return stringOf(message.props.partState)
+  return fallback
 }
 
 function toPart(message: Message): UIMessagePart | undefined {
@@ -96,14 +126,18 @@ function toPart(message: Message): UIMessagePart | undefined {
   switch (message.type) {
     case 'text':
       return defined({
-        type: 'text', text: stringOf(props.content) ?? '', state: message.role === 'user' ? undefined : state,
-        providerMetadata: metadataOf(props.providerMetadata), citations: Array.isArray(props.citations) ? props.citations : undefined,
+        type: 'text', text: stringOf(props.content) ?? '', state: partState(message, message.role === 'user' ? undefined : state),
+        providerMetadata: recordOf(props.providerMetadata), citations: Array.isArray(props.citations) ? props.citations : undefined,
       })
     case 'reasoning':
-      return defined({ type: 'reasoning', text: stringOf(props.content) ?? '', state, providerMetadata: metadataOf(props.providerMetadata) })
+      // `props.id` is only there when history read it from the part; a streamed part's wire id is in the message id.
+      return defined({
+        type: 'reasoning', id: stringOf(props.id), text: stringOf(props.content) ?? '', state: partState(message, state),
+        providerMetadata: recordOf(props.providerMetadata),
+      })
     case 'custom': {
       const kind = stringOf(props.kind)
-      return kind ? defined({ type: 'custom', kind, providerMetadata: metadataOf(props.providerMetadata) }) : undefined
+      return kind ? defined({ type: 'custom', kind, providerMetadata: recordOf(props.providerMetadata) }) : undefined
     }
     case 'file':
     case 'reasoning-file':
@@ -111,8 +145,8 @@ function toPart(message: Message): UIMessagePart | undefined {
       const url = stringOf(props.url) ?? stringOf(props.src)
       if (!url) return undefined
       const mediaType = stringOf(props.mediaType) ?? stringOf(props.mimeType) ?? 'application/octet-stream'
-      if (message.type === 'reasoning-file') return defined({ type: 'reasoning-file', mediaType, url, providerMetadata: metadataOf(props.providerMetadata) })
-      return defined({ type: 'file', mediaType, url, filename: stringOf(props.filename) ?? stringOf(props.name), providerMetadata: metadataOf(props.providerMetadata) })
+      if (message.type === 'reasoning-file') return defined({ type: 'reasoning-file', mediaType, url, providerMetadata: recordOf(props.providerMetadata) })
+      return defined({ type: 'file', mediaType, url, filename: stringOf(props.filename) ?? stringOf(props.name), providerMetadata: recordOf(props.providerMetadata) })
     }
     case 'tool':
       return toolPart(props)
@@ -128,15 +162,18 @@ function toolPart(props: Record<string, unknown>): UIMessagePart | undefined {
   const name = stringOf(props.name)
   if (!toolCallId || !name) return undefined
   const state = stringOf(props.state) ?? 'input-available'
-  const approval = isRecord(props.approval) ? props.approval : undefined
-  const head = props.dynamic === true ? { type: 'dynamic-tool', toolName: name } : { type: `tool-${name}` }
+  const approval = recordOf(props.approval)
+  // `normalized`: history read a `dynamic-tool` part that said `dynamic: false`, and it goes back saying so.
+  const head = props.dynamic === true
+    ? defined({ type: 'dynamic-tool', dynamic: props.normalized === true ? false : undefined, toolName: name })
+    : { type: `tool-${name}` }
   const base = defined({
-    ...head, toolCallId, title: stringOf(props.title), providerExecuted: typeof props.providerExecuted === 'boolean' ? props.providerExecuted : undefined,
-    toolMetadata: isRecord(props.toolMetadata) ? props.toolMetadata : undefined,
-    callProviderMetadata: metadataOf(props.callProviderMetadata),
+    ...head, toolCallId, title: stringOf(props.title), providerExecuted: booleanOf(props.providerExecuted),
+    toolMetadata: recordOf(props.toolMetadata),
+    callProviderMetadata: recordOf(props.callProviderMetadata),
   })
   const input = props.input
-  const result = defined({ resultProviderMetadata: metadataOf(props.resultProviderMetadata) })
+  const result = defined({ resultProviderMetadata: recordOf(props.resultProviderMetadata) })
   switch (state) {
     case 'input-streaming': {
       const encoding = props.inputEncoding === 'text' || props.inputEncoding === 'json' ? props.inputEncoding : undefined
@@ -150,9 +187,16 @@ function toolPart(props: Record<string, unknown>): UIMessagePart | undefined {
     case 'approval-responded':
       return { ...base, state, input: input ?? {}, approval: approvalAs(approval, { approved: approval?.approved === true, reason: stringOf(approval?.reason) }) }
     case 'output-available':
-      return defined({ ...base, ...result, state, input: input ?? {}, output: props.output, preliminary: props.preliminary === true ? true : undefined, approval: approvalGiven(approval) })
+      return defined({
+        ...base, ...result, state, input: input ?? {}, output: props.output,
+        preliminary: props.preliminary === true ? true : props.preliminaryFalse === true ? false : undefined, approval: approvalGiven(approval),
+      })
     case 'output-error':
-      return defined({ ...base, ...result, state, input: input ?? {}, errorText: stringOf(props.errorText) ?? 'the tool failed', approval: approvalGiven(approval) })
+      // The input may be missing when the call's input could not be parsed; `rawInput` then holds what came.
+      return defined({
+        ...base, ...result, state, input: 'input' in props ? input : undefined, rawInput: props.rawInput,
+        errorText: stringOf(props.errorText) ?? 'the tool failed', approval: approvalGiven(approval),
+      })
     case 'output-denied':
       return { ...base, state, input: input ?? {}, approval: approvalAs(approval, { approved: false, reason: stringOf(approval?.reason) }) }
     default:
@@ -164,18 +208,12 @@ function toolPart(props: Record<string, unknown>): UIMessagePart | undefined {
 function approvalAs(approval: Record<string, unknown> | undefined, answer: Record<string, unknown>): Record<string, unknown> {
   return defined({
     id: stringOf(approval?.id), ...answer, descriptor: approval?.descriptor, signature: stringOf(approval?.signature),
-    inputSchemaInput: approval?.inputSchemaInput, isAutomatic: typeof approval?.isAutomatic === 'boolean' ? approval.isAutomatic : undefined,
+    inputSchemaInput: approval?.inputSchemaInput, isAutomatic: booleanOf(approval?.isAutomatic),
   })
 }
 
 /** The approval a finished call went through, as it was recorded (the stream may never have said `approved`). */
 function approvalGiven(approval: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!approval || typeof approval.id !== 'string') return undefined
-  return approvalAs(approval, { approved: typeof approval.approved === 'boolean' ? approval.approved : undefined, reason: stringOf(approval.reason) })
+  return approvalAs(approval, { approved: booleanOf(approval.approved), reason: stringOf(approval.reason) })
 }
-
-/** Provider metadata is an object of objects for the AI SDK; anything else is not sent back. */
-function metadataOf(value: unknown): Record<string, unknown> | undefined {
-  return isRecord(value) ? value : undefined
-}
-
