@@ -113,7 +113,7 @@ export function ThreadList({ newLabel = 'New chat', undoMs = 8000, label = 'Conv
               role="option"
               aria-selected={selected}
               tabIndex={conversation.id === stop ? 0 : -1}
-              data-weft="thread"
+              data-weft="thread-list-item"
               data-status={conversation.status}
               onFocus={(event) => {
                 if (event.target === event.currentTarget) setFocusId(conversation.id)

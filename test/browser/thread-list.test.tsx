@@ -6,9 +6,14 @@ import '../../src/components/styles.css'
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
+import { yaoScenarios } from '../../mock/scenarios/yao'
 import { ThreadList } from '../../src/components/thread-list'
+import { Transcript } from '../../src/components/transcript'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
+import { foldStream } from '../../src/core/fold-stream'
+import { createAgentStore } from '../../src/core/store'
 import { ConversationsProvider } from '../../src/react/conversations'
+import { AgentProvider } from '../../src/react/provider'
 
 const lists: Conversations[] = []
 afterEach(async () => {
@@ -81,5 +86,28 @@ describe('ThreadList', () => {
     await waitFor(() => expect(getComputedStyle(actions).visibility).toBe('visible'))
     expect(box(titleOf(row))).toEqual(before)
     expect(getComputedStyle(within(row).getByRole('button', { name: 'Delete Lisbon trip' })).visibility).toBe('visible')
+  })
+
+  it('gives its rows their own name, so the transcript’s lane styles stay off them', async () => {
+    const conversations = await twoConversations()
+    const lanes = foldStream(
+      yaoScenarios.find((s) => s.name === 'concurrent-threads')!.frames.filter((f) => f.data !== undefined).map((f) => f.data),
+      { protocol: 'yao' },
+    )
+    const { container } = render(
+      <>
+        <ConversationsProvider conversations={conversations}><ThreadList /></ConversationsProvider>
+        <AgentProvider store={createAgentStore({ initialState: lanes })}><Transcript.Root /></AgentProvider>
+      </>,
+    )
+    await screen.findByRole('listbox')
+    const row = rowOf('Lisbon trip')
+    expect(getComputedStyle(row).borderInlineStartWidth).toBe('0px')
+    expect(row.getAttribute('data-weft')).toBe('thread-list-item')
+    // The transcript's lanes keep theirs: the rule is still there, it just does not reach the list.
+    const lane = container.querySelector('[role="log"] [data-weft="thread"]') as HTMLElement
+    expect(lane).not.toBeNull()
+    expect(getComputedStyle(lane).borderInlineStartWidth).toBe('2px')
+    expect(within(screen.getByRole('listbox')).queryAllByRole('group')).toEqual([])
   })
 })
