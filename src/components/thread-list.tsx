@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { forwardRef, useEffect, useRef, useState, type HTMLAttributes, type KeyboardEvent } from 'react'
 import type { ConversationSummary } from '../core/conversations/conversations'
 import { useConversations } from '../react/conversations'
 
@@ -6,9 +6,9 @@ import { useConversations } from '../react/conversations'
  * Props of `ThreadList`.
  *
  * @example
- * <ThreadList undoMs={5000} newLabel="New conversation" />
+ * <ThreadList undoMs={5000} newLabel="New conversation" className="sidebar" />
  */
-export interface ThreadListProps {
+export interface ThreadListProps extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
   /** The label of the button that starts a conversation (default "New chat"). */
   newLabel?: string
   /** How long the undo offer stays after a delete (ms, default 8000). */
@@ -26,7 +26,8 @@ interface Undo {
  * The conversation sidebar: "New chat", the list (newest first, a dot on those
  * still answering, in the background too), rename in place, delete with undo.
  * Keyboard: one tab stop; arrows, Home and End move, Enter opens, F2 renames,
- * Delete deletes. Needs a `ConversationsProvider` above it.
+ * Delete deletes. Needs a `ConversationsProvider` above it. `className`, `style`,
+ * the other DOM props and the ref go to its root `<nav>`.
  *
  * @example
  * <ConversationsProvider conversations={conversations}>
@@ -34,7 +35,7 @@ interface Undo {
  *   <Chat />
  * </ConversationsProvider>
  */
-export function ThreadList({ newLabel = 'New chat', undoMs = 8000, label = 'Conversations' }: ThreadListProps) {
+export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function ThreadList({ newLabel = 'New chat', undoMs = 8000, label = 'Conversations', ...rest }, ref) {
   const { conversations, selectedId, create, select, rename, remove, restore, resolveConflict } = useConversations()
   const [focusId, setFocusId] = useState<string | undefined>(selectedId)
   const [editing, setEditing] = useState<string | undefined>()
@@ -98,7 +99,7 @@ export function ThreadList({ newLabel = 'New chat', undoMs = 8000, label = 'Conv
   }
 
   return (
-    <nav data-weft="thread-list" aria-label={label}>
+    <nav data-weft="thread-list" aria-label={label} {...rest} ref={ref}>
       <button type="button" data-weft="thread-new" onClick={() => moveTo(create())}>{newLabel}</button>
       <ul role="listbox" aria-label={label} data-weft="threads">
         {conversations.map((conversation, index) => {
@@ -162,7 +163,7 @@ export function ThreadList({ newLabel = 'New chat', undoMs = 8000, label = 'Conv
       )}
     </nav>
   )
-}
+})
 
 /** The title in place of the row: Enter or leaving it keeps the new title, Escape keeps the old. */
 function RenameInput({ title, onDone }: { title: string; onDone(title: string | undefined): void }) {

@@ -4,6 +4,7 @@
  */
 import '../../src/components/styles.css'
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react'
+import { createRef } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
 import { yaoScenarios } from '../../mock/scenarios/yao'
@@ -109,5 +110,25 @@ describe('ThreadList', () => {
     expect(lane).not.toBeNull()
     expect(getComputedStyle(lane).borderInlineStartWidth).toBe('2px')
     expect(within(screen.getByRole('listbox')).queryAllByRole('group')).toEqual([])
+  })
+
+  it('passes className, style, DOM props and the ref to its root', async () => {
+    const conversations = await twoConversations()
+    const ref = createRef<HTMLElement>()
+    render(
+      <ConversationsProvider conversations={conversations}>
+        <ThreadList ref={ref} className="sidebar" style={{ maxWidth: 200 }} data-testid="threads" id="history" />
+      </ConversationsProvider>,
+    )
+    await screen.findByRole('listbox')
+    const root = screen.getByTestId('threads')
+    expect(ref.current).toBe(root)
+    expect(root.tagName).toBe('NAV')
+    expect(root.className).toBe('sidebar')
+    expect(root.style.maxWidth).toBe('200px')
+    expect(root.id).toBe('history')
+    expect(root.getAttribute('data-weft')).toBe('thread-list')
+    expect(root.getAttribute('aria-label')).toBe('Conversations')
+    expect(within(root).getAllByRole('option')).toHaveLength(2)
   })
 })
