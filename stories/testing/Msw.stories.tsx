@@ -11,7 +11,7 @@ import { SupportChat } from './SupportChat'
 const meta = {
   title: 'Testing/MSW handlers',
   component: SupportChat,
-  args: { endpoint: '/api/support/chat' },
+  args: { endpoint: '/api/support/chat', initialQuestion: 'Is the release ready?' },
   decorators: [(Story) => <AgentProvider><Story /></AgentProvider>],
 } satisfies Meta<typeof SupportChat>
 

@@ -1,10 +1,11 @@
 /**
- * A host's own chat component, as an app built on weft writes one: its markup,
- * weft's hooks underneath. The weft/testing stories show it under the decorator
- * and under MSW.
+ * A host's own chat component, written the way an app built on weft writes one:
+ * its markup, its request body, weft's hooks underneath. The weft/testing
+ * stories show it under the decorator and under MSW, and the host-style tests
+ * (jsdom, Chromium) render this same module with `weft/testing` only.
  */
 import { useState } from 'react'
-import { useAgentStream, useGates, useMessage, useStatus, useTurn, useTurnIds } from '../../src/react'
+import { useAgentStream, useGates, useMessage, useStatus, useTurn, useTurnIds } from 'weft/react'
 
 function Text({ id }: { id: string }) {
   const message = useMessage(id)
@@ -29,14 +30,17 @@ function Turn({ id }: { id: string }) {
 export interface SupportChatProps {
   /** Where the host's agent lives. */
   endpoint?: string
+  /** What the question box holds at first (stories prefill it so a click asks). */
+  initialQuestion?: string
 }
 
-/** Ask a question, read the answer. */
-export function SupportChat({ endpoint = '/api/support/chat' }: SupportChatProps) {
-  const [question, setQuestion] = useState('Is the release ready?')
-  const { send } = useAgentStream({ url: endpoint })
+/** What a host ships: ask a question, read the answer, see an error. */
+export function SupportChat({ endpoint = '/api/support/chat', initialQuestion = '' }: SupportChatProps) {
+  const [question, setQuestion] = useState(initialQuestion)
+  const { send } = useAgentStream({ url: endpoint, body: (input) => ({ question: typeof input === 'string' ? input : input?.text, locale: 'en-GB' }) })
   const status = useStatus()
   const turnIds = useTurnIds()
+  const busy = status === 'connecting' || status === 'streaming'
   return (
     <section aria-label="Support chat" style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 560 }}>
       <ol>{turnIds.map((id) => <Turn key={id} id={id} />)}</ol>
@@ -44,12 +48,14 @@ export function SupportChat({ endpoint = '/api/support/chat' }: SupportChatProps
         onSubmit={(event) => {
           event.preventDefault()
           void send(question)
+          setQuestion('')
         }}
       >
         <label>
-          Question <input value={question} onChange={(event) => setQuestion(event.target.value)} />
+          Question
+          <input value={question} onChange={(event) => setQuestion(event.target.value)} />
         </label>
-        <button type="submit" disabled={status === 'connecting' || status === 'streaming'}>Ask</button>
+        <button type="submit" disabled={busy}>Ask</button>
       </form>
       <output data-testid="status">{status}</output>
     </section>

@@ -11,6 +11,7 @@ import { SupportChat, type SupportChatProps } from './SupportChat'
 const meta = {
   title: 'Testing/withAgent decorator',
   component: SupportChat,
+  args: { initialQuestion: 'Is the release ready?' },
   decorators: [withAgent({ protocol: 'vocion', scenario: 'plain', pace: 20 })],
   argTypes: agentArgTypes,
 } satisfies Meta<SupportChatProps & AgentArgs>

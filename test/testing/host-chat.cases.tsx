@@ -5,7 +5,7 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fixtures, renderWithAgent } from 'weft/testing'
-import { SupportChat } from './host-chat'
+import { SupportChat } from '../../stories/testing/SupportChat'
 
 function ask(text: string) {
   fireEvent.change(screen.getByLabelText('Question'), { target: { value: text } })
