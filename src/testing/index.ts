@@ -12,5 +12,6 @@ export { mockFetch, type MockFetch, type MockRoute, type RecordedRequest, type R
 export { renderWithAgent, type RenderWithAgentOptions, type AgentRenderResult } from './render-with-agent'
 export { waitForTurnEnd, markTurnEndsSeen, type TurnEndOptions } from './turn-end'
 export { fixtures, situations, getFixture, allFixtures, type Situation } from './fixtures'
+export { resumeReply, vocionResumeReply, yaoResumeReply, lastEventIdReply, aiSdkReplay, RESUME_STRATEGY, type ReplyOptions } from './resume-replies'
 export { recordStream, type RecordStreamOptions, type StreamRecorder } from './recorder'
 export { encodeFrame, sliceBytes, seededRandom, type AgentFixture, type FixtureFrame, type FixtureProtocol, type LineEnding } from './frames'

@@ -6,6 +6,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { getFixture, allFixtures } from './fixtures'
 import type { AgentFixture, FixtureProtocol } from './frames'
+import { aiSdkReplay, lastEventIdReply, vocionResumeReply, yaoResumeReply, type ReplyOptions } from './resume-replies'
 import { streamResponse, type Chunking, type Pace, type StreamResponseOptions } from './stream-response'
 
 /**
@@ -81,20 +82,34 @@ export interface FixtureHandlersOptions {
 
 /**
  * A whole mock agent server as MSW handlers: every fixture at
- * `GET|POST <prefix>/stream/:protocol/:name`, the list at `GET <prefix>/scenarios`, and
- * Vocion's resume endpoint at `GET <prefix>/resume/vocion/:name?id=<streamId>&after=<count>`.
+ * `GET|POST <prefix>/stream/:protocol/:name`, the list at `GET <prefix>/scenarios`,
+ * and a resume route for each protocol's reconnect:
+ *
+ * - Vocion: `GET <prefix>/resume/vocion/:name?id=<streamId>&after=<count>` (another id: 404);
+ * - Yao tasks: `GET <prefix>/resume/yao/:name?since=<sequence>`, ending in `event: read_complete`;
+ * - AI SDK: `GET <prefix>/stream/:protocol/:name/:chatId/stream` replays the stream a
+ *   `POST` with body `{ id: chatId }` left unfinished, from its start (none: 204);
+ * - standard SSE (AG-UI): the stream route itself with `Last-Event-ID` sends the
+ *   frames after that id (unknown id: 404; nothing left: 204).
+ *
  * Query options: `delay=<ms>`, `pace=tokens|recorded`, `cut=<k>`, `chunk=random`,
- * `seed=<n>`, `crlf=1`, `status=<code>`. Stories can pick a stream by URL alone.
+ * `seed=<n>`, `crlf=1`, `status=<code>`. `cut` and `status` apply to the first
+ * connection only: a reconnect gets the rest whole. Stories can pick a stream by URL alone.
  *
  * @example
  * // .storybook/preview.ts
  * export default { loaders: [mswLoader()], parameters: { msw: fixtureHandlers() } }
  * // a component
  * useAgentStream({ url: '/mock/stream/vocion/hitl?delay=30' })
+ * // a cut AG-UI stream that picks up again by Last-Event-ID
+ * useAgentStream({ url: '/mock/stream/ag-ui/long-answer?cut=9', resume: { strategy: 'sse', conversationKey: 'c1' } })
  */
 export function fixtureHandlers(options: FixtureHandlersOptions = {}): HttpHandler[] {
   const prefix = (options.prefix ?? '/mock').replace(/\/$/, '')
   const extra = options.fixtures ?? []
+  const delay = options.defaultDelayMs ?? 0
+  /** AI SDK chats whose stream a POST started and left unfinished, by `protocol/name/chatId`. */
+  const unfinished = new Set<string>()
   const find = (protocol: string, name: string): AgentFixture | undefined => {
     const own = extra.find((f) => f.protocol === protocol && f.name === name)
     if (own) return own
@@ -113,37 +128,75 @@ export function fixtureHandlers(options: FixtureHandlersOptions = {}): HttpHandl
       return true
     })
   }
-  const stream = ({ request, params }: { request: Request; params: Record<string, string | readonly string[] | undefined> }) => {
+  const unknown = (protocol: unknown, name: unknown) =>
+    HttpResponse.json({ error: 'not_found', message: `Unknown scenario ${String(protocol)}/${String(name)}` }, { status: 404 })
+  const stream = async ({ request, params }: Resolver) => {
     const fixture = find(String(params.protocol), String(params.name))
-    if (!fixture) {
-      return HttpResponse.json({ error: 'not_found', message: `Unknown scenario ${String(params.protocol)}/${String(params.name)}` }, { status: 404 })
+    if (!fixture) return unknown(params.protocol, params.name)
+    const query = new URL(request.url).searchParams
+    const lastEventId = request.headers.get('last-event-id')
+    if (lastEventId) return lastEventIdReply(fixture, lastEventId, { ...replyOptions(query, delay), signal: request.signal })
+    const streamOptions = queryOptions(query, delay)
+    const chatId = request.method === 'POST' ? await chatIdOf(request) : undefined
+    if (chatId !== undefined) {
+      const key = `${fixture.protocol}/${fixture.name}/${chatId}`
+      const cut = streamOptions.cutAt !== undefined && streamOptions.cutAt < fixture.frames.length
+      if (cut || fixture.end === 'drop') unfinished.add(key)
+      else unfinished.delete(key)
     }
-    return streamResponse(fixture, { ...queryOptions(new URL(request.url).searchParams, options.defaultDelayMs ?? 0), signal: request.signal })
+    return streamResponse(fixture, { ...streamOptions, signal: request.signal })
   }
-  // Vocion's resume endpoint: the events after `after` (the stream_meta frame neither counted nor replayed); another id is 404.
-  const vocionResume = ({ request, params }: { request: Request; params: Record<string, string | readonly string[] | undefined> }) => {
+  const aiSdkResume = ({ request, params }: Resolver) => {
+    const fixture = find(String(params.protocol), String(params.name))
+    if (!fixture) return unknown(params.protocol, params.name)
+    const key = `${fixture.protocol}/${fixture.name}/${String(params.chatId)}`
+    if (!unfinished.has(key)) return new HttpResponse(null, { status: 204, headers: { 'cache-control': 'no-cache' } })
+    if (fixture.end !== 'drop') unfinished.delete(key)
+    return aiSdkReplay(fixture, { ...replyOptions(new URL(request.url).searchParams, delay), signal: request.signal })
+  }
+  const vocionResume = ({ request, params }: Resolver) => {
     const fixture = find('vocion', String(params.name))
     const query = new URL(request.url).searchParams
-    const isMeta = (frame: AgentFixture['frames'][number]) =>
-      typeof frame.data === 'object' && frame.data !== null && (frame.data as { type?: unknown }).type === 'stream_meta'
-    const meta = fixture?.frames.find(isMeta)
-    const streamId = meta ? (meta.data as { streamId?: unknown }).streamId : undefined
-    if (!fixture || query.get('expired') === '1' || typeof streamId !== 'string' || query.get('id') !== streamId) {
-      return HttpResponse.json({ error: 'not_found', message: 'Unknown or expired stream' }, { status: 404 })
-    }
+    if (!fixture || query.get('expired') === '1') return HttpResponse.json({ error: 'not_found', message: 'Unknown or expired stream' }, { status: 404 })
     const after = Number(query.get('after') ?? 0)
-    const events = fixture.frames.filter((frame) => frame.data !== undefined && !isMeta(frame))
-    const rest = { ...fixture, frames: events.slice(Number.isInteger(after) && after > 0 ? after : 0), end: undefined }
-    return streamResponse(rest, { ...queryOptions(query, options.defaultDelayMs ?? 0), signal: request.signal })
+    return vocionResumeReply(fixture, { id: query.get('id'), after: Number.isInteger(after) ? after : 0 }, { ...replyOptions(query, delay), signal: request.signal })
+  }
+  const yaoResume = ({ request, params }: Resolver) => {
+    const fixture = find('yao', String(params.name))
+    if (!fixture) return unknown('yao', params.name)
+    const query = new URL(request.url).searchParams
+    const since = Number(query.get('since') ?? 0)
+    return yaoResumeReply(fixture, Number.isInteger(since) && since > 0 ? since : 0, { ...replyOptions(query, delay), signal: request.signal })
   }
   return [
     http.get(`${prefix}/resume/vocion/:name`, vocionResume),
+    http.get(`${prefix}/resume/yao/:name`, yaoResume),
     http.get(`${prefix}/scenarios`, () =>
       HttpResponse.json(list().map((f) => ({ protocol: f.protocol, name: f.name, title: f.title, frames: f.frames.length, url: `${prefix}/stream/${f.protocol}/${f.name}` }))),
     ),
+    http.get(`${prefix}/stream/:protocol/:name/:chatId/stream`, aiSdkResume),
     http.get(`${prefix}/stream/:protocol/:name`, stream),
     http.post(`${prefix}/stream/:protocol/:name`, stream),
   ]
+}
+
+type Resolver = { request: Request; params: Record<string, string | readonly string[] | undefined> }
+
+/** The chat id of an AI SDK request body (`{ id }`), if it has one. */
+async function chatIdOf(request: Request): Promise<string | undefined> {
+  try {
+    const body: unknown = await request.clone().json()
+    const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined
+    return typeof id === 'string' && id !== '' ? id : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The options of a reconnect: the query's, without the first connection's cut and status. */
+function replyOptions(query: URLSearchParams, defaultDelayMs: number): ReplyOptions {
+  const { cutAt: _cut, status: _status, protocol: _protocol, ...rest } = queryOptions(query, defaultDelayMs)
+  return rest
 }
 
 /** The stream options a URL's query asks for. */

@@ -6,16 +6,18 @@
 import { useEffect, useState, type ComponentType, type ReactElement } from 'react'
 import type { AgentClientOptions } from '../core/client'
 import type { StreamStatus } from '../core/model'
+import { memoryStorage } from '../core/resume/storage'
 import { createAgentStore, type AgentStore } from '../core/store'
 import { AgentProvider } from '../react/provider'
-import { fixtures, getFixture } from './fixtures'
+import { fixtures, getFixture, situations } from './fixtures'
 import type { AgentFixture, FixtureProtocol } from './frames'
-import { mockFetch } from './mock-fetch'
-import type { Pace } from './stream-response'
+import { mockFetch, type RouteAnswer } from './mock-fetch'
+import { RESUME_STRATEGY, resumeReply } from './resume-replies'
+import { streamResponse, type Pace } from './stream-response'
 
 /**
  * What `withAgent` streams. Each field is also a story arg (`agentScenario`,
- * `agentProtocol`, `agentPace`, `agentDropAt`, `agentTheme`), so the controls change it.
+ * `agentProtocol`, `agentPace`, `agentDropAt`, `agentResume`, `agentTheme`), so the controls change it.
  *
  * @example
  * const options: WithAgentOptions = { protocol: 'vocion', scenario: 'hitl', pace: 30 }
@@ -29,6 +31,12 @@ export interface WithAgentOptions {
   pace?: Pace
   /** Drop the connection after this many frames (0 or less: never). */
   dropAt?: number
+  /**
+   * After a drop, reconnect the protocol's way and get the rest (default true):
+   * Vocion's `id`/`after`, Yao's `since`, the AI SDK's replay, AG-UI's `Last-Event-ID`.
+   * False: the turn ends in the network error.
+   */
+  resume?: boolean
   /** Sets `data-theme` and `color-scheme` on the wrapper. */
   theme?: 'light' | 'dark'
   /** More client defaults for the hooks below. */
@@ -41,6 +49,7 @@ export interface AgentArgs {
   agentProtocol?: FixtureProtocol
   agentPace?: number | 'tokens' | 'instant' | 'recorded'
   agentDropAt?: number
+  agentResume?: boolean
   agentTheme?: 'light' | 'dark'
 }
 
@@ -48,7 +57,8 @@ const PROTOCOLS: FixtureProtocol[] = ['vocion', 'ui-message', 'ag-ui', 'yao']
 
 /**
  * Controls for the decorator's args: a scenario picker (every shipped fixture), the
- * protocol, the pace and a "drop the connection at k" slider.
+ * protocol, the pace, a "drop the connection at k" slider and whether the client
+ * resumes after the drop.
  *
  * @example
  * const meta = { component: Chat, decorators: [withAgent()], argTypes: agentArgTypes }
@@ -67,6 +77,12 @@ export const agentArgTypes = {
     name: 'Drop the connection at frame',
     control: { type: 'range', min: 0, max: 60, step: 1 },
     description: '0: never',
+    table: { category: 'Agent stream' },
+  },
+  agentResume: {
+    name: 'Resume after the drop',
+    control: 'boolean',
+    description: 'Reconnect the protocol\'s way and get the rest of the stream',
     table: { category: 'Agent stream' },
   },
   agentTheme: { name: 'Theme', control: 'inline-radio', options: ['light', 'dark'], table: { category: 'Agent stream' } },
@@ -94,10 +110,11 @@ export function withAgent(options: WithAgentOptions = {}): AgentDecorator {
     const protocol = args.agentProtocol ?? options.protocol ?? (typeof scenario === 'object' ? scenario.protocol : 'vocion')
     const pace = args.agentPace ?? options.pace ?? 30
     const dropAt = args.agentDropAt ?? options.dropAt ?? 0
+    const resume = args.agentResume ?? options.resume ?? true
     const theme = args.agentTheme ?? options.theme
-    const key = `${typeof scenario === 'object' ? `${scenario.protocol}/${scenario.name}` : scenario}|${protocol}|${pace}|${dropAt}`
+    const key = `${typeof scenario === 'object' ? `${scenario.protocol}/${scenario.name}` : scenario}|${protocol}|${pace}|${dropAt}|${resume}`
     return (
-      <AgentStage key={key} fixture={resolve(scenario, protocol)} pace={pace} dropAt={dropAt} theme={theme} clientDefaults={options.clientDefaults}>
+      <AgentStage key={key} fixture={resolve(scenario, protocol)} pace={pace} dropAt={dropAt} resume={resume} theme={theme} clientDefaults={options.clientDefaults}>
         <Story />
       </AgentStage>
     )
@@ -108,31 +125,58 @@ function resolve(scenario: string | AgentFixture, protocol: FixtureProtocol): Ag
   if (typeof scenario === 'object') return scenario
   // A scenario this protocol lacks falls back to its plain answer, so switching protocols never breaks the story.
   const byName = fixtures[protocol] as Record<string, AgentFixture>
-  return Object.hasOwn(byName, scenario) ? byName[scenario]! : getFixture(protocol, 'plain')
+  return Object.hasOwn(byName, scenario) ? byName[scenario]! : getFixture(protocol, situations.plain[protocol] ?? 'plain')
 }
 
 interface StageProps {
   fixture: AgentFixture
   pace: Pace
   dropAt: number
+  resume: boolean
   theme?: 'light' | 'dark'
   clientDefaults?: Partial<AgentClientOptions>
   children: ReactElement
 }
 
-function AgentStage({ fixture, pace, dropAt, theme, clientDefaults, children }: StageProps) {
+/** Where a stage's client reconnects; each protocol's strategy adds its own query, path or header. */
+const RESUME_URL = '/__weft-agent/resume'
+let stages = 0
+
+function AgentStage({ fixture, pace, dropAt, resume, theme, clientDefaults, children }: StageProps) {
   const [store] = useState<AgentStore>(() => createAgentStore())
-  const [defaults] = useState<Partial<AgentClientOptions>>(() => ({
-    fetch: mockFetch([{ url: /.*/, answer: fixture }], { pace, ...(dropAt > 0 ? { cutAt: dropAt } : {}) }) as typeof fetch,
-    protocol: fixture.protocol,
-    ...clientDefaults,
-  }))
+  const [requests, setRequests] = useState(0)
+  const [defaults] = useState<Partial<AgentClientOptions>>(() => {
+    // The first connection drops at `dropAt`; a reconnect gets the rest as the protocol's server sends it.
+    const answer: RouteAnswer = (request, { signal }) => {
+      setRequests((n) => n + 1)
+      return new URL(request.url).pathname.startsWith(RESUME_URL) || request.headers.has('last-event-id')
+        ? resumeReply(fixture, request, { pace, signal })
+        : streamResponse(fixture, { pace, signal, ...(dropAt > 0 ? { cutAt: dropAt } : {}) })
+    }
+    return {
+      fetch: mockFetch([{ url: /.*/, answer }]) as typeof fetch,
+      protocol: fixture.protocol,
+      ...(dropAt > 0 && resume
+        ? {
+            resume: {
+              strategy: RESUME_STRATEGY[fixture.protocol],
+              conversationKey: `weft-agent-stage-${++stages}`,
+              resumeUrl: RESUME_URL,
+              storage: memoryStorage(),
+              backoff: { baseMs: 20, maxMs: 200 },
+            },
+          }
+        : {}),
+      ...clientDefaults,
+    }
+  })
   const { status, ended } = useStoreProgress(store)
   return (
     <div
       data-weft-agent-stage=""
       data-status={status}
       data-turns-ended={ended}
+      data-requests={requests}
       data-scenario={`${fixture.protocol}/${fixture.name}`}
       {...(theme ? { 'data-theme': theme, style: { colorScheme: theme } } : {})}
     >

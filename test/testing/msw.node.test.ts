@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { memoryStorage } from 'weft/core'
 import { fixtures } from 'weft/testing'
 import { agentHandlers, fixtureHandlers } from 'weft/testing/msw'
+import type { AgentClientOptions, AgentState } from 'weft/core'
 import { content, referenceFold, runClient } from './support'
 
 const server = setupServer(...fixtureHandlers({ prefix: 'http://agent.test/mock' }))
@@ -51,6 +52,61 @@ describe('fixtureHandlers', () => {
     expect(state.status).toBe('done')
     expect(content(state)).toEqual(content(referenceFold(fixtures.vocion.answer!), 'turn-1'))
     expect((await fetch('http://agent.test/mock/resume/vocion/answer?id=other')).status).toBe(404)
+  })
+
+  /** The long answer's text: each protocol's long-answer fixture streams it in word-sized deltas. */
+  const LONG_TEXT = (fixtures.vocion['long-answer']!.frames.at(-1)!.data as { response: string }).response
+  const assistantText = (state: AgentState) =>
+    Object.values(state.messages).filter((m) => m.role === 'assistant' && m.type === 'text').map((m) => String(m.props.content)).join('')
+  const base = 'http://agent.test/mock'
+  const cases: Array<{ protocol: 'vocion' | 'yao' | 'ui-message' | 'ag-ui'; resume: Omit<NonNullable<AgentClientOptions['resume']>, 'conversationKey' | 'storage'>; reconnect: (request: Request) => string }> = [
+    { protocol: 'vocion', resume: { strategy: 'vocion', resumeUrl: `${base}/resume/vocion/long-answer` }, reconnect: (r) => `GET ${new URL(r.url).pathname}?after=${new URL(r.url).searchParams.get('after')}` },
+    { protocol: 'yao', resume: { strategy: 'yao', resumeUrl: `${base}/resume/yao/long-answer` }, reconnect: (r) => `GET ${new URL(r.url).pathname}?since=${new URL(r.url).searchParams.get('since')}` },
+    { protocol: 'ui-message', resume: { strategy: 'ai-sdk' }, reconnect: (r) => `GET ${new URL(r.url).pathname}` },
+    { protocol: 'ag-ui', resume: { strategy: 'sse' }, reconnect: (r) => `GET ${new URL(r.url).pathname} Last-Event-ID: ${r.headers.get('last-event-id')}` },
+  ]
+  /** The reconnect asks for what came after a point inside the 9 frames received (the client may sit a frame behind). */
+  const reconnects: Record<string, RegExp> = {
+    vocion: /^GET \/mock\/resume\/vocion\/long-answer\?after=[1-8]$/,
+    yao: /^GET \/mock\/resume\/yao\/long-answer\?since=[1-9]$/,
+    'ui-message': /^GET \/mock\/stream\/ui-message\/long-answer\/resume-ui-message\/stream$/,
+    'ag-ui': /^GET \/mock\/stream\/ag-ui\/long-answer Last-Event-ID: run_long:000[1-9]$/,
+  }
+
+  it.each(cases)('a $protocol stream cut at frame 9 resumes through its route: the exact long answer, nothing twice', async ({ protocol, resume, reconnect }) => {
+    const requests: Request[] = []
+    const record = ({ request }: { request: Request }) => void requests.push(request.clone())
+    server.events.on('request:start', record)
+    try {
+      const state = await runClient({
+        url: `${base}/stream/${protocol}/long-answer?cut=9&chunk=random&seed=5`,
+        protocol,
+        resume: { ...resume, conversationKey: `resume-${protocol}`, storage: memoryStorage(), backoff: { baseMs: 1, maxMs: 5 } },
+      })
+      expect(state.status).toBe('done')
+      expect(assistantText(state)).toBe(LONG_TEXT)
+      expect(assistantText(state).split('Paragraph 1:').length - 1).toBe(1)
+      expect(assistantText(state).split('Paragraph 40:').length - 1).toBe(1)
+      expect(Object.values(state.turns).flatMap((turn) => turn.problems)).toEqual([])
+      expect(content(state)).toEqual(content(referenceFold(fixtures[protocol]['long-answer']!), 'turn-1'))
+      expect(requests.map((r) => r.method)).toEqual(['POST', 'GET'])
+      expect(reconnect(requests[1]!)).toMatch(reconnects[protocol]!)
+    } finally {
+      server.events.removeListener('request:start', record)
+    }
+  })
+
+  it('the resume routes refuse what they cannot resume: an unknown id, an unknown event id, a chat that never started', async () => {
+    expect((await fetch(`${base}/resume/vocion/answer?id=other`)).status).toBe(404)
+    expect((await fetch(`${base}/stream/ag-ui/long-answer`, { headers: { 'last-event-id': 'run_other:0001' } })).status).toBe(404)
+    expect((await fetch(`${base}/stream/ui-message/long-answer/never-started/stream`)).status).toBe(204)
+    const last = fixtures['ag-ui'].plain!.frames.at(-1)!.id!
+    expect((await fetch(`${base}/stream/ag-ui/plain`, { headers: { 'last-event-id': last } })).status).toBe(204)
+    // A stream that ran to its end has nothing to resume.
+    await runClient({ url: `${base}/stream/ui-message/plain`, protocol: 'ui-message', conversationId: 'finished-chat' })
+    expect((await fetch(`${base}/stream/ui-message/plain/finished-chat/stream`)).status).toBe(204)
+    const yao = await (await fetch(`${base}/resume/yao/long-answer?since=${fixtures.yao['long-answer']!.frames.length}`)).text()
+    expect(yao).toBe('event: read_complete\ndata: {"last_seq":' + fixtures.yao['long-answer']!.frames.length + ',"live":false}\n\n')
   })
 
   it('lists every fixture and streams each by URL with the mock server’s query options', async () => {
