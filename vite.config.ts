@@ -137,6 +137,8 @@ export default defineConfig({
           groups: [
             { name: 'view', test: /src\/(core\/(selectors|util\/(record|memo)|fold\/trace)|protocols\/ag-ui\/navigation)\.tsx?$/ },
             { name: 'view-react', test: /src\/react\/(selectors|store-context)\.tsx?$/ },
+            // The recorded fixtures stay one chunk of their own, so the helpers' size reads apart from theirs.
+            { name: 'fixtures', test: /src\/testing\/fixtures(\.ts$|\/)/ },
           ],
         },
         // React Server Components hosts need the directive on every entry that holds hooks or

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { build } from 'vite'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
-const MAIN = ['index.js', 'core.js', 'react.js', 'components.js']
+const MAIN = ['index.js', 'core.js', 'react.js', 'components.js', 'protocols.js', 'protocols/yao.js', 'protocols/ui-message.js', 'protocols/vocion.js', 'protocols/ag-ui.js']
 /** Strings only the testing code holds: its functions and a fixture's text. */
-const TESTING_MARKERS = ['weft/testing:', 'mockFetch has no route', 'the turn did not end within', 'Paragraph 1: the café', 'agentHandlers']
+const TESTING_MARKERS = ['weft/testing:', 'mockFetch has no route', 'the turn did not end within', 'Paragraph 1: the café', 'agentHandlers', 'No event with id']
 
 let outDir: string
 
