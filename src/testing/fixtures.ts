@@ -32,7 +32,8 @@ export type Situation =
 
 /**
  * Which fixture shows each situation in each protocol. A protocol missing from a
- * situation has no such stream (Yao has no approval or source events).
+ * situation has no such stream on its wire: Yao has no approval gate and no
+ * source events, AG-UI 1.0 no source events (see docs/testing.md).
  *
  * @example
  * for (const [protocol, name] of Object.entries(situations.reasoning)) test(name, () => { ... })
