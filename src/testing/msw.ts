@@ -6,8 +6,8 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { getFixture, allFixtures } from './fixtures'
 import type { AgentFixture, FixtureProtocol } from './frames'
-import { aiSdkReplay, lastEventIdReply, vocionResumeReply, yaoResumeReply, type ReplyOptions } from './resume-replies'
-import { streamResponse, type Chunking, type Pace, type StreamResponseOptions } from './stream-response'
+import { aiSdkReplay, lastEventIdReply, resumeReply, vocionResumeReply, yaoResumeReply, type ReplyOptions } from './resume-replies'
+import { streamResponse, toFixture, type Chunking, type Pace, type StreamResponseOptions } from './stream-response'
 
 /**
  * Options of `agentHandlers`.
@@ -32,6 +32,13 @@ export interface AgentHandlersOptions {
   seed?: number
   /** Drop the connection after this many frames. */
   cutAt?: number
+  /**
+   * Where a client reconnects after `cutAt`, for the protocols whose resume has
+   * an endpoint of its own: Vocion (`?id=&after=`) and Yao tasks (`?since=`). The
+   * AI SDK's `GET <url>/:chatId/stream` and AG-UI's `Last-Event-ID` on `url` are
+   * served whenever `cutAt` is set.
+   */
+  resumeUrl?: string
   /** Answer with this status instead (a JSON error body). */
   status?: number
 }
@@ -45,6 +52,9 @@ export interface AgentHandlersOptions {
  *
  * // a story
  * export const Reasoning = { parameters: { msw: agentHandlers({ url: '/api/chat', protocol: 'ui-message', scenario: 'reasoning', pace: 'tokens' }) } }
+ *
+ * // a drop at frame 9 that a Vocion client resumes from /api/chat/resume
+ * agentHandlers({ url: '/api/chat', protocol: 'vocion', scenario: 'long-answer', cutAt: 9, resumeUrl: '/api/chat/resume' })
  */
 export function agentHandlers(options: AgentHandlersOptions): HttpHandler[] {
   const protocol = options.protocol ?? (typeof options.scenario === 'object' ? options.scenario.protocol : 'vocion')
@@ -62,7 +72,23 @@ export function agentHandlers(options: AgentHandlersOptions): HttpHandler[] {
     status: options.status,
   }
   const method = http[options.method ?? 'post']
-  return [method(options.url, ({ request }) => streamResponse(source, { ...streamOptions, signal: request.signal }))]
+  if (options.cutAt === undefined) {
+    return [method(options.url, ({ request }) => streamResponse(source, { ...streamOptions, signal: request.signal }))]
+  }
+  // A cut stream can be picked up again, the way the protocol's server does it.
+  const fixture = toFixture(source, protocol)
+  const reply: ReplyOptions = { pace: options.pace, chunking: options.chunking, seed: options.seed }
+  const handlers = [
+    // A reconnect with Last-Event-ID is a GET whatever method the first request used.
+    http.get(options.url, ({ request }) => {
+      const lastEventId = request.headers.get('last-event-id')
+      return lastEventId ? lastEventIdReply(fixture, lastEventId, { ...reply, signal: request.signal }) : undefined
+    }),
+    method(options.url, ({ request }) => streamResponse(fixture, { ...streamOptions, signal: request.signal })),
+    http.get(`${options.url.replace(/\/$/, '')}/:chatId/stream`, ({ request }) => aiSdkReplay(fixture, { ...reply, signal: request.signal })),
+  ]
+  if (options.resumeUrl) handlers.unshift(http.get(options.resumeUrl, ({ request }) => resumeReply(fixture, request, { ...reply, signal: request.signal })))
+  return handlers
 }
 
 /**

@@ -37,6 +37,23 @@ describe('agentHandlers', () => {
     expect(limited.error?.status).toBe(429)
   })
 
+  it.each([
+    { protocol: 'vocion' as const, strategy: 'vocion', resumeUrl: 'http://agent.test/api/resume' },
+    { protocol: 'yao' as const, strategy: 'yao', resumeUrl: 'http://agent.test/api/resume' },
+    { protocol: 'ui-message' as const, strategy: 'ai-sdk' },
+    { protocol: 'ag-ui' as const, strategy: 'sse' },
+  ])('a $protocol stream cut at frame 9 on the host’s endpoint resumes ($strategy)', async ({ protocol, strategy, resumeUrl }) => {
+    server.use(...agentHandlers({ url: 'http://agent.test/api/chat', protocol, scenario: 'long-answer', cutAt: 9, chunking: 'random', seed: 8, resumeUrl }))
+    const state = await runClient({
+      url: 'http://agent.test/api/chat',
+      protocol,
+      resume: { strategy, resumeUrl, conversationKey: `host-${protocol}`, storage: memoryStorage(), backoff: { baseMs: 1, maxMs: 5 } },
+    })
+    expect(state.status).toBe('done')
+    expect(content(state)).toEqual(content(referenceFold(fixtures[protocol]['long-answer']!), 'turn-1'))
+    expect(Object.values(state.turns).flatMap((turn) => turn.problems)).toEqual([])
+  })
+
   it('an unknown scenario name fails when the handlers are made, naming the choices', () => {
     expect(() => agentHandlers({ url: '/x', protocol: 'ag-ui', scenario: 'nope' })).toThrow(/ag-ui has: .*interrupt/)
   })
