@@ -135,7 +135,7 @@ export default defineConfig({
         // load React on a server.
         advancedChunks: {
           groups: [
-            { name: 'view', test: /src\/(core\/(selectors|util\/(record|memo)|fold\/trace)|protocols\/ag-ui\/navigation)\.tsx?$/ },
+            { name: 'view', test: /src\/(core\/(selectors|branches|trace-tree|util\/(record|memo)|fold\/trace)|protocols\/ag-ui\/navigation)\.tsx?$/ },
             { name: 'view-react', test: /src\/react\/(selectors|store-context)\.tsx?$/ },
             // The recorded fixtures stay one chunk of their own, so the helpers' size reads apart from theirs.
             { name: 'fixtures', test: /src\/testing\/fixtures(\.ts$|\/)/ },
