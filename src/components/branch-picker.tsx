@@ -2,7 +2,7 @@
  * "‹ 2 / 3 ›": switches between the siblings of a turn (regenerated answers,
  * edited questions). Renders nothing while the turn has no siblings.
  */
-import type { HTMLAttributes } from 'react'
+import { forwardRef, type HTMLAttributes } from 'react'
 import { useBranch } from '../react/use-branch'
 
 /**
@@ -11,7 +11,7 @@ import { useBranch } from '../react/use-branch'
  * @example
  * <BranchPicker turnId={turn.id} previousLabel="Previous answer" nextLabel="Next answer" />
  */
-export interface BranchPickerProps extends HTMLAttributes<HTMLDivElement> {
+export interface BranchPickerProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   turnId: string
   /** Accessible name of the back button (default "Previous version"). */
   previousLabel?: string
@@ -23,21 +23,27 @@ export interface BranchPickerProps extends HTMLAttributes<HTMLDivElement> {
 
 /**
  * A picker over a turn's branches. `data-state` is `first`, `middle` or `last`.
+ * `className`, `style`, the other DOM props and the ref go to its root group;
+ * `data-weft`, `data-state` and `role` stay the kit's, and an `aria-label`
+ * given here replaces the "Version 2 of 3" name.
  *
  * @example
- * <Transcript.Turn id={id}><BranchPicker turnId={id} /></Transcript.Turn>
+ * <Transcript.Turn id={id}><BranchPicker turnId={id} className="versions" /></Transcript.Turn>
  */
-export function BranchPicker({ turnId, previousLabel = 'Previous version', nextLabel = 'Next version', describe, ...rest }: BranchPickerProps) {
+export const BranchPicker = forwardRef<HTMLDivElement, BranchPickerProps>(function BranchPicker(
+  { turnId, previousLabel = 'Previous version', nextLabel = 'Next version', describe, ...rest },
+  ref,
+) {
   const { index, count, select } = useBranch(turnId)
   if (count <= 1) return null
   const position = index + 1
   const state = index === 0 ? 'first' : index === count - 1 ? 'last' : 'middle'
   const name = describe ? describe(position, count) : `Version ${position} of ${count}`
   return (
-    <div role="group" data-weft="branch-picker" data-state={state} aria-label={name} {...rest}>
+    <div aria-label={name} {...rest} ref={ref} role="group" data-weft="branch-picker" data-state={state}>
       <button type="button" aria-label={previousLabel} disabled={index === 0} onClick={() => select(index - 1)}>‹</button>
       <span aria-hidden="true">{position} / {count}</span>
       <button type="button" aria-label={nextLabel} disabled={index === count - 1} onClick={() => select(index + 1)}>›</button>
     </div>
   )
-}
+})

@@ -1,4 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react'
+import { createRef } from 'react'
 import { describe, expect, it } from 'vitest'
 import { BranchPicker } from '../../src/components/branch-picker'
 import type { Op } from '../../src/core/ops'
@@ -43,5 +44,27 @@ describe('BranchPicker', () => {
     expect(screen.queryByRole('group')).toBeNull()
     act(() => store.getState().dispatch([{ op: 'turn.open', turnId: 'a1c', role: 'assistant', parentId: 'u1' }, { op: 'branch.select', turnId: 'a1' }]))
     expect(screen.getByRole('group', { name: 'Answer 1 of 2' }).getAttribute('data-state')).toBe('first')
+  })
+
+  it('passes className, style, DOM props and the ref to its root; data-weft, data-state and role stay', () => {
+    const ref = createRef<HTMLDivElement>()
+    renderWith(
+      storeWith(tree),
+      <BranchPicker turnId="a1b" ref={ref} className="versions" style={{ gap: '3px' }} id="picker" data-testid="picker" data-weft="mine" role="toolbar" />,
+    )
+    const root = screen.getByTestId('picker')
+    expect(ref.current).toBe(root)
+    expect(root.className).toBe('versions')
+    expect(root.style.gap).toBe('3px')
+    expect(root.id).toBe('picker')
+    expect(root.getAttribute('data-weft')).toBe('branch-picker')
+    expect(root.getAttribute('data-state')).toBe('last')
+    expect(root.getAttribute('role')).toBe('group')
+    expect(root.getAttribute('aria-label')).toBe('Version 2 of 2')
+  })
+
+  it('an aria-label given by the host names the group', () => {
+    renderWith(storeWith(tree), <BranchPicker turnId="a1b" aria-label="Answer versions" />)
+    expect(screen.getByRole('group', { name: 'Answer versions' }).getAttribute('data-weft')).toBe('branch-picker')
   })
 })

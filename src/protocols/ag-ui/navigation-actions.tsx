@@ -1,3 +1,4 @@
+import { forwardRef, type HTMLAttributes } from 'react'
 import { toNavigationTarget, type NavigationParams } from './navigation'
 import { useWeftCallbacks } from '../../components/callbacks'
 import { recordOf, asText } from '../../components/format'
@@ -20,9 +21,9 @@ export interface NavigationAction {
  * Props of `NavigationActions`.
  *
  * @example
- * <NavigationActions actions={message.props.actions} />
+ * <NavigationActions actions={message.props.actions} className="tool-links" />
  */
-export interface NavigationActionsProps {
+export interface NavigationActionsProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   /** A tool's `props.actions`: `{type?: 'navigation', path, params?, label?}` items; others are skipped. */
   actions: unknown
 }
@@ -30,18 +31,20 @@ export interface NavigationActionsProps {
 /**
  * Buttons for the navigation actions a tool offers. A click hands `path` and
  * `params` to the host's `onNavigate`; the kit never touches `location`.
+ * `className`, `style`, the other DOM props and the ref go to its root `<div>`
+ * (which keeps its `data-weft`).
  *
  * @example
  * <WeftCallbacksProvider onNavigate={(path, params) => router.push(path, params)}>
  *   <NavigationActions actions={[{ type: 'navigation', path: '/todo/123', params: { tab: 'edit' }, label: 'Open to-do' }]} />
  * </WeftCallbacksProvider>
  */
-export function NavigationActions({ actions }: NavigationActionsProps) {
+export const NavigationActions = forwardRef<HTMLDivElement, NavigationActionsProps>(function NavigationActions({ actions, ...rest }, ref) {
   const { onNavigate } = useWeftCallbacks()
   const list = readNavigationActions(actions)
   if (list.length === 0) return null
   return (
-    <div data-weft="navigation-actions">
+    <div {...rest} ref={ref} data-weft="navigation-actions">
       {list.map((action, i) => (
         <button
           key={i}
@@ -56,7 +59,7 @@ export function NavigationActions({ actions }: NavigationActionsProps) {
       ))}
     </div>
   )
-}
+})
 
 /**
  * The navigation actions in a tool's `props.actions` that pass the kit's check
