@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import react from '@vitejs/plugin-react'
@@ -10,6 +10,15 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /** Runtime dependencies and peers stay imports in the published build, subpaths included. */
 const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|idb|marked|virtua|shiki|@testing-library\/react|msw|storybook|@storybook\/[^/]+)(\/|$)/
+
+/**
+ * The built-in protocols are the folders of `src/protocols` with an `index.ts`, so
+ * a new one needs no line here: its entry and its public name follow from its folder.
+ */
+const builtInProtocols = readdirSync(here('src/protocols'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(here(`src/protocols/${entry.name}/index.ts`)))
+  .map((entry) => entry.name)
+  .sort()
 
 /** Entries that import React: their built files start with `"use client"`. */
 const clientEntries = new Set(['index', 'react', 'components', 'protocols', 'protocols/ag-ui', 'testing', 'testing/storybook'])
@@ -47,7 +56,7 @@ const publicEntries = [
   { find: /^weft\/testing\/msw$/, replacement: here('src/testing/msw.ts') },
   { find: /^weft\/testing\/storybook$/, replacement: here('src/testing/storybook.tsx') },
   { find: /^weft\/testing$/, replacement: here('src/testing/index.ts') },
-  { find: /^weft\/protocols\/(yao|ui-message|vocion|ag-ui)$/, replacement: here('src/protocols/$1/index.ts') },
+  ...builtInProtocols.map((name) => ({ find: new RegExp(`^weft/protocols/${name}$`), replacement: here(`src/protocols/${name}/index.ts`) })),
   { find: /^weft\/protocols$/, replacement: here('src/protocols/index.ts') },
   { find: /^weft\/react$/, replacement: here('src/react/index.ts') },
   { find: /^weft\/components$/, replacement: here('src/components/index.ts') },
@@ -110,10 +119,7 @@ export default defineConfig({
         components: here('src/components/index.ts'),
         // The four built-in protocols, registered on import; and each alone, for one-protocol hosts.
         protocols: here('src/protocols/index.ts'),
-        'protocols/yao': here('src/protocols/yao/index.ts'),
-        'protocols/ui-message': here('src/protocols/ui-message/index.ts'),
-        'protocols/vocion': here('src/protocols/vocion/index.ts'),
-        'protocols/ag-ui': here('src/protocols/ag-ui/index.ts'),
+        ...Object.fromEntries(builtInProtocols.map((name) => [`protocols/${name}`, here(`src/protocols/${name}/index.ts`)])),
         // Test helpers: an entry of their own, so none of it reaches the main entries.
         testing: here('src/testing/index.ts'),
         'testing/msw': here('src/testing/msw.ts'),
