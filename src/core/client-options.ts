@@ -105,6 +105,21 @@ export interface ResumeOptions {
    * server finished while nobody listened). Returned turns or ops replace the store's content.
    */
   loadHistory?: HistoryLoader
+  /**
+   * Where the conversation's stored history is, for when the stream cannot be
+   * resumed and no `loadHistory` is given: the client GETs it with its own
+   * `fetch`, `headers` and `credentials`, and the active protocol's history
+   * reader turns the JSON into the conversation, which replaces the store's
+   * content. A failed request, or a document the reader cannot use, ends the run
+   * in a typed error and keeps what was already shown.
+   *
+   * @example
+   * const resume: ResumeOptions = {
+   *   conversationKey: 'chat-1',
+   *   historyUrl: (key) => `/api/chats/${encodeURIComponent(key)}/messages`,
+   * }
+   */
+  historyUrl?: string | ((conversationKey: string) => string)
 }
 
 /**

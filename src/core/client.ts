@@ -12,7 +12,8 @@ import {
 } from './conversation'
 import { ClientToolRunner } from './client-tools'
 import { newId } from './ids'
-import type { AgentState, Gate, ProtocolName } from './model'
+import { emptyState, type AgentState, type Gate, type ProtocolName } from './model'
+import { readHistory } from './protocol/history'
 import { getProtocol, protocolName, resolveProtocol } from './protocol/registry'
 import type { GateAnswerEntry, RequestTrigger, ToolDeclaration } from './protocol/request'
 import type { ProtocolDefinition } from './protocol/types'
@@ -27,13 +28,14 @@ import { clearHandle, defaultResumeStorage, readHandle, writeHandle } from './re
 import { resolveResumeStrategy } from './resume/strategies/index'
 import { isSettled, transition, type RunPhase } from './run-state'
 import type {
-  HistoryResult, ReplayFilter, ReplayItem, ResumeHandle, ResumeStorage, ResumeStrategy,
+  HistoryLoader, HistoryResult, ReplayFilter, ReplayItem, ResumeHandle, ResumeStorage, ResumeStrategy,
 } from './resume/types'
 import type { AgentStore } from './store'
 import {
   RESUME_EXHAUSTED, RESUME_EXPIRED, type AgentClientOptions, type RequestBody, type ResumeOptions, type SendInput, type SourceBuildOptions,
 } from './client-options'
 import { defaultRequest, hostBody, textOf, type RequestPlan } from './request-plan'
+import { httpError } from './transport/http-errors'
 import { isDoneFrame, type SSEFrame } from './transport/frames'
 import { openStream, type OpenedStream, type StreamEndReason, type StreamRequest } from './transport/open-stream'
 
@@ -834,14 +836,14 @@ export class AgentClient {
     }
     const reader = run.memory.reader
     // The server finished while nobody listened: history has the end of the turn.
-    if (run.resume?.options.loadHistory && !reader?.ended) await this.fromHistory(run, 'ended', weftError('network', 'the stream finished while disconnected'))
+    if (historyLoaderOf(run) && !reader?.ended) await this.fromHistory(run, 'ended', weftError('network', 'the stream finished while disconnected'))
     else this.complete(run, 'eof')
   }
 
   /** The server no longer knows the stream: rebuild the conversation from history, or fail. */
   private async expire(run: ActiveRun, cause: WeftError): Promise<void> {
     const error: WeftError = { ...cause, code: RESUME_EXPIRED, retryable: false }
-    if (run.resume?.options.loadHistory) {
+    if (historyLoaderOf(run)) {
       await this.fromHistory(run, 'expired', error)
       return
     }
@@ -850,7 +852,7 @@ export class AgentClient {
 
   private async fromHistory(run: ActiveRun, reason: 'expired' | 'ended', error: WeftError): Promise<void> {
     const resume = run.resume
-    const loader = resume?.options.loadHistory
+    const loader = historyLoaderOf(run)
     if (!resume || !loader) return
     run.batcher.flush()
     const handle = run.handle
@@ -907,6 +909,31 @@ export class AgentClient {
     if (how.closeTurn && run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error })
     this.store.getState().dispatch(ops)
     run.options.onError?.(error)
+  }
+}
+
+/** The host's loader, else one that reads `historyUrl` with the active protocol's history reader. */
+function historyLoaderOf(run: ActiveRun): HistoryLoader | undefined {
+  const { loadHistory, historyUrl: url } = run.resume?.options ?? {}
+  if (loadHistory || url === undefined) return loadHistory
+  return async ({ conversationKey, handle, signal }) => {
+    const { options } = run
+    let data: unknown
+    try {
+      const response = await (options.fetch ?? fetch)(typeof url === 'function' ? url(conversationKey) : url, {
+        headers: typeof options.headers === 'function' ? options.headers() : options.headers, credentials: options.credentials, signal,
+      })
+      if (!response.ok) throw new WeftStreamError(httpError(response, await response.text()))
+      data = await response.json()
+    } catch (thrown) {
+      // A body that is not JSON is the server's fault, anything else the connection's.
+      throw new WeftStreamError(toWeftError(thrown, thrown instanceof SyntaxError ? 'protocol' : 'network'))
+    }
+    // History replaces the conversation, so it is read as a whole, against nothing.
+    const ops = readHistory(resolveProtocol(run.memory.reader?.protocol ?? options.protocol ?? handle?.protocol ?? '', options.protocols), data, emptyState())
+    const refusal = ops.every((op) => op.op === 'problem') && ops[0]
+    if (refusal) throw new WeftStreamError({ ...refusal.error, message: `history could not be read: ${refusal.error.message}` })
+    return ops
   }
 }
 
