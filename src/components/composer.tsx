@@ -151,9 +151,28 @@ function ButtonOrSlot({ asChild, ...props }: ComposerButtonProps & { ref?: React
   return asChild ? <Slot {...(props as React.HTMLAttributes<HTMLElement>)} /> : <button {...props} />
 }
 
+/** An up arrow, drawn in the button's text colour; the button's label names it. */
+function SendIcon() {
+  return (
+    <svg data-weft="composer-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+      <path d="M12 19V5M5 12l7-7 7 7" fill="none" stroke="currentColor" strokeWidth="2.25" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  )
+}
+
+/** A filled square, the usual "stop" sign. */
+function StopIcon() {
+  return (
+    <svg data-weft="composer-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+      <rect x="6" y="6" width="12" height="12" rx="2" fill="currentColor" />
+    </svg>
+  )
+}
+
 /**
  * The Send button: disabled while an answer is coming, or while the box is
- * empty and no file is attached.
+ * empty and no file is attached. Without children it is an icon (an up arrow)
+ * named by the `send` label; children replace the icon.
  *
  * @example
  * <Composer.Send>Ask</Composer.Send>
@@ -161,15 +180,24 @@ function ButtonOrSlot({ asChild, ...props }: ComposerButtonProps & { ref?: React
 const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerSend({ children, ...rest }, ref) {
   const labels = useLabels()
   const { text, attached, busy } = useComposer('Send')
+  const icon = children === undefined || children === null
   return (
-    <ButtonOrSlot type="submit" data-weft="composer-send" disabled={busy || (text.trim() === '' && !attached)} {...rest} ref={ref}>
-      {children ?? labels.send}
+    <ButtonOrSlot
+      type="submit"
+      data-weft="composer-send"
+      aria-label={icon ? labels.send : undefined}
+      disabled={busy || (text.trim() === '' && !attached)}
+      {...rest}
+      ref={ref}
+    >
+      {icon ? <SendIcon /> : children}
     </ButtonOrSlot>
   )
 })
 
 /**
  * The Stop button: enabled while an answer is coming and a `stop` was given.
+ * Without children it is an icon (a square) named by the `stop` label.
  *
  * @example
  * <Composer.Stop />
@@ -177,10 +205,12 @@ const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
 const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerStop({ children, onClick, ...rest }, ref) {
   const labels = useLabels()
   const { canStop, stop } = useComposer('Stop')
+  const icon = children === undefined || children === null
   return (
     <ButtonOrSlot
       type="button"
       data-weft="composer-stop"
+      aria-label={icon ? labels.stop : undefined}
       disabled={!canStop}
       {...rest}
       ref={ref}
@@ -189,7 +219,7 @@ const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
         stop()
       }}
     >
-      {children ?? labels.stop}
+      {icon ? <StopIcon /> : children}
     </ButtonOrSlot>
   )
 })
