@@ -40,6 +40,11 @@ export interface UseResumableStreamOptions extends Omit<UseAgentStreamOptions, '
   loadHistory?: HistoryLoader
   /** Another name for `loadHistory`. */
   onExpired?: HistoryLoader
+  /**
+   * Where the back end serves the conversation's stored history: read with the
+   * protocol's history reader when the stream cannot be resumed (`loadHistory` wins).
+   */
+  historyUrl?: string | ((conversationKey: string) => string)
 }
 
 /**
@@ -148,9 +153,9 @@ function hasHandle(storage: ResumeStorage, conversationKey: string): boolean {
 }
 
 function toClientOptions(options: UseResumableStreamOptions, conversationKey: string): AgentClientOptions {
-  const { conversationKey: _key, resume, resumeUrl, storage, maxRetries, backoff, loadHistory, onExpired, ...rest } = options
+  const { conversationKey: _key, resume, resumeUrl, storage, maxRetries, backoff, loadHistory, onExpired, historyUrl, ...rest } = options
   return {
     ...rest,
-    resume: { strategy: resume, conversationKey, resumeUrl, storage, maxRetries, backoff, loadHistory: loadHistory ?? onExpired },
+    resume: { strategy: resume, conversationKey, resumeUrl, storage, maxRetries, backoff, loadHistory: loadHistory ?? onExpired, historyUrl },
   }
 }

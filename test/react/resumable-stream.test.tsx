@@ -22,6 +22,16 @@ beforeAll(async () => {
       ...createResumeRoutes(),
       // A resume endpoint that is down (sockets die) until the test says otherwise.
       flakyVocionResumeRoute(() => resumeHealthy),
+      // The back end's stored transcript of a conversation, for resume.historyUrl.
+      {
+        method: 'GET', path: '/chats/:key/history',
+        handler: ({ res, params }) => {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([
+            { id: 'q1', role: 'user', content: `Status of ${params.key}?` },
+            { id: 'a1', role: 'assistant', events: [{ type: 'response_delta', delta: 'Renewal is on track.' }, { type: 'done', response: 'Renewal is on track.' }] },
+          ]))
+        },
+      },
     ],
   })
 })
@@ -195,6 +205,18 @@ describe('useResumableStream', () => {
     expect(calls).toEqual(['old:expired'])
     expect(screen.getByTestId('status').textContent).toBe('done')
     expect(store.getState().turnIds).toEqual(['u1', 'a1'])
+    expect(storage.getItem(resumeStorageKey('old'))).toBeNull()
+  })
+
+  it('historyUrl: an expired stream is rebuilt from the stored transcript, read by the protocol', async () => {
+    const storage = memoryStorage()
+    writeHandle(storage, 'old', { strategy: 'vocion', turnId: 'turn-old', protocol: 'vocion', count: 5, streamId: 'long-gone' } as never)
+    const store = createAgentStore()
+    const from = srv.requests.length
+    render(<Chat store={store} {...vocion('', { storage, conversationKey: 'old', historyUrl: (key) => `${srv.url}/chats/${key}/history` })} />)
+    await waitFor(() => expect(screen.getByRole('log').textContent).toBe('Status of old?Renewal is on track.'))
+    expect(screen.getByTestId('status').textContent).toBe('done')
+    expect(srv.requests.slice(from).map((r) => r.path).at(-1)).toBe('/chats/old/history')
     expect(storage.getItem(resumeStorageKey('old'))).toBeNull()
   })
 
