@@ -3,6 +3,7 @@
  * one path over one scenario, repeated and alternated with the parse floor, for a
  * CPU profile and a quick ratio.
  */
+import '../src/protocols/index'
 import { chunkBytes, median } from './harness'
 import { crowdedStore, parseFloor, perFrame, weftClient, weftFold } from './paths'
 import { scenarios } from './scenarios'
