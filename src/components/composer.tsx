@@ -172,7 +172,7 @@ function StopIcon() {
 /**
  * The Send button: disabled while an answer is coming, or while the box is
  * empty and no file is attached. Without children it is an icon (an up arrow)
- * named by the `send` label; children replace the icon.
+ * named by the `send` label (also its tooltip); children replace the icon.
  *
  * @example
  * <Composer.Send>Ask</Composer.Send>
@@ -186,6 +186,7 @@ const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
       type="submit"
       data-weft="composer-send"
       aria-label={icon ? labels.send : undefined}
+      title={icon ? labels.send : undefined}
       disabled={busy || (text.trim() === '' && !attached)}
       {...rest}
       ref={ref}
@@ -197,7 +198,8 @@ const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
 
 /**
  * The Stop button: enabled while an answer is coming and a `stop` was given.
- * Without children it is an icon (a square) named by the `stop` label.
+ * Without children it is an icon (a square) named by the `stop` label, which a
+ * pointer also shows as a tooltip.
  *
  * @example
  * <Composer.Stop />
@@ -211,6 +213,7 @@ const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
       type="button"
       data-weft="composer-stop"
       aria-label={icon ? labels.stop : undefined}
+      title={icon ? labels.stop : undefined}
       disabled={!canStop}
       {...rest}
       ref={ref}

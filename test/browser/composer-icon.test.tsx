@@ -8,6 +8,8 @@ import { renderWith, storeWith } from './support'
 /** An icon button: named by its label, drawing one svg hidden from assistive tech, showing no text. */
 function expectIconButton(button: HTMLElement, name: string) {
   expect(button.getAttribute('aria-label')).toBe(name)
+  // A pointer user gets the same name as a tooltip.
+  expect(button.getAttribute('title')).toBe(name)
   expect(button.textContent!.trim()).toBe('')
   const svgs = button.querySelectorAll('svg')
   expect(svgs).toHaveLength(1)
@@ -49,6 +51,7 @@ describe('the composer’s Send/Stop icon button', () => {
     ))
     const button = screen.getByRole('button', { name: 'Ask' })
     expect(button.hasAttribute('aria-label')).toBe(false)
+    expect(button.hasAttribute('title')).toBe(false)
     expect(button.querySelector('svg')).toBeNull()
   })
 })
