@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite'
 import '../src/components/styles.css'
 import { useEffect, useState } from 'react'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
-import { ThreadList, Transcript } from '../src/components'
+import { Composer, ThreadList, Transcript } from '../src/components'
 import { createConversations, type Conversations } from '../src/core/conversations/conversations'
 import { indexedDbConversations, type IndexedDbConversationStorage } from '../src/core/conversations/indexed-db'
 import { ConversationsProvider, useConversations } from '../src/react/conversations'
@@ -27,24 +27,12 @@ function Chat() {
     resume: 'vocion',
     resumeUrl: '/mock/resume/vocion/answer?delay=25',
   })
-  const [text, setText] = useState('Where is the Contoso renewal?')
   return (
     <section style={{ display: 'grid', gap: 12, alignContent: 'start' }}>
       <h2 style={{ margin: 0 }} data-testid="chat-title">{selected?.title}</h2>
       {selected?.error && <p role="alert">{selected.error.message}</p>}
       <Transcript.Root />
-      <form
-        style={{ display: 'flex', gap: 8 }}
-        onSubmit={(event) => {
-          event.preventDefault()
-          if (text.trim()) void send(text)
-        }}
-      >
-        <input aria-label="Message" value={text} onChange={(e) => setText(e.target.value)} style={{ flex: 1 }} />
-        {status === 'streaming' || status === 'connecting' || status === 'reconnecting'
-          ? <button type="button" onClick={stop}>Stop</button>
-          : <button type="submit">Send</button>}
-      </form>
+      <Composer send={(text) => void send(text)} stop={stop} defaultValue="Where is the Contoso renewal?" placeholder="Ask about a renewal" />
       <p style={{ margin: 0 }}>Status <output data-testid="status">{status}</output></p>
     </section>
   )
