@@ -647,6 +647,7 @@ export class AgentClient {
     const take = (items: readonly ReplayItem[]) => {
       if (items.length === 0) return
       for (const item of items) if (this.fold(run, reader, item)) progressed = true
+      run.batcher.push(reader.flush())
       run.batcher.push([{ op: 'cursor', cursor: { ...reader.cursor(), eventCount: run.memory.ledger.count, lastEventId: run.lastEventId } }])
     }
     const grace = Math.max(1, options.endGraceMs ?? DEFAULT_END_GRACE_MS)

@@ -133,6 +133,17 @@ export class FrameDecoder {
     return this.decoder?.cursor?.() ?? {}
   }
 
+  /** A network read ended: what the decoder gathered across its events (see `Decoder.flush`). */
+  flush(): Op[] {
+    const decoder = this.decoder
+    if (!decoder?.flush) return []
+    try {
+      return decoder.flush()
+    } catch (thrown) {
+      return [this.crash(thrown)]
+    }
+  }
+
   /** The stream closed. */
   end(reason: 'done' | 'eof'): Op[] {
     if (!this.decoder) {

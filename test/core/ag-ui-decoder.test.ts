@@ -296,18 +296,65 @@ describe('AG-UI tool calls', () => {
     expect(turnOf(s).problems).toEqual([])
   })
 
-  it('mirrors the argument parse as edits, never re-sending the whole input', () => {
+  it('writes the parsed arguments once per batch, never an edit per JSON value', () => {
     const ops = streamToOps([
       { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'x' },
       { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":"wea' },
       { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'ther"}' },
     ], { protocol: 'ag-ui' })
     const inputOps = ops.filter((op) => op.op === 'message.delta' && op.path.startsWith('input') && op.path !== 'inputText')
-    expect(inputOps.map((op) => op.op === 'message.delta' && [op.action, op.path, op.value])).toEqual([
-      ['set', 'input', {}], ['set', 'input.q', ''], ['append', 'input.q', 'wea'], ['append', 'input.q', 'ther'],
-      // TOOL_CALL_END is implied by the stream's end: the final value once
-      ['set', 'input', { q: 'weather' }],
-    ])
+    // TOOL_CALL_END is implied by the stream's end: the final value, once.
+    expect(inputOps.map((op) => op.op === 'message.delta' && [op.action, op.path, op.value])).toEqual([['set', 'input', { q: 'weather' }]])
+  })
+
+  it('a read that ends mid-arguments shows them as far as they parsed, sharing what did not change', () => {
+    const decoder = createAgUiDecoder({ turnId: 't1', scope: 't1' })
+    decoder.decode({ type: 'RUN_STARTED', threadId: 'th1', runId: 'r1' }, {})
+    decoder.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'plan' }, {})
+    const inputOf = (ops: ReturnType<typeof decoder.decode>) =>
+      ops.flatMap((op) => (op.op === 'message.delta' && op.path === 'input' ? [op.value as { done: { a: number }; q: string }] : []))
+    expect(decoder.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"done":{"a":1},"q":"wea' }, {})
+      .filter((op) => op.op === 'message.delta' && op.path === 'input')).toEqual([])
+    const [first] = inputOf(decoder.flush!())
+    expect(first).toEqual({ done: { a: 1 }, q: 'wea' })
+    expect(decoder.flush!()).toEqual([])
+    decoder.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'ther' }, {})
+    const [second] = inputOf(decoder.flush!())
+    expect(second).toEqual({ done: { a: 1 }, q: 'weather' })
+    decoder.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '"}' }, {})
+    expect(second!.done).toBe(first!.done)
+    expect(Object.isFrozen(second)).toBe(true)
+    // The end writes the finished value; a flush before it has nothing left.
+    const end = decoder.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})
+    expect(inputOf(end)).toEqual([{ done: { a: 1 }, q: 'weather' }])
+  })
+
+  it('arguments that never became whole JSON stay as far as they parsed', () => {
+    const s = fold(run(
+      { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'x' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":"wea' },
+      { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+    ))
+    expect(message(s, 'c1').props.input).toEqual({ q: 'wea' })
+    expect(problemCodes(s)).toEqual(['tool_arguments'])
+  })
+
+  it('a key that could reach a prototype, or nesting past the path limit, is left out of the arguments with one problem each', () => {
+    const deep = '{"a":'.repeat(70) + '1' + '}'.repeat(70)
+    const s = fold(run(
+      { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'x' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"__proto__":{"polluted":true},"ok":1,"deep":' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: deep.slice(0, 200) },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: deep.slice(200) + '' },
+    ))
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    const input = message(s, 'c1').props.input as Record<string, unknown>
+    expect(input.ok).toBe(1)
+    expect(Object.prototype.hasOwnProperty.call(input, '__proto__')).toBe(false)
+    let depth = 0
+    for (let node = input.deep as Record<string, unknown> | undefined; node && typeof node === 'object'; node = node.a as Record<string, unknown>) depth++
+    expect(depth).toBe(63)
+    expect(problemCodes(s)).toEqual(['tool_arguments', 'too_deep', 'tool_arguments'])
   })
 
   it('TOOL_CALL_CHUNK starts, streams and ends a call implicitly', () => {

@@ -210,3 +210,70 @@ describe('IncrementalJsonParser: many small deltas', () => {
     expect(parser.complete).toBe(true)
   })
 })
+
+describe('IncrementalJsonParser: snapshots', () => {
+  /** The value as the snapshot should show it: a plain copy without the keys that reach a prototype. */
+  const expected = (value: unknown): unknown => {
+    if (value === null || typeof value !== 'object') return value
+    if (Array.isArray(value)) return value.map(expected)
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(value)) {
+      if (key !== '__proto__' && key !== 'constructor' && key !== 'prototype') out[key] = expected((value as Record<string, unknown>)[key])
+    }
+    return out
+  }
+
+  it('after any cut, each snapshot is the value so far, frozen and free of prototype keys', () => {
+    for (const doc of DOCUMENTS) {
+      for (let seed = 1; seed <= 25; seed++) {
+        const parser = new IncrementalJsonParser()
+        let at = 0
+        let next = seed
+        while (at < doc.length) {
+          next = (next * 1103515245 + 12345) % 2147483648
+          const size = 1 + (next % 7)
+          parser.push(doc.slice(at, at + size))
+          at += size
+          const snapshot = parser.snapshot()
+          if (parser.value !== undefined) expect(snapshot, `${doc} cut at ${at}`).toEqual(expected(parser.value))
+          if (snapshot !== null && typeof snapshot === 'object') expect(Object.isFrozen(snapshot)).toBe(true)
+        }
+        expect(parser.snapshot()).toEqual(expected(JSON.parse(doc)))
+      }
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('shares every container that did not change since the last snapshot, and copies the ones that did', () => {
+    const parser = new IncrementalJsonParser()
+    parser.push('{"done":{"a":[1,2]},"items":[{"id":1}],"open":{"b":"x')
+    const first = parser.snapshot() as Record<string, Record<string, unknown>>
+    parser.push('y')
+    const second = parser.snapshot() as Record<string, Record<string, unknown>>
+    expect(second).not.toBe(first)
+    expect(second.done).toBe(first.done)
+    expect(second.items).toBe(first.items)
+    expect(second.open).not.toBe(first.open)
+    expect(second.open).toEqual({ b: 'xy' })
+    expect(first.open).toEqual({ b: 'x' })
+    // Nothing changed: the same snapshot again.
+    expect(parser.snapshot()).toBe(second)
+  })
+
+  it('tells how deep the value nests and the first key a snapshot leaves out', () => {
+    const parser = new IncrementalJsonParser()
+    parser.push('{"a":[{"constructor":1,"__proto__":{')
+    expect(parser.depth).toBe(4)
+    expect(parser.unsafeKey).toBe('constructor')
+    parser.push('}}]}')
+    expect(parser.depth).toBe(4)
+    expect(parser.snapshot()).toEqual({ a: [{}] })
+    expect(new IncrementalJsonParser().depth).toBe(0)
+  })
+
+  it('leaves out containers deeper than maxDepth and keeps what is above them', () => {
+    const parser = new IncrementalJsonParser()
+    parser.push('{"a":{"b":{"c":{"d":1}},"n":2}}')
+    expect(parser.snapshot({ maxDepth: 2 })).toEqual({ a: { b: {}, n: 2 } })
+  })
+})

@@ -218,7 +218,8 @@ describe('tool input cut anywhere', () => {
     const decoder = createUIMessageDecoder({ turnId: TURN, scope: TURN })
     let state = fold(emptyState(), [{ op: 'turn.open', turnId: TURN, role: 'assistant' }, ...decoder.decode(call([])[0]!, {})])
     for (const piece of randomCuts(json, random(3), 4)) {
-      state = fold(state, decoder.decode({ type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: piece }, {}))
+      // Each piece is its own network read, whose end writes the input so far.
+      state = fold(state, [...decoder.decode({ type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: piece }, {}), ...decoder.flush!()])
       const input = inputOf(state).input as Record<string, unknown> | undefined
       const query = input?.query
       if (typeof query === 'string') expect('最新 AI 论文'.startsWith(query)).toBe(true)

@@ -22,6 +22,8 @@ function live(chunks: readonly Chunk[]) {
   const decoder = createUIMessageDecoder({ turnId: TURN, scope: TURN })
   const ops: Op[] = [{ op: 'turn.open', turnId: TURN, role: 'assistant' }]
   for (const chunk of chunks) ops.push(...decoder.decode(chunk, {}))
+  // The stream is still open: what a network read's end writes (a tool's input so far).
+  ops.push(...(decoder.flush?.() ?? []))
   return { state: fold(emptyState(), ops), decoder, ops }
 }
 
@@ -280,6 +282,14 @@ describe('tool calls', () => {
       toolCallId: 'c1', name: 'search', title: 'Search the web', state: 'input-available', input: { query: 'vector db' }, inputText: '{"query":"v',
     })
     expect(Object.values(state.trace)).toMatchObject([{ kind: 'tool', tool: 'search', label: 'Search the web', args: { query: 'vector db' } }])
+  })
+
+  it('writes the parsed input once per batch, never an edit per JSON value', () => {
+    const deltas = ['{"query":"vec', 'tor db","limit":', '5,"tags":["a"', ']}']
+    const { ops } = live([start, ...deltas.map((d) => ({ type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: d }))])
+    const writes = ops.filter((op) => op.op === 'message.delta' && op.path.startsWith('input') && op.path !== 'inputText')
+    expect(writes.map((op) => op.op === 'message.delta' && [op.action, op.path, op.value]))
+      .toEqual([['set', 'input', { query: 'vector db', limit: 5, tags: ['a'] }]])
   })
 
   it('an input sent whole gets its inputText', () => {

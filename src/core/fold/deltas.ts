@@ -14,7 +14,7 @@ import { parentAt, parsePath, PathError } from '../util/paths'
 export class DeltaError extends Error {
   override name = 'DeltaError'
 }
-import { isRecord } from '../util/record'
+import { isRecord, writable } from '../util/record'
 
 /**
  * Apply one delta to `props` in place.
@@ -48,7 +48,7 @@ export function applyDelta(props: Record<string, unknown>, action: DeltaAction, 
       return
     case 'merge': {
       const current = parent[key]
-      if (isRecord(current) && isRecord(value)) mergeInto(current, value)
+      if (isRecord(current) && isRecord(value)) mergeInto((parent[key] = writable(current)) as Record<string, unknown>, value)
       else parent[key] = value
       return
     }
@@ -86,14 +86,16 @@ function appended(current: unknown, value: unknown): unknown {
     throw new DeltaError(`cannot append ${typeName(value)} to text; the text was kept`)
   }
   if (Array.isArray(current)) {
-    if (Array.isArray(value)) current.push(...value)
-    else current.push(value)
-    return current
+    const items = writable(current)
+    if (Array.isArray(value)) items.push(...value)
+    else items.push(value)
+    return items
   }
   if (isRecord(current)) {
     if (isRecord(value)) {
-      appendInto(current, value)
-      return current
+      const record = writable(current)
+      appendInto(record, value)
+      return record
     }
     throw new DeltaError(`cannot append ${typeName(value)} to an object; the object was kept`)
   }
@@ -118,7 +120,7 @@ function mergeInto(target: Record<string, unknown>, value: Record<string, unknow
   for (const key of Object.keys(value)) {
     const incoming = value[key]
     const existing = target[key]
-    if (isRecord(existing) && isRecord(incoming)) mergeInto(existing, incoming)
+    if (isRecord(existing) && isRecord(incoming)) mergeInto((target[key] = writable(existing)) as Record<string, unknown>, incoming)
     else target[key] = incoming
   }
 }

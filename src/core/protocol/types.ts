@@ -56,6 +56,13 @@ export interface Decoder {
   readonly protocol: ProtocolName
   /** Turn one event (already parsed from JSON) into ops. Never throws: bad input becomes a `problem` op. */
   decode(event: unknown, meta: FrameMeta): Op[]
+  /**
+   * A network read ended: write what the decoder gathered across events (a tool's
+   * input parsed so far). Optional; `end` must write it too. What a flush writes
+   * may only depend on the events decoded so far, so every split of the bytes
+   * folds to the same state.
+   */
+  flush?(): Op[]
   /** The stream closed (`done`: `[DONE]` arrived; `eof`: the body ended); finish what the protocol left open. */
   end(reason: 'done' | 'eof'): Op[]
   /** True once the protocol's own terminal event arrived (so an `eof` before it may be a dropped connection). */

@@ -3,6 +3,7 @@
  * parse stack and the token in progress between pieces, so each `push` costs
  * the length of the new text only, never the length of what came before.
  */
+import { isSafeKey, seal } from './record'
 
 /**
  * One step of a path into a JSON value: an object key or an array index.
@@ -44,12 +45,27 @@ export interface IncrementalJsonParserOptions {
  * const p = new IncrementalJsonParser(); p.push('{"a" 1}')
  * p.error // { message: 'expected ":", got "1"', offset: 5 }
  */
+/**
+ * What a snapshot leaves out, besides the keys that could reach a prototype
+ * (`__proto__`, `constructor`, `prototype`), which it always leaves out.
+ *
+ * @example
+ * parser.snapshot({ maxDepth: 64 })
+ */
+export interface JsonSnapshotOptions {
+  /** Containers nested deeper than this are left out (default: no limit). */
+  maxDepth?: number
+}
+
 export interface JsonParseFailure {
   message: string
   offset: number
 }
 
 type Container = Record<string, unknown> | unknown[]
+
+/** Where paths go when nobody listens for edits: no array per value. */
+const NO_PATH: JsonPathSegment[] = []
 
 interface Frame {
   container: Container
@@ -107,6 +123,12 @@ export class IncrementalJsonParser {
   private consumed = 0
   private failure: JsonParseFailure | undefined
   private readonly onEdit: ((edit: JsonEdit) => void) | undefined
+  private deepestSeen = 0
+  private unsafe: string | undefined
+  /** Containers changed since the last snapshot; an ancestor of a changed one is always here too. */
+  private readonly dirty = new Set<Container>()
+  /** The frozen copy of each container the last snapshot that reached it made. */
+  private readonly published = new WeakMap<Container, Container>()
 
   constructor(options: IncrementalJsonParserOptions = {}) {
     this.onEdit = options.onEdit
@@ -115,6 +137,29 @@ export class IncrementalJsonParser {
   /** The best value so far (`undefined` before any value began). Live: see the class notes. */
   get value(): unknown {
     return this.root
+  }
+
+  /**
+   * How deep the value nests, in containers (`{}` is 1, `{"a":[]}` is 2), so far.
+   *
+   * @example
+   * const p = new IncrementalJsonParser(); p.push('{"a":[[')
+   * p.depth // 3
+   */
+  get depth(): number {
+    return this.deepestSeen
+  }
+
+  /**
+   * The first key that could reach a prototype (`__proto__`, `constructor`,
+   * `prototype`), which snapshots leave out; `undefined` while there is none.
+   *
+   * @example
+   * const p = new IncrementalJsonParser(); p.push('{"__proto__":{')
+   * p.unsafeKey // '__proto__'
+   */
+  get unsafeKey(): string | undefined {
+    return this.unsafe
   }
 
   /** True once a whole JSON value has been read. */
@@ -172,6 +217,63 @@ export class IncrementalJsonParser {
     return node
   }
 
+  /**
+   * A frozen copy of the value so far that shares every container unchanged since
+   * the previous snapshot, so taking one costs the size of what changed, not of
+   * the whole value. Snapshots are sealed (see `seal`): never mutated, by the
+   * parser or by anyone, and stored by the fold without a copy.
+   *
+   * @example
+   * const p = new IncrementalJsonParser()
+   * p.push('{"a":{"b":1},"c":"x')
+   * const first = p.snapshot()
+   * p.push('yz"}')
+   * const second = p.snapshot() // { a: { b: 1 }, c: 'xyz' }
+   * second.a === first.a        // true: unchanged, shared
+   */
+  snapshot(options: JsonSnapshotOptions = {}): unknown {
+    const out = this.publish(this.root, options, 0)
+    this.dirty.clear()
+    return out
+  }
+
+  private publish(value: unknown, options: JsonSnapshotOptions, depth: number): unknown {
+    if (value === null || typeof value !== 'object') return value
+    const container = value as Container
+    const known = this.published.get(container)
+    if (known && !this.dirty.has(container)) return known
+    const deeper = options.maxDepth === undefined || depth < options.maxDepth
+    let copy: Container
+    if (Array.isArray(container)) {
+      const array: unknown[] = []
+      for (const item of container) {
+        if (!deeper && item !== null && typeof item === 'object') continue
+        array.push(this.publish(item, options, depth + 1))
+      }
+      copy = array
+    } else {
+      const record: Record<string, unknown> = {}
+      for (const key of Object.keys(container)) {
+        const item = container[key]
+        if (!isSafeKey(key) || (!deeper && item !== null && typeof item === 'object')) continue
+        record[key] = this.publish(item, options, depth + 1)
+      }
+      copy = record
+    }
+    seal(copy)
+    this.published.set(container, copy)
+    return copy
+  }
+
+  /** The containers on the stack change: mark them, stopping at one already marked (its ancestors are). */
+  private touch(): void {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const container = (this.stack[i] as Frame).container
+      if (this.dirty.has(container)) return
+      this.dirty.add(container)
+    }
+  }
+
   private structural(text: string, i: number): void {
     const char = text[i] as string
     switch (this.expect) {
@@ -214,6 +316,7 @@ export class IncrementalJsonParser {
       const container: Container = isArray ? [] : {}
       const holder = this.place(container, isArray ? [] : {})
       this.stack.push({ container, isArray, path: holder.path })
+      if (this.stack.length > this.deepestSeen) this.deepestSeen = this.stack.length
       this.expect = isArray ? 'value-or-close' : 'key-or-close'
     } else if (char === '"') {
       this.token = { kind: 'string', holder: this.place('', ''), pending: '', escape: { at: 'none' } }
@@ -246,24 +349,31 @@ export class IncrementalJsonParser {
     let holder: Holder
     if (!top) {
       this.root = value
-      holder = { key: '', path: [] }
+      holder = { key: '', path: this.onEdit ? [] : NO_PATH }
     } else if (top.isArray) {
+      this.touch()
       const array = top.container as unknown[]
       const index = array.length
       array.push(value)
-      holder = { container: array, key: index, path: [...top.path, index] }
+      holder = { container: array, key: index, path: this.onEdit ? [...top.path, index] : NO_PATH }
     } else {
+      this.touch()
       const key = top.key ?? ''
       setOwn(top.container as Record<string, unknown>, key, value)
-      holder = { container: top.container, key, path: [...top.path, key] }
+      holder = { container: top.container, key, path: this.onEdit ? [...top.path, key] : NO_PATH }
     }
     this.onEdit?.({ kind: 'set', path: holder.path, value: fresh })
     return holder
   }
 
   private write(holder: Holder, value: unknown): void {
-    if (holder.container) (holder.container as Record<string, unknown>)[holder.key as string] = value
-    else this.root = value
+    // A value in progress lives in the container on top of the stack.
+    if (holder.container) {
+      this.touch()
+      ;(holder.container as Record<string, unknown>)[holder.key as string] = value
+    } else {
+      this.root = value
+    }
   }
 
   private continueToken(text: string, start: number): number {
@@ -318,6 +428,7 @@ export class IncrementalJsonParser {
         if (token.kind === 'key') {
           const top = this.stack[this.stack.length - 1]
           if (top) top.key = token.text
+          if (this.unsafe === undefined && !isSafeKey(token.text)) this.unsafe = token.text
           this.expect = 'colon'
         } else {
           this.flushString(token)

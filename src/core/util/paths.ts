@@ -1,7 +1,7 @@
 /**
  * Paths inside a message's props (`items.0.title`, `items[0].title`).
  */
-import { isSafeKey } from './record'
+import { isSafeKey, writable } from './record'
 
 /** Thrown (and caught inside the fold) when a path cannot be used. */
 export class PathError extends Error {
@@ -127,6 +127,10 @@ export function parentAt(root: Record<string, unknown>, segments: readonly strin
       next = NUMERIC.test(segments[i + 1] as string) ? [] : {}
       node[s] = next
       // Read back: on a draft, the stored value is what later writes must reach.
+      next = node[s]
+    } else if (Object.isFrozen(next)) {
+      // A sealed value stored earlier in this batch is shared: write into a copy.
+      node[s] = writable(next as object)
       next = node[s]
     }
     node = next as Record<string, unknown>

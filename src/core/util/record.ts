@@ -85,6 +85,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function cleanCopy<T>(value: T, onDrop?: (key: string) => void): T {
   if (value === null || typeof value !== 'object') return value
+  if (sealedValues.has(value)) return value
   if (Array.isArray(value)) return value.map((item) => cleanCopy(item, onDrop)) as T
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(value)) {
@@ -123,4 +124,34 @@ export function extrasOf(record: Record<string, unknown>, read: ReadonlySet<stri
     ;(out ??= {})[key] = record[key]
   }
   return out
+}
+
+/** Values the kit built itself: frozen, free of forbidden keys, safe to share. */
+const sealedValues = new WeakSet<object>()
+
+/**
+ * Freeze a value the kit built and mark it clean, so the fold stores it as it
+ * is instead of copying it (`cleanCopy` returns it unchanged). Only for values
+ * whose keys were already checked and whose children are sealed too.
+ *
+ * @example
+ * const input = seal({ city: 'Paris' })
+ * cleanCopy(input) === input // true
+ */
+export function seal<T extends object>(value: T): T {
+  Object.freeze(value)
+  sealedValues.add(value)
+  return value
+}
+
+/**
+ * A container that may be written in place: the value itself, or a shallow copy
+ * when it is frozen (a sealed value shared with earlier states).
+ *
+ * @example
+ * const items = writable(seal([1, 2])) // a new, unfrozen [1, 2]
+ */
+export function writable<T extends object>(value: T): T {
+  if (!Object.isFrozen(value)) return value
+  return (Array.isArray(value) ? value.slice() : { ...value }) as T
 }

@@ -68,6 +68,23 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   let closedBy: 'RUN_FINISHED' | 'RUN_ERROR' | undefined
 
   function decode(raw: unknown, meta: FrameMeta): Op[] {
+    // An event that is not more of a call's arguments first writes the arguments parsed so far.
+    const type = isRecord(raw) ? raw.type : undefined
+    const input = type === 'TOOL_CALL_ARGS' || type === 'TOOL_CALL_CHUNK'
+      ? []
+      : flush(type === 'TOOL_CALL_END' && isRecord(raw) ? nonEmpty(raw.toolCallId) : undefined)
+    const ops = decodeEvent(raw, meta)
+    if (input.length === 0) return ops
+    for (const op of ops) input.push(op)
+    return input
+  }
+
+  function flush(except?: string): Op[] {
+    const ops = calls.flush(except)
+    return replaying() ? ops.flatMap(keepFromReplay) : ops
+  }
+
+  function decodeEvent(raw: unknown, meta: FrameMeta): Op[] {
     if (!isRecord(raw)) return [problem('an AG-UI event must be an object', raw)]
     const type = nonEmpty(raw.type) ?? (meta.event !== undefined && AG_UI_EVENT_TYPES.has(meta.event) ? meta.event : undefined)
     if (!type) return [problem('an AG-UI event has no type', raw, 'missing_type')]
@@ -230,9 +247,10 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   return {
     protocol: 'ag-ui',
     decode,
+    flush: () => flush(),
     end() {
-      if (ended) return []
-      const ops: Op[] = [...chunks.closeAll(), ...calls.closeOpen(), { op: 'turn.finish', turnId, status: 'done' }]
+      if (ended) return flush()
+      const ops: Op[] = [...chunks.closeAll(), ...calls.closeOpen(), ...flush(), { op: 'turn.finish', turnId, status: 'done' }]
       runClosed(undefined)
       ended = true
       return ops

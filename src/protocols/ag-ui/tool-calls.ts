@@ -1,11 +1,21 @@
 /**
  * Tool calls while their arguments stream: one incremental JSON parser per call,
- * whose edits become `message.delta` ops on `input`, so each piece of arguments
- * costs its own length and never a re-parse or a copy of what came before.
+ * so each piece of arguments costs its own length to parse, never a re-parse.
+ * The parsed value reaches the message once per batch of pieces (`inputSnapshot`),
+ * as a snapshot that shares every part that did not change.
  */
 import { isSafeKey } from '../../core/util/record'
 import type { Op } from '../../core/ops'
-import { IncrementalJsonParser, type JsonEdit, type JsonPathSegment } from '../../core/util/partial-json'
+import { IncrementalJsonParser } from '../../core/util/partial-json'
+import { MAX_PATH_SEGMENTS } from '../../core/util/paths'
+
+/**
+ * Arguments nested deeper than this would not fit in a path under `props.input`.
+ *
+ * @example
+ * parser.depth > MAX_INPUT_DEPTH + 1 // some of the arguments are left out
+ */
+export const MAX_INPUT_DEPTH = MAX_PATH_SEGMENTS - 1
 
 /**
  * What the decoder remembers about one tool call.
@@ -22,8 +32,10 @@ export interface ToolTrack {
   /** The arguments text so far. */
   text: string
   parser: IncrementalJsonParser
-  /** Edits the parser made during the current push. */
-  edits: JsonEdit[]
+  /** The key the snapshot drops (the parser's `unsafeKey`) was reported. */
+  reportedKey: boolean
+  /** Arguments deeper than `MAX_INPUT_DEPTH` were reported. */
+  reportedDepth: boolean
   /** Started and not yet ended. */
   open: boolean
   /** A result arrived: later events never move the call back to an earlier state. */
@@ -40,14 +52,10 @@ export interface ToolTrack {
  */
 export function newToolTrack(id: string, name: string, lane: string, parentMessageId?: string): ToolTrack {
   const track: ToolTrack = {
-    id, name, lane, parentMessageId, text: '', edits: [], open: true, resulted: false, reported: false,
-    parser: parserFor(() => track),
+    id, name, lane, parentMessageId, text: '', open: true, resulted: false, reported: false,
+    reportedKey: false, reportedDepth: false, parser: new IncrementalJsonParser(),
   }
   return track
-}
-
-function parserFor(track: () => ToolTrack): IncrementalJsonParser {
-  return new IncrementalJsonParser({ onEdit: (edit) => track().edits.push(edit) })
 }
 
 /**
@@ -57,41 +65,35 @@ function parserFor(track: () => ToolTrack): IncrementalJsonParser {
  * resetArguments(track); track.text === ''
  */
 export function resetArguments(track: ToolTrack, text = ''): void {
-  track.edits = []
-  track.parser = parserFor(() => track)
+  track.parser = new IncrementalJsonParser()
   track.text = text
-  track.reported = false
-  if (text) {
-    track.parser.push(text)
-    track.edits = []
-  }
+  track.reported = track.reportedKey = track.reportedDepth = false
+  if (text) track.parser.push(text)
 }
 
 /**
- * Feed a piece of arguments and get the ops that mirror the change on the tool
- * message: `inputText` and the edits to `input`.
+ * Feed a piece of arguments and get the `inputText` append for it. The parsed
+ * value is written by `inputSnapshot`, once per batch; what it leaves out shows
+ * in the parser's `unsafeKey` and `depth`.
  *
  * @example
  * pushArguments(track, { turnId: 't1', messageId: 'c1' }, '{"q":"we')
  */
-export function pushArguments(track: ToolTrack, place: { turnId: string; messageId: string }, delta: string): Op[] {
+export function pushArguments(track: ToolTrack, place: { turnId: string; messageId: string }, delta: string): Op {
   track.text += delta
   track.parser.push(delta)
-  const edits = track.edits
-  track.edits = []
-  const ops: Op[] = [{ op: 'message.delta', ...place, action: 'append', path: 'inputText', value: delta }]
-  if (edits.some((edit) => !pathIsPlain(edit.path))) {
-    // A key the path syntax cannot spell (a dot, a bracket, a reserved name): send the whole value once.
-    ops.push({ op: 'message.delta', ...place, action: 'set', path: 'input', value: copyOf(track.parser.value) })
-    return ops
-  }
-  for (const edit of edits) {
-    const path = ['input', ...edit.path].join('.')
-    ops.push(edit.kind === 'set'
-      ? { op: 'message.delta', ...place, action: 'set', path, value: edit.value }
-      : { op: 'message.delta', ...place, action: 'append', path, value: edit.text })
-  }
-  return ops
+  return { op: 'message.delta', ...place, action: 'append', path: 'inputText', value: delta }
+}
+
+/**
+ * The arguments parsed so far as a `set` of the message's `input`: a sealed
+ * snapshot sharing what did not change since the previous one.
+ *
+ * @example
+ * inputSnapshot(track, { turnId: 't1', messageId: 'c1', type: 'tool' })
+ */
+export function inputSnapshot(track: ToolTrack, place: Omit<Extract<Op, { op: 'message.delta' }>, 'op' | 'action' | 'path' | 'value'>): Op {
+  return { op: 'message.delta', ...place, action: 'set', path: 'input', value: track.parser.snapshot({ maxDepth: MAX_INPUT_DEPTH }) }
 }
 
 /**
@@ -103,16 +105,8 @@ export function pushArguments(track: ToolTrack, place: { turnId: string; message
  */
 export function finalArguments(track: ToolTrack): { ok: true; value: unknown } | { ok: false; reason: string } {
   if (track.text.trim() === '') return { ok: true, value: {} }
-  if (track.parser.complete) return { ok: true, value: copyOf(track.parser.value) }
+  // A sealed snapshot: it shares what the last batch's snapshot already copied.
+  if (track.parser.complete) return { ok: true, value: track.parser.snapshot({ maxDepth: MAX_INPUT_DEPTH }) }
   const failure = track.parser.error
   return { ok: false, reason: failure ? `${failure.message} at ${failure.offset}` : 'the arguments stop before the JSON ends' }
-}
-
-function pathIsPlain(path: readonly JsonPathSegment[]): boolean {
-  return path.every((segment) => typeof segment === 'number' || (segment !== '' && isSafeKey(segment) && !/[.[\]]/.test(segment)))
-}
-
-/** A detached copy of the parser's live tree; JSON keeps an own `__proto__` key as data, for the fold to refuse. */
-function copyOf(value: unknown): unknown {
-  return value === undefined ? undefined : JSON.parse(JSON.stringify(value))
 }

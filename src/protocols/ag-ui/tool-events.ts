@@ -6,7 +6,7 @@
 import type { Op } from '../../core/ops'
 import { nonEmpty } from '../../core/util/values'
 import type { AgUiEvent, AgUiStream } from './stream-state'
-import { finalArguments, newToolTrack, pushArguments, resetArguments, type ToolTrack } from './tool-calls'
+import { finalArguments, inputSnapshot, MAX_INPUT_DEPTH, newToolTrack, pushArguments, resetArguments, type ToolTrack } from './tool-calls'
 import { readToolResult } from './tool-result'
 
 /**
@@ -25,6 +25,12 @@ export interface ToolEvents {
   inputDone(track: ToolTrack): Op[]
   /** Every call still taking arguments is complete (a run ended). */
   closeOpen(): Op[]
+  /**
+   * Write the arguments parsed so far of every call that got more since the last
+   * flush, except `except` (whose end writes them itself). The decoder calls it
+   * before any event that is not more arguments, the client at each read's end.
+   */
+  flush(except?: string): Op[]
 }
 
 /**
@@ -35,6 +41,19 @@ export interface ToolEvents {
  */
 export function createToolEvents(stream: AgUiStream): ToolEvents {
   const { turnId, tools } = stream
+  /** Calls whose arguments grew since the last flush. */
+  const pending = new Set<ToolTrack>()
+
+  function flush(except?: string): Op[] {
+    if (pending.size === 0) return []
+    const ops: Op[] = []
+    for (const track of pending) {
+      if (track.id === except) continue
+      ops.push(inputSnapshot(track, stream.place(track.id, 'tool', 'assistant', track.lane)))
+      pending.delete(track)
+    }
+    return ops
+  }
 
   function start(id: string, e: AgUiEvent): Op[] {
     const name = nonEmpty(e.toolCallName)
@@ -80,7 +99,17 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
       tools.set(id, track)
       ops.push(...opened(track))
     }
-    ops.push(...pushArguments(track, { turnId, messageId: id }, delta))
+    ops.push(pushArguments(track, { turnId, messageId: id }, delta))
+    pending.add(track)
+    const { unsafeKey, depth } = track.parser
+    if (unsafeKey !== undefined && !track.reportedKey) {
+      track.reportedKey = true
+      ops.push(stream.problem(`the arguments of tool call "${id}" have the key "${unsafeKey}", which is dropped`, e, 'tool_arguments'))
+    }
+    if (depth > MAX_INPUT_DEPTH + 1 && !track.reportedDepth) {
+      track.reportedDepth = true
+      ops.push(stream.problem(`the arguments of tool call "${id}" nest deeper than ${MAX_INPUT_DEPTH} levels; the deeper part is dropped`, e, 'too_deep'))
+    }
     if (track.parser.error && !track.reported) {
       track.reported = true
       ops.push(stream.problem(`the arguments of tool call "${id}" are not valid JSON: ${track.parser.error.message}`, e, 'tool_arguments'))
@@ -99,9 +128,14 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     const ops: Op[] = []
     const parsed = finalArguments(track)
     const at = stream.place(track.id, 'tool', 'assistant', track.lane)
+    const grew = pending.delete(track)
     if (parsed.ok) {
       ops.push({ op: 'message.delta', ...at, action: 'set', path: 'input', value: parsed.value })
-    } else if (!track.reported) {
+    } else if (grew) {
+      // Arguments that never became whole JSON stay as far as they parsed.
+      ops.push(inputSnapshot(track, at))
+    }
+    if (!parsed.ok && !track.reported) {
       track.reported = true
       ops.push(stream.problem(`the arguments of tool call "${track.id}" are not valid JSON: ${parsed.reason}`, track.text, 'tool_arguments'))
     }
@@ -148,5 +182,5 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     ]
   }
 
-  return { start, args, end, result, inputDone, closeOpen }
+  return { start, args, end, result, inputDone, closeOpen, flush }
 }

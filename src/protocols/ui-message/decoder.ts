@@ -52,6 +52,15 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
   let outcome: 'done' | 'error' | 'aborted' | undefined
 
   function decode(event: unknown): Op[] {
+    // A chunk that is not more of a tool's input first writes the input parsed so far.
+    const input = isRecord(event) && event.type === 'tool-input-delta' ? [] : tools.flush(isRecord(event) ? event : undefined)
+    const ops = decodeChunk(event)
+    if (input.length === 0) return ops
+    for (const op of ops) input.push(op)
+    return input
+  }
+
+  function decodeChunk(event: unknown): Op[] {
     if (!isRecord(event)) return [stream.problem('a UI message chunk must be an object', event, 'invalid')]
     const type = event.type
     if (typeof type !== 'string' || type === '') return [stream.problem('a chunk without a type', event, 'missing_type')]
@@ -225,8 +234,9 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
   return {
     protocol: 'ui-message',
     decode,
+    flush: () => tools.flush(),
     end() {
-      const ops = [...texts.endAll(), ...closeStep('done')]
+      const ops = [...tools.flush(), ...texts.endAll(), ...closeStep('done')]
       if (ended) return ops
       ended = true
       outcome = 'done'

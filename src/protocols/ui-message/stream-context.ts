@@ -12,7 +12,7 @@ import type { DataPart, DecodeContext } from '../../core/protocol/types'
  * @example
  * state.turns[id].problems.filter((p) => p.code === ('repaired' satisfies ProblemCode))
  */
-export type ProblemCode = 'unknown_chunk' | 'missing_type' | 'missing_id' | 'invalid' | 'repaired' | 'tool_input_json'
+export type ProblemCode = 'unknown_chunk' | 'missing_type' | 'missing_id' | 'invalid' | 'repaired' | 'tool_input_json' | 'too_deep'
 
 /**
  * The step in progress: a block and the timeline row of the same id.

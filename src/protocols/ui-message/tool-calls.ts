@@ -1,11 +1,16 @@
 /**
- * Tool calls: streamed input (parsed incrementally and mirrored into the message
- * edit by edit, so a long input never costs more per delta), output, errors,
- * denial and approval gates. Every call is also a timeline row.
+ * Tool calls: streamed input, output, errors, denial and approval gates. Every
+ * call is also a timeline row.
+ *
+ * Streamed input is parsed incrementally, and the parsed value is written to the
+ * message once per batch of deltas (see `flush`), as a snapshot that shares what
+ * did not change: a long input costs the length of each delta to parse, and one
+ * write per network read instead of one per JSON value.
  */
 import { isSafeKey } from '../../core/util/record'
 import type { DeltaAction, Op } from '../../core/ops'
-import { IncrementalJsonParser, type JsonEdit, type JsonPathSegment } from '../../core/util/partial-json'
+import { IncrementalJsonParser } from '../../core/util/partial-json'
+import { MAX_PATH_SEGMENTS } from '../../core/util/paths'
 import { chunkExtras } from './chunk-fields'
 import { recordOf } from '../../core/util/record'
 import { booleanOf, defined, idOf, safeJson, stringOf } from '../../core/util/values'
@@ -20,7 +25,7 @@ interface ToolTrack {
   /** `text` inputs (the AI SDK's `inputEncoding`) are plain strings, not JSON. */
   encoding: 'json' | 'text'
   parser: IncrementalJsonParser | undefined
-  edits: JsonEdit[]
+  reportedDepth: boolean
   streamed: boolean
   reportedParse: boolean
   reportedKey: boolean
@@ -43,6 +48,13 @@ export interface ToolCalls {
   inputDelta(chunk: Chunk): Op[]
   inputAvailable(chunk: Chunk): Op[]
   inputError(chunk: Chunk): Op[]
+  /**
+   * Write the parsed input of every call whose input grew since the last flush.
+   * The decoder calls it before any chunk that is not an input delta, so the order
+   * of everything else is kept, and the client at the end of each network read.
+   * A `next` chunk that sets a call's whole input itself makes that call's write moot.
+   */
+  flush(next?: Chunk): Op[]
   outputAvailable(chunk: Chunk): Op[]
   outputError(chunk: Chunk): Op[]
   outputDenied(chunk: Chunk): Op[]
@@ -62,12 +74,16 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
   const { turnId } = stream
   const tracks = new Map<string, ToolTrack>()
   const approvals = new Map<string, ToolTrack>()
+  /** Calls whose input grew since the last flush. */
+  const pending = new Set<ToolTrack>()
+  /** Input nested deeper than this would not fit in a path under `props.input`. */
+  const maxDepth = MAX_PATH_SEGMENTS - 1
 
   function newTrack(toolCallId: string, name: string, chunk: Chunk): ToolTrack {
     const track: ToolTrack = {
       toolCallId, messageId: stream.scoped('tool', toolCallId), name, title: stringOf(chunk.title),
       blockId: stream.step?.blockId, encoding: chunk.inputEncoding === 'text' ? 'text' : 'json', parser: undefined,
-      edits: [], streamed: false, reportedParse: false, reportedKey: false, preliminary: false, gateId: undefined, gatePending: false,
+      reportedDepth: false, streamed: false, reportedParse: false, reportedKey: false, preliminary: false, gateId: undefined, gatePending: false,
     }
     tracks.set(toolCallId, track)
     return track
@@ -88,10 +104,13 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
    * merged into `props.extra`.
    */
   function kept(track: ToolTrack, chunk: Chunk, metadataField: 'callProviderMetadata' | 'resultProviderMetadata' | undefined, ops: Op[]): void {
-    const fields: Record<string, unknown> = { toolMetadata: recordOf(chunk.toolMetadata) }
-    if (metadataField) fields[metadataField] = chunk.providerMetadata ?? undefined
-    const known = defined(fields)
-    if (Object.keys(known).length > 0) ops.push(props(track, known))
+    // Most chunks (every input delta) carry neither: no allocation for them.
+    if (chunk.toolMetadata !== undefined || (metadataField && chunk.providerMetadata != null)) {
+      const fields: Record<string, unknown> = { toolMetadata: recordOf(chunk.toolMetadata) }
+      if (metadataField) fields[metadataField] = chunk.providerMetadata ?? undefined
+      const known = defined(fields)
+      if (Object.keys(known).length > 0) ops.push(props(track, known))
+    }
     const extra = chunkExtras(chunk as Chunk & { type: string })
     if (extra) ops.push(delta(track, 'merge', '', { extra }))
   }
@@ -161,13 +180,17 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
       ops.push(delta(track, 'append', 'input', text))
       return ops
     }
-    const parser = (track.parser ??= new IncrementalJsonParser({ onEdit: (edit) => track.edits.push(edit) }))
+    const parser = (track.parser ??= new IncrementalJsonParser())
     parser.push(text)
-    for (const edit of track.edits) {
-      const op = mirror(track, parser, edit, ops)
-      if (op) ops.push(op)
+    pending.add(track)
+    if (parser.unsafeKey !== undefined && !track.reportedKey) {
+      track.reportedKey = true
+      ops.push(stream.problem(`the input of tool call "${track.toolCallId}" has the key "${parser.unsafeKey}", which is dropped`, undefined, 'invalid'))
     }
-    track.edits.length = 0
+    if (parser.depth > maxDepth + 1 && !track.reportedDepth) {
+      track.reportedDepth = true
+      ops.push(stream.problem(`the input of tool call "${track.toolCallId}" nests deeper than ${maxDepth} levels; the deeper part is dropped`, undefined, 'too_deep'))
+    }
     if (parser.error && !track.reportedParse) {
       track.reportedParse = true
       ops.push(stream.problem(`the input of tool call "${track.toolCallId}" is not valid JSON: ${parser.error.message} (at ${parser.error.offset})`, chunk, 'tool_input_json'))
@@ -175,26 +198,17 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     return ops
   }
 
-  /** One parser edit as a delta on `props.input`. */
-  function mirror(track: ToolTrack, parser: IncrementalJsonParser, edit: JsonEdit, ops: Op[]): Op | undefined {
-    const segments = edit.path.map(String)
-    for (let i = 0; i < segments.length; i++) {
-      const segment = segments[i] as string
-      if (!isSafeKey(segment)) {
-        if (!track.reportedKey) {
-          track.reportedKey = true
-          ops.push(stream.problem(`the input of tool call "${track.toolCallId}" has the key "${segment}", which is dropped`, undefined, 'invalid'))
-        }
-        return undefined
-      }
-      if (segment === '' || /[.[\]]/.test(segment)) {
-        // A key a path cannot spell: copy the object that holds it instead.
-        const holder = edit.path.slice(0, i) as JsonPathSegment[]
-        return delta(track, 'set', ['input', ...holder].join('.'), structuredClone(parser.valueAt(holder)))
-      }
+  function flush(next?: Chunk): Op[] {
+    if (pending.size === 0) return []
+    const settled = next && (next.type === 'tool-input-available' || next.type === 'tool-input-error') && next.input !== undefined
+      ? idOf(next.toolCallId)
+      : undefined
+    const ops: Op[] = []
+    for (const track of pending) {
+      if (track.parser && track.toolCallId !== settled) ops.push(delta(track, 'set', 'input', track.parser.snapshot({ maxDepth })))
     }
-    const path = ['input', ...segments].join('.')
-    return edit.kind === 'append' ? delta(track, 'append', path, edit.text) : delta(track, 'set', path, edit.value)
+    pending.clear()
+    return ops
   }
 
   function inputAvailable(chunk: Chunk): Op[] {
@@ -341,9 +355,13 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
   }
 
   return {
-    inputStart, inputDelta, inputAvailable, inputError, outputAvailable, outputError, outputDenied, approvalRequest, approvalResponse,
+    inputStart, inputDelta, inputAvailable, inputError, outputAvailable, outputError, outputDenied, approvalRequest, approvalResponse, flush,
     forgetStep(blockId) {
-      for (const [id, track] of tracks) if (track.blockId === blockId) tracks.delete(id)
+      for (const [id, track] of tracks) {
+        if (track.blockId !== blockId) continue
+        tracks.delete(id)
+        pending.delete(track)
+      }
       for (const [id, track] of approvals) if (track.blockId === blockId) approvals.delete(id)
     },
   }
