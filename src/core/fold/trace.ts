@@ -7,7 +7,7 @@
 import type { AgentState, TraceNode, Turn } from '../model'
 import type { OpOf } from '../ops'
 import { allNodeIds } from '../trace-tree'
-import { own } from '../util/record'
+import { own, peek } from '../util/record'
 
 /** Fields a `trace.node` op may not overwrite from the wire. */
 const STRUCTURAL = new Set(['id', 'turnId', 'childIds'])
@@ -99,8 +99,12 @@ export function isOpen(node: Pick<TraceNode, 'status'>): boolean {
 
 function placeNode(state: AgentState, turn: Turn, node: TraceNode): void {
   const parent = node.parentId && node.parentId !== node.id ? own(state.trace, node.parentId) : undefined
-  if (parent && !createsCycle(state, node.id, parent.id)) parent.childIds.push(node.id)
-  else turn.traceRootIds.push(node.id) // shown at the top until its parent arrives
+  if (parent && !createsCycle(state, node.id, parent.id)) {
+    parent.childIds.push(node.id)
+    return
+  }
+  turn.traceRootIds.push(node.id) // shown at the top until its parent arrives
+  if (node.parentId !== undefined) waitingRoots(state, turn).add(node.id)
 }
 
 function unplaceNode(state: AgentState, turn: Turn, id: string, parentId: string | undefined): void {
@@ -108,13 +112,41 @@ function unplaceNode(state: AgentState, turn: Turn, id: string, parentId: string
   const list = parent && parent.childIds.includes(id) ? parent.childIds : turn.traceRootIds
   const at = list.indexOf(id)
   if (at >= 0) list.splice(at, 1)
+  if (list === turn.traceRootIds) waitingByRoots.get(list)?.delete(id)
 }
 
 function adoptWaitingChildren(state: AgentState, turn: Turn, parent: TraceNode): void {
-  const waiting = turn.traceRootIds.filter((id) => id !== parent.id && own(state.trace, id)?.parentId === parent.id)
-  if (waiting.length === 0) return
-  turn.traceRootIds = turn.traceRootIds.filter((id) => !waiting.includes(id))
-  parent.childIds.push(...waiting)
+  const waiting = waitingRoots(state, turn)
+  let any = false
+  for (const id of waiting) if (id !== parent.id && peek(state.trace, id)?.parentId === parent.id) any = true
+  if (!any) return
+  // In the order of the roots, so the tree does not depend on where batches began.
+  const adopted = turn.traceRootIds.filter((id) => waiting.has(id) && id !== parent.id && peek(state.trace, id)?.parentId === parent.id)
+  const moved = new Set(adopted)
+  turn.traceRootIds = turn.traceRootIds.filter((id) => !moved.has(id))
+  for (const id of adopted) waiting.delete(id)
+  waitingByRoots.set(turn.traceRootIds, waiting)
+  parent.childIds.push(...adopted)
+}
+
+/**
+ * The roots that wait for a parent, per roots list. Every new row asks whether
+ * rows wait for it; one scan per batch finds them, and placing and adopting rows
+ * keeps the set, so a long timeline costs no scan per row. Keyed by the list
+ * itself, which a batch keeps and the next state replaces; an id whose row is
+ * gone is harmless, because a row is looked up before it is adopted.
+ */
+const waitingByRoots = new WeakMap<readonly string[], Set<string>>()
+
+function waitingRoots(state: AgentState, turn: Turn): Set<string> {
+  const roots = turn.traceRootIds
+  let waiting = waitingByRoots.get(roots)
+  if (!waiting) {
+    waiting = new Set()
+    for (const id of roots) if (peek(state.trace, id)?.parentId !== undefined) waiting.add(id)
+    waitingByRoots.set(roots, waiting)
+  }
+  return waiting
 }
 
 function createsCycle(state: AgentState, childId: string, parentId: string): boolean {
