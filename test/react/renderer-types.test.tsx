@@ -80,18 +80,20 @@ describe('renderer maps', () => {
 })
 
 describe('a typed renderer in the transcript', () => {
-  it('draws the part of its type, and the built-ins read theirs through partProps', () => {
+  it('draws the part of its type, and the built-ins draw theirs whatever the props hold', () => {
     const state = emptyState()
     applyOps(state, [
       { op: 'turn.open', turnId: 't1', role: 'assistant' },
       { op: 'message.put', turnId: 't1', messageId: 'c', type: 'data-chart', props: { data: { points: [1, 2, 3] } }, status: 'done' },
       { op: 'message.put', turnId: 't1', messageId: 'n', type: 'notice', props: { text: { bad: true }, message: 'Fallback', level: 7 }, status: 'done' },
+      { op: 'message.put', turnId: 't1', messageId: 'x', type: 'tool', props: { name: { a: 1 }, state: 42, inputText: ['x'], durationMs: 'soon', errorText: {} }, status: 'done' },
     ])
     const html = renderToString(
       <AgentProvider store={createAgentStore({ initialState: state })}>
         <RendererProvider renderers={{ 'data-chart': Chart }}>
           <MessageView id="c" />
           <MessageView id="n" />
+          <MessageView id="x" />
         </RendererProvider>
       </AgentProvider>,
     )
@@ -99,5 +101,8 @@ describe('a typed renderer in the transcript', () => {
     expect(html).toContain('data-level="7"')
     expect(html).toContain('Fallback')
     expect(partProps(state.messages.n!, 'notice')).toMatchObject({ text: 'Fallback', level: '7' })
+    expect(html).toContain('<span data-weft="tool-name">Tool</span>')
+    expect(html).not.toContain('data-weft="part-error"')
+    expect(html).not.toContain('data-weft="tool-error"')
   })
 })
