@@ -4,6 +4,7 @@
  */
 import { createContext, useContext, useMemo, type ReactNode } from 'react'
 import type { Gate, Message } from '../core/model'
+import type { PartProps } from '../core/parts'
 
 /**
  * The query parameters of an internal route a navigation hands to the host.
@@ -14,19 +15,13 @@ import type { Gate, Message } from '../core/model'
 export type RouteParams = Record<string, string | number | boolean>
 
 /**
- * A recommendation as an agent sends it (Vocion's `recommended_action`).
+ * A recommendation, the props of a `recommended-action` part as the card read
+ * them: each field of its declared type or absent, the rest as the agent sent it.
  *
  * @example
  * const rec: Recommendation = { actionId: 'gmail.send', label: 'Draft the note', confidence: 0.8 }
  */
-export interface Recommendation {
-  actionId?: string
-  label?: string
-  rationale?: string
-  confidence?: number
-  input?: unknown
-  [key: string]: unknown
-}
+export type Recommendation = PartProps['recommended-action']
 
 /**
  * How a person answered a gate.

@@ -22,7 +22,7 @@ export interface CopyButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonEle
  * seconds after a copy, `failed` when the browser refused.
  *
  * @example
- * <CopyButton text={() => message.props.content as string} />
+ * <CopyButton text={() => partProps(message, 'text').content} />
  */
 export const CopyButton = forwardRef<HTMLButtonElement, CopyButtonProps>(function CopyButton({ text, label, children, ...rest }, ref) {
   const labels = useLabels()

@@ -5,6 +5,7 @@
  */
 import { forwardRef, useEffect, useId, useRef, useState, type FormEvent, type HTMLAttributes } from 'react'
 import type { Gate, Message } from '../core/model'
+import { partProps } from '../core/parts'
 import { useAgentSelector, useGate } from '../react/selectors'
 import { useWeftCallbacks, type GateAnswer } from './callbacks'
 import { recordOf, asText, formatJson, own } from './format'
@@ -66,7 +67,8 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
 ) {
   const labels = useLabels()
   const gate = useGate(id)
-  const held = useHeldCall(gate)
+  const heldMessage = useHeldCall(gate)
+  const held = heldMessage && partProps(heldMessage, 'tool')
   const { onGateAnswer } = useWeftCallbacks()
   const [sent, setSent] = useState<GateAnswer | undefined>(undefined)
   const [reason, setReason] = useState('')
@@ -120,10 +122,10 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
       {held && (
         <details data-weft="gate-call">
           <summary>
-            <span data-weft="tool-name">{asText(held.props.name) || labels.tool}</span>{' '}
-            <span data-weft="tool-summary">{summarizeInput(held.props.input)}</span>
+            <span data-weft="tool-name">{held.name || labels.tool}</span>{' '}
+            <span data-weft="tool-summary">{summarizeInput(held.input)}</span>
           </summary>
-          <pre tabIndex={0}>{formatJson(held.props.input)}</pre>
+          <pre tabIndex={0}>{formatJson(held.input)}</pre>
         </details>
       )}
       {!held && hasPayload && (

@@ -6,6 +6,7 @@
  */
 import { createContext, useContext, useMemo, type ComponentType, type ReactNode } from 'react'
 import type { Message } from '../core/model'
+import type { PartProps } from '../core/parts'
 import { getProtocol } from '../core/protocol/registry'
 import type { ProtocolDefinition } from '../core/protocol/types'
 import { DataMessage } from './messages/data'
@@ -20,31 +21,51 @@ import { ToolCallMessage } from './messages/tool'
 import { ToolRenderersProvider, type ToolRenderers } from './tool-renderers'
 
 /**
- * What every renderer receives.
+ * What every renderer receives. By default any message; `MessageRendererProps<Type, Props>`
+ * types a renderer for one kind of part, a host's own or a built-in one
+ * (`PartProps` has those). The types are what the server promises: read a
+ * built-in part through `partProps` when it might not keep the promise.
  *
  * @example
- * function Chart({ message }: MessageRendererProps) { return <pre>{JSON.stringify(message.props.data)}</pre> }
+ * function Chart({ message }: MessageRendererProps<'data-chart', { data: { points: number[] } }>) {
+ *   return <pre>{message.props.data.points.join(', ')}</pre>
+ * }
  */
-export interface MessageRendererProps {
-  message: Message
+export interface MessageRendererProps<Type extends string = string, Props extends object = Record<string, unknown>> {
+  message: Message<Type, Props>
 }
 
 /**
- * A component that draws one kind of message.
+ * A component that draws one kind of message (by default any message).
  *
  * @example
  * const Plain: MessageRenderer = ({ message }) => <p>{String(message.props.content)}</p>
+ * const Tool: MessageRenderer<'tool', PartProps['tool']> = ({ message }) => <b>{message.props.name}</b>
  */
-export type MessageRenderer = ComponentType<MessageRendererProps>
+export type MessageRenderer<Type extends string = string, Props extends object = Record<string, unknown>> = ComponentType<MessageRendererProps<Type, Props>>
+
+/** The message type a renderer registered under `key` draws: `data-*` draws every `data-<name>`. */
+type RenderedType<Key extends string> = Key extends 'data-*' ? `data-${string}` : Key
+
+// `any`: a type the kit does not know carries whatever props its server sends; the host's renderer says what.
+/** What a renderer registered under `key` may expect of the props: a built-in type's, else anything. */
+type RenderedProps<Key extends string> = Key extends keyof PartProps ? PartProps[Key] : any
 
 /**
  * Renderers by message type. `data-*` matches every `data-<name>` type that has
- * no renderer of its own.
+ * no renderer of its own. Each renderer is checked against its key: a renderer
+ * typed for `data-chart` fits under `data-chart` only, and one for a built-in
+ * type must accept that type's props (any plain `MessageRenderer` does). Name the
+ * keys (`MessageRenderers<'data-chart' | 'text'>`) to check a map written apart
+ * from `RendererProvider`, which infers them.
  *
  * @example
  * const renderers: MessageRenderers = { text: MarkdownText, 'data-*': MyDataView }
+ * const typed = { 'data-chart': Chart } satisfies MessageRenderers<'data-chart'>
  */
-export type MessageRenderers = Readonly<Record<string, MessageRenderer | undefined>>
+export type MessageRenderers<Types extends string = string> = {
+  readonly [Key in Types]?: MessageRenderer<RenderedType<Key>, RenderedProps<Key>>
+}
 
 /**
  * The renderers the kit ships.
@@ -52,7 +73,7 @@ export type MessageRenderers = Readonly<Record<string, MessageRenderer | undefin
  * @example
  * <RendererProvider renderers={{ ...defaultRenderers, text: MarkdownText }} />
  */
-export const defaultRenderers: MessageRenderers = Object.freeze({
+export const defaultRenderers: MessageRenderers<Exclude<keyof PartProps, 'data-*'>> = Object.freeze({
   text: MarkdownMessage,
   reasoning: ReasoningMessage,
   tool: ToolCallMessage,
@@ -85,9 +106,9 @@ const RegistryContext = createContext<Registry>({
  * @example
  * <RendererProvider renderers={{ text: MarkdownText }} fallback={Unknown} />
  */
-export interface RendererProviderProps {
+export interface RendererProviderProps<Types extends string = string> {
   /** Merged over the renderers above (the defaults at the top). */
-  renderers?: MessageRenderers
+  renderers?: MessageRenderers<Types>
   /** Draws a type no renderer is registered for (default: `DataMessage`). */
   fallback?: MessageRenderer
   /** Per-tool renderers by tool name (generative UI), with typed input, output and state. */
@@ -106,7 +127,7 @@ export interface RendererProviderProps {
  *   <Transcript.Root />
  * </RendererProvider>
  */
-export function RendererProvider({ renderers, fallback, toolRenderers, protocols, children }: RendererProviderProps) {
+export function RendererProvider<Types extends string = string>({ renderers, fallback, toolRenderers, protocols, children }: RendererProviderProps<Types>) {
   const outer = useContext(RegistryContext)
   const value = useMemo<Registry>(() => {
     const merged = new Map(outer.renderers)
@@ -150,8 +171,9 @@ function isComponent(value: unknown): value is MessageRenderer {
 }
 
 // A Map, because types are wire strings: `constructor` must not find Object's.
-function toMap(renderers: MessageRenderers): Map<string, MessageRenderer> {
+// Each renderer was checked against its key when the map was written; a message of that type is what it gets.
+function toMap(renderers: object): Map<string, MessageRenderer> {
   const map = new Map<string, MessageRenderer>()
-  for (const [type, renderer] of Object.entries(renderers)) if (renderer) map.set(type, renderer)
+  for (const [type, renderer] of Object.entries(renderers as Record<string, MessageRenderer | undefined>)) if (renderer) map.set(type, renderer)
   return map
 }

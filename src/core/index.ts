@@ -27,6 +27,7 @@ export {
   type AgentState, type Turn, type Block, type Thread, type Message, type TraceNode, type Gate, type Source,
   type StreamStatus, type TurnStatus, type MessageStatus, type TraceStatus, type GateStatus, type ToolState, type ProtocolName,
 } from './model'
+export { partProps, type MessagePart, type PartProps } from './parts'
 
 // The ops a decoder emits and the fold applies.
 export type { Op, OpName, OpOf, HydratedTurn } from './ops'

@@ -123,19 +123,25 @@ export type ToolState =
 /**
  * One logical message: the target of delta merging. `type` is open; text lives
  * in `props.content`, a tool call in `props.toolCallId`, `props.name`,
- * `props.input`, `props.inputText`, `props.output`, `props.errorText`, `props.state`.
+ * `props.input`, `props.inputText`, `props.output`, `props.errorText`, `props.state`
+ * (`PartProps` lists the props of every type the kit draws).
+ *
+ * The store holds `Message`s with any type and loose props. `Message<Type, Props>`
+ * names one kind, for a host's own parts; `MessagePart` is the union of the
+ * built-in ones.
  *
  * @example
  * const m = useMessage(id); m?.type === 'text' && m.props.content
+ * type Chart = Message<'data-chart', { data: { points: number[] } }>
  */
-export interface Message {
+export interface Message<Type extends string = string, Props extends object = Record<string, unknown>> {
   id: string
   turnId: string
   blockId?: string
   threadId?: string
   role: 'user' | 'assistant' | 'system' | 'tool'
-  type: string
-  props: Record<string, unknown>
+  type: Type
+  props: Props
   status: MessageStatus
 }
 

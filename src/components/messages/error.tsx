@@ -1,4 +1,4 @@
-import { asText } from '../format'
+import { partProps } from '../../core/parts'
 import type { MessageRendererProps } from '../renderers'
 
 /**
@@ -8,11 +8,10 @@ import type { MessageRendererProps } from '../renderers'
  * <RendererProvider renderers={{ error: ErrorMessage }} />
  */
 export function ErrorMessage({ message }: MessageRendererProps) {
-  const { props } = message
-  const text = asText(props.message) || asText(props.errorText) || asText(props.text) || asText(props.content) || 'Something went wrong.'
+  const { message: text, code } = partProps(message, 'error')
   return (
-    <p data-weft="error" data-error-type={asText(props.type) || asText(props.code) || undefined}>
-      {text}
+    <p data-weft="error" data-error-type={code}>
+      {text ?? 'Something went wrong.'}
     </p>
   )
 }

@@ -1,4 +1,4 @@
-import { asText } from '../format'
+import { partProps } from '../../core/parts'
 import type { MessageRendererProps } from '../renderers'
 import { safeUrl } from '../safe-url'
 
@@ -11,26 +11,23 @@ import { safeUrl } from '../safe-url'
  * <RendererProvider renderers={{ file: FileMessage, image: FileMessage }} />
  */
 export function FileMessage({ message }: MessageRendererProps) {
-  const { props } = message
-  const url = props.url ?? props.src
-  const mediaType = asText(props.mediaType) || asText(props.mimeType)
-  const name = asText(props.filename) || asText(props.name) || asText(props.title)
-  const image = message.type === 'image' || mediaType.startsWith('image/')
+  const { url, mediaType, filename: name, alt } = partProps(message, 'file')
+  const image = message.type === 'image' || mediaType?.startsWith('image/') === true
   if (image) {
     const src = safeUrl(url, { image: true })
-    if (src) return <img data-weft="file" data-kind="image" src={src} alt={asText(props.alt) || name || 'Image'} />
+    if (src) return <img data-weft="file" data-kind="image" src={src} alt={alt || name || 'Image'} />
   } else {
     const href = safeUrl(url)
     if (href) {
       return (
-        <a data-weft="file" data-kind="link" data-media-type={mediaType || undefined} href={href} target="_blank" rel="noopener noreferrer">
+        <a data-weft="file" data-kind="link" data-media-type={mediaType} href={href} target="_blank" rel="noopener noreferrer">
           {name || href}
         </a>
       )
     }
   }
   return (
-    <span data-weft="file" data-kind="blocked" data-media-type={mediaType || undefined}>
+    <span data-weft="file" data-kind="blocked" data-media-type={mediaType}>
       {name || (image ? 'Image' : 'File')} (link not shown)
     </span>
   )

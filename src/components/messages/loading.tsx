@@ -1,4 +1,4 @@
-import { asText } from '../format'
+import { partProps } from '../../core/parts'
 import type { MessageRendererProps } from '../renderers'
 
 /**
@@ -8,10 +8,9 @@ import type { MessageRendererProps } from '../renderers'
  * <RendererProvider renderers={{ loading: LoadingMessage }} />
  */
 export function LoadingMessage({ message }: MessageRendererProps) {
-  const { props } = message
   return (
     <p data-weft="loading" data-state={message.status}>
-      {asText(props.message) || asText(props.text) || asText(props.content) || 'Working…'}
+      {partProps(message, 'loading').message ?? 'Working…'}
     </p>
   )
 }

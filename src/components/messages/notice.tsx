@@ -1,4 +1,4 @@
-import { asText } from '../format'
+import { partProps } from '../../core/parts'
 import type { MessageRendererProps } from '../renderers'
 
 /**
@@ -8,10 +8,10 @@ import type { MessageRendererProps } from '../renderers'
  * <RendererProvider renderers={{ notice: NoticeMessage }} />
  */
 export function NoticeMessage({ message }: MessageRendererProps) {
-  const { props } = message
+  const { text, level } = partProps(message, 'notice')
   return (
-    <p data-weft="notice" data-level={asText(props.level) || 'info'}>
-      {asText(props.text) || asText(props.content) || asText(props.message)}
+    <p data-weft="notice" data-level={level ?? 'info'}>
+      {text}
     </p>
   )
 }

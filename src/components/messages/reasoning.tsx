@@ -1,4 +1,4 @@
-import { asText } from '../format'
+import { partProps } from '../../core/parts'
 import { useLabels } from '../labels'
 import { Markdown } from '../markdown/markdown'
 import type { MessageRendererProps } from '../renderers'
@@ -19,7 +19,7 @@ export function ReasoningMessage({ message }: MessageRendererProps) {
       <Markdown
         key={streaming ? 'streaming' : 'final'}
         aria-hidden={streaming || undefined}
-        text={asText(message.props.content)}
+        text={partProps(message, 'reasoning').content}
         streaming={streaming}
       />
     </details>

@@ -1,5 +1,5 @@
-import { useWeftCallbacks, type Recommendation } from '../callbacks'
-import { asText } from '../format'
+import { partProps } from '../../core/parts'
+import { useWeftCallbacks } from '../callbacks'
 import type { MessageRendererProps } from '../renderers'
 
 /**
@@ -14,14 +14,12 @@ import type { MessageRendererProps } from '../renderers'
  */
 export function RecommendedActionCard({ message }: MessageRendererProps) {
   const { onAction } = useWeftCallbacks()
-  const recommendation = message.props as Recommendation
-  const label = asText(recommendation.label) || asText(recommendation.actionId) || 'Recommended action'
-  const rationale = asText(recommendation.rationale)
-  const confidence = typeof recommendation.confidence === 'number' && Number.isFinite(recommendation.confidence)
-    ? Math.round(Math.min(1, Math.max(0, recommendation.confidence)) * 100)
-    : undefined
+  const recommendation = partProps(message, 'recommended-action')
+  const label = recommendation.label || recommendation.actionId || 'Recommended action'
+  const { rationale } = recommendation
+  const confidence = recommendation.confidence === undefined ? undefined : Math.round(Math.min(1, Math.max(0, recommendation.confidence)) * 100)
   return (
-    <div data-weft="recommended-action" data-action-id={asText(recommendation.actionId) || undefined}>
+    <div data-weft="recommended-action" data-action-id={recommendation.actionId}>
       {rationale && <p data-weft="recommended-action-rationale">{rationale}</p>}
       {confidence !== undefined && <span data-weft="recommended-action-confidence">{confidence}% confident</span>}
       <button type="button" data-weft="recommended-action-button" disabled={!onAction} onClick={() => onAction?.(recommendation, message)}>

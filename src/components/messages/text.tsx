@@ -1,7 +1,7 @@
 import { Fragment, useMemo } from 'react'
 import type { Source } from '../../core/model'
+import { partProps } from '../../core/parts'
 import { Citation, citationMarkers, splitCitations } from '../citations'
-import { asText } from '../format'
 import { Markdown } from '../markdown/markdown'
 import { useCitations } from '../../react/selectors'
 import type { MessageRendererProps } from '../renderers'
@@ -18,7 +18,7 @@ export { citationMarkers }
  * <RendererProvider renderers={{ text: TextMessage }} />
  */
 export function TextMessage({ message }: MessageRendererProps) {
-  const content = asText(message.props.content)
+  const { content } = partProps(message, 'text')
   const streaming = message.status === 'streaming'
   const markers = useMemo(() => citationMarkers(content), [content])
   const sources = useCitations(message.turnId, markers)
@@ -55,7 +55,7 @@ export function MarkdownMessage({ message }: MessageRendererProps) {
   const streaming = message.status === 'streaming'
   return (
     <div data-weft="text" key={streaming ? 'streaming' : 'final'} aria-hidden={streaming || undefined}>
-      <Markdown text={asText(message.props.content)} streaming={streaming} turnId={message.turnId} />
+      <Markdown text={partProps(message, 'text').content} streaming={streaming} turnId={message.turnId} />
     </div>
   )
 }

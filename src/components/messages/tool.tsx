@@ -1,14 +1,11 @@
 import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react'
 import type { Gate, Message, ToolState } from '../../core/model'
+import { partProps } from '../../core/parts'
 import { useAgentSelector } from '../../react/selectors'
-import { recordOf, asText, formatJson, own } from '../format'
+import { recordOf, formatJson, own } from '../format'
 import { useLabels, type WeftLabels } from '../labels'
 import type { MessageRendererProps } from '../renderers'
 import { useToolRenderer } from '../tool-renderers'
-
-const TOOL_STATES: ReadonlySet<string> = new Set([
-  'input-streaming', 'input-available', 'approval-requested', 'approval-responded', 'output-available', 'output-error', 'output-denied',
-])
 
 /** Past this many characters (or lines) an output is cut, with "Show more". */
 const OUTPUT_CHARS = 1200
@@ -48,7 +45,7 @@ export type ToolRenderer<Input = unknown, Output = unknown> = ComponentType<Tool
  * useToolState(message) // 'output-denied' once its gate was rejected
  */
 export function useToolState(message: Message): ToolState | 'called' | undefined {
-  const toolCallId = asText(message.props.toolCallId)
+  const { toolCallId, state } = partProps(message, 'tool')
   const gate = useAgentSelector((s) => {
     if (!toolCallId) return undefined
     const ids = own(s.turns, message.turnId)?.gateIds ?? []
@@ -58,8 +55,6 @@ export function useToolState(message: Message): ToolState | 'called' | undefined
     }
     return undefined
   })
-  const raw = asText(message.props.state)
-  const state = TOOL_STATES.has(raw) ? (raw as ToolState) : undefined
   if (state === 'approval-requested' && gate === 'rejected') return 'output-denied'
   if (state === 'approval-requested' && (gate === 'approved' || gate === 'answered')) return 'approval-responded'
   // A call whose message has ended without a result (Yao's tool_call) was made; nothing runs any more.
@@ -103,8 +98,7 @@ function formatDuration(ms: number): string {
 }
 
 /** How long the call ran: the server's `durationMs`, else what this view saw from start to result. */
-function useDuration(message: Message, running: boolean): number | undefined {
-  const given = typeof message.props.durationMs === 'number' && Number.isFinite(message.props.durationMs) ? message.props.durationMs : undefined
+function useDuration(given: number | undefined, running: boolean): number | undefined {
   const started = useRef<number | undefined>(running ? Date.now() : undefined)
   const [seen, setSeen] = useState<number | undefined>(undefined)
   useEffect(() => {
@@ -128,23 +122,23 @@ function useDuration(message: Message, running: boolean): number | undefined {
  */
 export function ToolCallMessage({ message }: MessageRendererProps) {
   const labels = useLabels()
-  const { props } = message
-  const name = asText(props.name) || asText(props.toolName) || labels.tool
+  const props = partProps(message, 'tool')
+  const name = props.name || labels.tool
   const state = useToolState(message)
   const Custom = useToolRenderer(name)
   const running = state === 'input-streaming' || state === 'input-available'
-  const duration = useDuration(message, running)
+  const duration = useDuration(props.durationMs, running)
   const [choice, setChoice] = useState<boolean | undefined>(undefined)
   const open = choice ?? opensByItself(state)
-  const errorText = asText(props.errorText)
+  const { errorText } = props
   if (Custom) {
     return (
       <div data-weft="tool" data-state={state} data-custom="">
-        <Custom input={props.input as never} output={props.output as never} state={state} errorText={errorText || undefined} message={message} />
+        <Custom input={props.input} output={props.output} state={state} errorText={errorText} message={message} />
       </div>
     )
   }
-  const inputText = state === 'input-streaming' && typeof props.inputText === 'string' ? props.inputText : formatJson(props.input ?? props.inputText)
+  const inputText = state === 'input-streaming' && props.inputText !== undefined ? props.inputText : formatJson(props.input ?? props.inputText)
   const summary = summarizeInput(props.input ?? props.inputText)
   return (
     <details data-weft="tool" data-state={state} open={open}>
@@ -177,7 +171,7 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
             <LongText text={formatJson(props.output)} />
           </div>
         )}
-        {errorText !== '' && <p data-weft="tool-error">{errorText}</p>}
+        {errorText && <p data-weft="tool-error">{errorText}</p>}
       </div>
     </details>
   )
