@@ -32,8 +32,23 @@ export interface FoldStreamOptions {
  * state.messages[state.turns['turn-1'].messageIds[0]].props.content // 'Hi'
  */
 export function foldStream(input: string | readonly unknown[], options: FoldStreamOptions = {}): AgentState {
-  return fold(options.state ?? emptyState(), streamToOps(input, options))
+  // Folded a slice at a time, as the live client folds a batch per read: a long
+  // stream never holds all of its ops at once (the fold gives the same state for
+  // any cut into batches).
+  let state = options.state ?? emptyState()
+  let batch: Op[] = []
+  for (const ops of decodeStream(input, options)) {
+    for (const op of ops) batch.push(op)
+    if (batch.length >= FOLD_SLICE) {
+      state = fold(state, batch)
+      batch = []
+    }
+  }
+  return fold(state, batch)
 }
+
+/** How many ops `foldStream` folds at once. */
+const FOLD_SLICE = 4096
 
 /**
  * The ops a recorded stream decodes to (what `foldStream` folds).
@@ -42,9 +57,23 @@ export function foldStream(input: string | readonly unknown[], options: FoldStre
  * streamToOps([{ type: 'response_delta', delta: 'Hi' }], { protocol: 'vocion' })
  */
 export function streamToOps(input: string | readonly unknown[], options: FoldStreamOptions = {}): Op[] {
+  const ops: Op[] = []
+  for (const some of decodeStream(input, options)) pushAll(ops, some)
+  return ops
+}
+
+/** The stream's ops, a frame's worth at a time. */
+function* decodeStream(input: string | readonly unknown[], options: FoldStreamOptions): Generator<readonly Op[]> {
   const turnId = options.turnId ?? 'turn-1'
   const reader = new FrameDecoder({ turnId, protocol: options.protocol, protocols: options.protocols, onData: options.onData })
-  const ops: Op[] = [{ op: 'turn.open', turnId, role: 'assistant' }]
+  yield [{ op: 'turn.open', turnId, role: 'assistant' }]
+  let announced = false
+  const announce = function* (): Generator<readonly Op[]> {
+    // As the live client does: the turn names its protocol once the stream tells it.
+    if (announced || !reader.protocol) return
+    announced = true
+    yield [{ op: 'turn.update', turnId, protocol: reader.protocol }]
+  }
   let reason: 'done' | 'eof' = 'eof'
   if (typeof input === 'string') {
     for (const frame of parseSSEText(input)) {
@@ -54,16 +83,19 @@ export function streamToOps(input: string | readonly unknown[], options: FoldStr
         reader.done()
         continue
       }
-      pushAll(ops, reader.frame(frame))
+      yield reader.frame(frame)
+      yield* announce()
     }
   } else {
-    for (const event of input) pushAll(ops, reader.event(event))
+    for (const event of input) {
+      yield reader.event(event)
+      yield* announce()
+    }
   }
-  pushAll(ops, reader.end(reason))
+  yield reader.end(reason)
+  yield* announce()
   const cursor = reader.cursor()
-  if (Object.keys(cursor).length > 0) ops.push({ op: 'cursor', cursor })
-  if (reader.protocol) ops.splice(1, 0, { op: 'turn.update', turnId, protocol: reader.protocol })
-  return ops
+  if (Object.keys(cursor).length > 0) yield [{ op: 'cursor', cursor }]
 }
 
 // Avoids spreading large arrays into push (argument-count limits on long streams).
