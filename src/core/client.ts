@@ -292,7 +292,7 @@ export class AgentClient {
     request?: RequestPlan
   }): Promise<WeftError | undefined> {
     const options = this.options
-    const binding = bindingOf(options)
+    const { binding, error: unresolved } = tryBindingOf(options)
     const previous = this.active
     // A stream of another conversation that was only detached stays resumable there.
     if (previous?.phase === 'parked' && previous.resume && binding && previous.resume.key !== binding.key) this.active = undefined
@@ -313,6 +313,10 @@ export class AgentClient {
     this.active = run
     // Building the request (a host source, a protocol's builder) is part of connecting.
     transition(run, 'connecting')
+    if (unresolved) {
+      this.fail(run, unresolved)
+      return unresolved
+    }
 
     let request: RequestPlan
     try {
@@ -429,7 +433,11 @@ export class AgentClient {
    * useEffect(() => { void client.attach() }, [client])
    */
   async attach(): Promise<boolean> {
-    const binding = bindingOf(this.options)
+    const { binding, error } = tryBindingOf(this.options)
+    if (error && !this.busy) {
+      this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
+      this.options.onError?.(error)
+    }
     if (!binding || this.busy) return false
     const stored = readHandle(binding.storage, binding.key, binding.strategy)
     if (!stored) return false
@@ -478,7 +486,7 @@ export class AgentClient {
       if (!this.busy) await this.attach()
       return
     }
-    const run = this.createRun(previous.turnId, this.options, bindingOf(this.options) ?? previous.resume, previous.memory, {
+    const run = this.createRun(previous.turnId, this.options, tryBindingOf(this.options).binding ?? previous.resume, previous.memory, {
       opened: previous.opened, fromStart: previous.fromStart, handle: previous.handle,
     })
     run.announced = previous.announced
@@ -506,7 +514,7 @@ export class AgentClient {
       run.controller.abort()
       return
     }
-    const binding = bindingOf(this.options)
+    const { binding } = tryBindingOf(this.options)
     if (binding) clearHandle(binding.storage, binding.key)
   }
 
@@ -960,7 +968,9 @@ function declareTools(tools: AgentClientOptions['tools']): ToolDeclaration[] {
 }
 
 function strategyOf(options: AgentClientOptions, resume: ResumeOptions): ResumeStrategy {
-  if (resume.strategy !== undefined) return resolveResumeStrategy(resume.strategy, options.protocols)
+  // A protocol given as a definition is a candidate too: `resume: 'ai-sdk'` needs no registry then.
+  const candidates = typeof options.protocol === 'object' ? [options.protocol, ...(options.protocols ?? [])] : options.protocols
+  if (resume.strategy !== undefined) return resolveResumeStrategy(resume.strategy, candidates)
   const own = options.protocol === undefined ? undefined : resolveProtocol(options.protocol, options.protocols).resume?.()
   if (own) return own
   throw new WeftStreamError(weftError('validation', 'resume needs a strategy: name one, or give the client a protocol that has one'))
@@ -974,6 +984,15 @@ function bindingOf(options: AgentClientOptions): ResumeBinding | undefined {
     key: resume.conversationKey,
     storage: resume.storage ?? defaultResumeStorage(),
     options: resume,
+  }
+}
+
+/** The binding, or why the options' strategy cannot be resolved: a send must never reject over it. */
+function tryBindingOf(options: AgentClientOptions): { binding?: ResumeBinding; error?: WeftError } {
+  try {
+    return { binding: bindingOf(options) }
+  } catch (thrown) {
+    return { error: toWeftError(thrown, 'validation') }
   }
 }
 
