@@ -36,7 +36,8 @@ export interface AgentStreamHandle {
 /**
  * Stream an agent's answers into the nearest `AgentProvider`'s store. Under a
  * `ConversationsProvider` it follows the selected conversation, and a stream
- * keeps folding into its own conversation when another one is selected.
+ * keeps folding into its own conversation when another one is selected; the
+ * conversation's id is the request's chat id unless `conversationId` is given.
  *
  * @example
  * function Chat() {
@@ -45,11 +46,13 @@ export interface AgentStreamHandle {
  * }
  */
 export function useAgentStream(hostOptions: UseAgentStreamOptions): AgentStreamHandle {
-  const options = useWithClientDefaults(hostOptions)
+  const conversationId = useConversationId()
+  // The conversation's own id is the wire's chat id (AI SDK `id`, AG-UI `threadId`, Yao `chat_id`), so it is the same after a reload.
+  const options = useWithClientDefaults(hostOptions.conversationId === undefined && conversationId !== undefined ? { ...hostOptions, conversationId } : hostOptions)
   const store = useAgentStore()
   // Under a ConversationsProvider the store is the selected conversation's; each store keeps its own client.
   const client = useStoreClient(store, options)
-  const following = useConversationId() !== undefined
+  const following = conversationId !== undefined
   // A plain stream cannot outlive its page: turns a previous page left streaming end as aborted.
   useEffect(() => {
     if (following && !client.busy) settleInterrupted(store)
