@@ -12,6 +12,7 @@ import {
 } from './conversation'
 import { ClientToolRunner } from './client-tools'
 import { newId } from './ids'
+import { bindStoreClient } from './store-client'
 import { emptyState, type AgentState, type Gate, type ProtocolName } from './model'
 import { readHistory } from './protocol/history'
 import { getProtocol, protocolName, resolveProtocol } from './protocol/registry'
@@ -125,6 +126,7 @@ export class AgentClient {
     this.tools = new ClientToolRunner(store)
     this.options = options
     this.conversationId = options.conversationId ?? options.resume?.conversationKey ?? newId('chat')
+    bindStoreClient(store, this)
   }
 
   /** Replace the options; a run in flight keeps the ones it started with. */
@@ -210,7 +212,7 @@ export class AgentClient {
    * @example
    * await client.answer(gate.id, { approved: true })
    */
-  async answer(gateId: string, response: GateResponse): Promise<AnswerResult> {
+  async answer<Kind extends string = string>(gateId: string, response: GateResponse<Kind>): Promise<AnswerResult> {
     const state = this.store.getState()
     const checked = checkGateResponse(state, gateId, response)
     if ('error' in checked) return { ok: false, error: checked.error }

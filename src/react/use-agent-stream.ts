@@ -22,7 +22,7 @@ export interface AgentStreamHandle {
   /** Abort the run in flight and mark its turn `aborted`. */
   stop(): void
   /** Answer a gate (an approval, an interrupt, an action review); the run goes on as its protocol expects. */
-  answer(gateId: string, response: GateResponse): Promise<AnswerResult>
+  answer<Kind extends string = string>(gateId: string, response: GateResponse<Kind>): Promise<AnswerResult>
   /** Ask again for an answer (default: the last); the old one stays as a sibling branch. */
   regenerate(turnId?: string): Promise<ActionResult>
   /** Replace a question with a new branch; the old branch is kept. */
@@ -60,7 +60,7 @@ export function useAgentStream(hostOptions: UseAgentStreamOptions): AgentStreamH
 
   const send = useCallback((input?: SendInput) => client.send(input), [client])
   const stop = useCallback(() => client.stop(), [client])
-  const answer = useCallback((gateId: string, response: GateResponse) => client.answer(gateId, response), [client])
+  const answer = useCallback(<Kind extends string = string>(gateId: string, response: GateResponse<Kind>) => client.answer<Kind>(gateId, response), [client])
   const regenerate = useCallback((turnId?: string) => client.regenerate(turnId), [client])
   const edit = useCallback((turnId: string, input: SendInput) => client.edit(turnId, input), [client])
   const selectBranch = useCallback((turnId: string, index: number) => client.selectBranch(turnId, index), [client])

@@ -134,7 +134,7 @@ export function useResumableStream(options: UseResumableStreamOptions): Resumabl
   const send = useCallback((input?: SendInput) => client.send(input), [client])
   const stop = useCallback(() => client.stop(), [client])
   const retry = useCallback(() => client.retry(), [client])
-  const answer = useCallback((gateId: string, response: GateResponse) => client.answer(gateId, response), [client])
+  const answer = useCallback(<Kind extends string = string>(gateId: string, response: GateResponse<Kind>) => client.answer<Kind>(gateId, response), [client])
   const regenerate = useCallback((turnId?: string) => client.regenerate(turnId), [client])
   const edit = useCallback((turnId: string, input: SendInput) => client.edit(turnId, input), [client])
   const selectBranch = useCallback((turnId: string, index: number) => client.selectBranch(turnId, index), [client])
