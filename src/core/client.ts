@@ -294,6 +294,10 @@ export class AgentClient {
     request?: RequestPlan
   }): Promise<WeftError | undefined> {
     const options = this.options
+    // A continuation of a turn on a branch no longer shown would send a conversation without it.
+    if (plan.trigger === 'continue' && !this.store.getState().turnIds.includes(plan.turnId)) {
+      return weftError('validation', 'this answer is on a branch that is not shown; select it again to go on', { code: 'off_path', retryable: false })
+    }
     const { binding, error: unresolved } = tryBindingOf(options)
     const previous = this.active
     // A stream of another conversation that was only detached stays resumable there.
