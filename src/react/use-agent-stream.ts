@@ -2,7 +2,7 @@
  * The headless hook: open an agent stream, fold it into the provider's store.
  * A thin binding over the framework-free `AgentClient`.
  */
-import { useCallback, useEffect } from 'react'
+import { useEffect } from 'react'
 import type { ActionResult, AgentClientOptions, AnswerResult, GateResponse, SendInput } from '../core/client'
 import { settleInterrupted } from '../core/conversations/interrupted'
 import type { WeftError } from '../core/errors'
@@ -10,6 +10,7 @@ import type { StreamStatus } from '../core/model'
 import { useAgentStore, useWithClientDefaults } from './provider'
 import { useAgentSelector } from './selectors'
 import { useConversationId } from './conversations'
+import { useClientActions } from './use-client-actions'
 import { useStoreClient } from './use-store-client'
 
 /** Options of `useAgentStream`: where the agent is and how to talk to it. */
@@ -17,7 +18,10 @@ export type UseAgentStreamOptions = AgentClientOptions
 
 /** What `useAgentStream` returns. */
 export interface AgentStreamHandle {
-  /** Send the user's input; the answer streams into the store. Aborts a run still in flight. */
+  /**
+   * Send the user's input; the answer streams into the store. Aborts a run still in flight.
+   * Never rejects; refused (nothing sent) while the conversation shown is loading or unreadable (`useSendRefusal`).
+   */
   send(input?: SendInput): Promise<void>
   /** Abort the run in flight and mark its turn `aborted`. */
   stop(): void
@@ -58,12 +62,7 @@ export function useAgentStream(hostOptions: UseAgentStreamOptions): AgentStreamH
     if (following && !client.busy) settleInterrupted(store)
   }, [client, store, following])
 
-  const send = useCallback((input?: SendInput) => client.send(input), [client])
-  const stop = useCallback(() => client.stop(), [client])
-  const answer = useCallback(<Kind extends string = string>(gateId: string, response: GateResponse<Kind>) => client.answer<Kind>(gateId, response), [client])
-  const regenerate = useCallback((turnId?: string) => client.regenerate(turnId), [client])
-  const edit = useCallback((turnId: string, input: SendInput) => client.edit(turnId, input), [client])
-  const selectBranch = useCallback((turnId: string, index: number) => client.selectBranch(turnId, index), [client])
+  const { send, stop, answer, regenerate, edit, selectBranch } = useClientActions(client, store, options.onError)
   const status = useAgentSelector((s) => s.status)
   const error = useAgentSelector((s) => s.error)
   return { send, stop, answer, regenerate, edit, selectBranch, status, error }
