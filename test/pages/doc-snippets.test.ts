@@ -5,7 +5,9 @@
  * by Node on a loopback origin whose `/api/chat` is a stock AI SDK route
  * (`streamText` over the SDK's mock model, every request through
  * `validateUIMessages` and `convertToModelMessages`), and used in the system
- * Chromium: type, Send, read the answer.
+ * Chromium: type, Send, read the answer. The Yao and Vocion host samples of
+ * docs/yao.md and docs/vocion.md run the same way against routes that answer in
+ * those protocols, and the bodies they send are the ones the docs describe.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -31,6 +33,18 @@ const SNIPPETS = {
   'readme-first': snippet('README.md', 'AgentProvider><Assistant'),
   'readme-persisted': snippet('README.md', 'createConversations'),
   'conversations-persisted': snippet('docs/conversations.md', 'createConversations'),
+  'yao-host': snippet('docs/yao.md', 'assistant_id'),
+  // The sample defines the rail; the page below mounts it.
+  'vocion-rail': `${snippet('docs/vocion.md', 'function Rail')}\nexport { Rail }\n`,
+}
+
+/** How each page mounts its sample: as a host's main module would. The samples' own host functions are stubs. */
+const MOUNTS: Record<keyof typeof SNIPPETS, string> = {
+  'readme-first': `import { App } from 'snippet:readme-first'\nconst ui = <App />`,
+  'readme-persisted': `import { App } from 'snippet:readme-persisted'\nconst ui = <App />`,
+  'conversations-persisted': `import { App } from 'snippet:conversations-persisted'\nconst ui = <App />`,
+  'yao-host': `import App from 'snippet:yao-host'\nglobalThis.getToken = () => 'token-1'\nconst ui = <App />`,
+  'vocion-rail': `import { AgentProvider } from 'weft/react'\nimport { Rail } from 'snippet:vocion-rail'\nglobalThis.openReview = () => {}\nconst ui = <AgentProvider><Rail conversationId="c-1" /></AgentProvider>`,
 }
 
 /** The public names, as the package maps them, pointed at the sources. */
@@ -56,6 +70,10 @@ let browser: Browser
 let server: WebServer
 const files = new Map<string, string>()
 const posts: Array<{ id?: unknown; messages?: Array<{ role: string }> }> = []
+/** What the Yao and Vocion routes received. */
+const others: Array<{ path: string; authorization: string | null; body: unknown }> = []
+
+const sse = (events: unknown[]) => new Response(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''), { headers: { 'content-type': 'text/event-stream' } })
 
 beforeAll(async () => {
   const entryPoints = Object.fromEntries(Object.keys(SNIPPETS).map((name) => [name, `page:${name}`]))
@@ -69,7 +87,7 @@ beforeAll(async () => {
           // Each page mounts the snippet's App, as a host's main module would.
           b.onResolve({ filter: /^page:/ }, ({ path }) => ({ path: path.slice('page:'.length), namespace: 'page' }))
           b.onLoad({ filter: /.*/, namespace: 'page' }, ({ path }) => ({
-            contents: `import { createRoot } from 'react-dom/client'\nimport { App } from 'snippet:${path}'\ncreateRoot(document.getElementById('root')).render(<App />)\n`,
+            contents: `import { createRoot } from 'react-dom/client'\n${MOUNTS[path as keyof typeof SNIPPETS]}\ncreateRoot(document.getElementById('root')).render(ui)\n`,
             loader: 'tsx', resolveDir: root,
           }))
         },
@@ -103,6 +121,17 @@ beforeAll(async () => {
       })
       const result = streamText({ model, messages: await convertToModelMessages(messages) })
       return result.toUIMessageStreamResponse({ originalMessages: messages })
+    }
+    if (pathname === '/api/agent/chat' || pathname === '/rpc/agent/stream') {
+      others.push({ path: pathname, authorization: request.headers.get('authorization'), body: await request.json() })
+      if (pathname === '/rpc/agent/stream') {
+        return sse([{ type: 'stream_meta', streamId: 's1' }, { type: 'answering' }, { type: 'response_delta', delta: 'Vocion says hi.' }, { type: 'done', response: 'Vocion says hi.' }])
+      }
+      return sse([
+        { chunk_id: 'C1', type: 'event', props: { event: 'stream_start', data: { request_id: 'r1', chat_id: 'x' } } },
+        { chunk_id: 'C2', message_id: 'M1', type: 'text', props: { content: 'Sunny in Paris.' } },
+        { chunk_id: 'C3', type: 'event', props: { event: 'stream_end', data: { status: 'completed' } } },
+      ])
     }
     // The resumable route with no active stream (AI SDK `resumable-stream`): nothing to resume.
     if (/^\/api\/chat\/[^/]+\/stream$/.test(pathname) && request.method === 'GET') return new Response(null, { status: 204 })
@@ -171,4 +200,34 @@ describe('the README snippets, as copied, against a stock AI SDK route', { timeo
       await close()
     })
   }
+})
+
+describe('the protocol pages\' host samples, as copied', { timeout: 120_000 }, () => {
+  it('docs/yao.md: Yao\'s own request with the assistant added, the token in the header', async () => {
+    const { page, errors, close } = await open('yao-host')
+    others.length = 0
+    await page.getByRole('button', { name: 'Ask' }).click()
+    await expect.poll(() => page.getByRole('log').textContent(), { timeout: 20_000 }).toContain('Sunny in Paris.')
+    expect(others).toEqual([{
+      path: '/api/agent/chat', authorization: 'Bearer token-1',
+      body: { chat_id: expect.any(String), messages: [{ role: 'user', content: 'What is the weather in Paris?' }], assistant_id: 'mohe' },
+    }])
+    expect(errors).toEqual([])
+    await close()
+  })
+
+  it('docs/vocion.md: the rail sends Vocion\'s own { conversationId, messages } and shows the answer', async () => {
+    const { page, errors, close } = await open('vocion-rail')
+    others.length = 0
+    await page.getByRole('textbox', { name: 'Message' }).fill('Is the renewal on track?')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await expect.poll(() => page.locator('[data-weft="turn"][data-role="assistant"]').last().textContent(), { timeout: 20_000 })
+      .toContain('Vocion says hi.')
+    expect(others).toEqual([{
+      path: '/rpc/agent/stream', authorization: null,
+      body: { conversationId: 'c-1', messages: [{ role: 'user', content: 'Is the renewal on track?' }] },
+    }])
+    expect(errors).toEqual([])
+    await close()
+  })
 })
