@@ -397,6 +397,8 @@ export class AgentClient {
       const gate = own(state.gates, answer.gateId)
       if (gate) ops.push(...reopenOps(state, gate, error))
     }
+    // Tool results alone reopen no gate: the turn still says why they were not sent.
+    if (ops.length === 1 && error.code === 'off_path') ops.push({ op: 'problem', turnId, error })
     state.dispatch(ops)
   }
 

@@ -1,9 +1,10 @@
 /**
  * Switching branches while the loop goes on: a continuation of an answer that
  * is no longer on the active path is refused (it would send a conversation
- * without it), and the gate it carried is pending again; nothing is sent.
+ * without it), the gate it carried is pending again, and nothing is sent; a
+ * client tool that finishes after the switch says so on its turn.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { syncScheduler } from '../../src/core/batcher'
 import { AgentClient } from '../../src/core/client'
 import { createAgentStore } from '../../src/core/store'
@@ -55,5 +56,36 @@ describe('a continuation off the active path', () => {
     expect(await client.answer(gate.id, { approved: true })).toEqual({ ok: true })
     expect(bodies).toHaveLength(3)
     expect(bodies[2]!.messages).toHaveLength(2)
+  })
+})
+
+describe('a client tool that finishes after its answer left the active path', () => {
+  it('sends nothing and leaves an off_path problem on its turn', async () => {
+    const bodies: unknown[] = []
+    const fetch = (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      bodies.push(JSON.parse(String(init?.body)))
+      const chunks = bodies.length === 1
+        ? [{ type: 'start', messageId: 'a1' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Paris, I think' }, { type: 'text-end', id: 't' }, { type: 'finish' }]
+        : [{ type: 'start', messageId: 'a2' }, { type: 'tool-input-available', toolCallId: 'c1', toolName: 'getLocation', input: {} }, { type: 'finish' }]
+      return new Response(sse(chunks), { headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' } })
+    }) as typeof globalThis.fetch
+    let finish: (value: unknown) => void = () => {}
+    let started = false
+    const store = createAgentStore()
+    const client = new AgentClient(store, {
+      url: '/api/chat', protocol: 'ui-message', fetch, scheduler: syncScheduler,
+      tools: { getLocation: { execute: () => { started = true; return new Promise((resolve) => (finish = resolve)) } } },
+    })
+    await client.send('Where am I?')
+    const first = store.getState().turnIds[1]!
+    const regenerating = client.regenerate()
+    await vi.waitFor(() => expect(started).toBe(true))
+    const second = store.getState().turnIds[1]!
+    expect(client.selectBranch(second, 0)).toEqual({ ok: true })
+    expect(store.getState().turnIds[1]).toBe(first)
+    finish({ city: 'Lyon' })
+    await regenerating
+    expect(bodies).toHaveLength(2)
+    expect(store.getState().turns[second]!.problems.map((p) => p.code)).toContain('off_path')
   })
 })
