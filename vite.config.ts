@@ -193,9 +193,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Streams for tests that stream (conversations resuming after a reload); only its stream and resume
-        // routes, since test files import mock/scenarios/* through the same `/mock/` path.
-        plugins: [mockAgentServer({ only: /^\/mock\/(stream|resume)\// })],
+        // Streams for tests that stream (conversations resuming after a reload, the loop's gates); only its stream,
+        // resume and loop routes, since test files import mock/scenarios/* through the same `/mock/` path.
+        plugins: [mockAgentServer({ only: /^\/mock\/(stream|resume|loop)\// })],
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.tsx', 'test/testing/**/*.browser.test.tsx'],

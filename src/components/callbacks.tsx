@@ -1,6 +1,7 @@
 /**
- * The host's callbacks. The kit never calls a server and never touches
- * `location`: a button only hands what it carries to the host.
+ * The host's callbacks. The kit never touches `location`: a button only hands
+ * what it carries to the host. The one exception to "the host decides" is a
+ * gate card with no `onGateAnswer`: it answers through the store's client.
  */
 import { createContext, useContext, useMemo, type ReactNode } from 'react'
 import type { Gate, Message } from '../core/model'
@@ -63,7 +64,10 @@ export interface WeftCallbacks {
   onRegenerate?: (turnId: string) => void
   /** Edit the question of this turn. The button shows only when the host gives this. */
   onEdit?: (turnId: string) => void
-  /** A human-in-the-loop gate was answered (with a reason or the words asked for, when given). */
+  /**
+   * A human-in-the-loop gate was answered (with a reason or the words asked for, when given).
+   * Given, it replaces the card's own answer through the store's client: the host resolves the gate.
+   */
   onGateAnswer?: (gate: Gate, answer: GateAnswer, detail?: GateAnswerDetail) => void
 }
 

@@ -7,7 +7,9 @@ import {
   createContext, forwardRef, useContext, useState,
   type ButtonHTMLAttributes, type FormEvent, type FormHTMLAttributes, type KeyboardEvent, type ReactNode, type TextareaHTMLAttributes,
 } from 'react'
+import type { WeftError } from '../core/errors'
 import { useStatus } from '../react/selectors'
+import { useSendRefusal } from '../react/store-context'
 import { useAttachedCount } from './attachments'
 import { useLabels } from './labels'
 import { Slot } from './slot'
@@ -18,6 +20,8 @@ interface ComposerState {
   attached: boolean
   setText(text: string): void
   busy: boolean
+  /** Why nothing can be sent now (a conversation still loading or unreadable). */
+  refusal: WeftError | undefined
   canStop: boolean
   stop(): void
 }
@@ -49,9 +53,11 @@ export interface ComposerRootProps extends Omit<FormHTMLAttributes<HTMLFormEleme
 }
 
 /**
- * The form that holds the composer's text (`data-state` `busy` or `idle`).
- * Busy follows the store's status (connecting, streaming or reconnecting)
- * unless `busy` says otherwise. Escape anywhere in it stops a streaming answer.
+ * The form that holds the composer's text (`data-state` `busy`, `idle`, or
+ * `disabled` while the conversation shown takes no send: `useSendRefusal`, whose
+ * message the text area then shows as its placeholder). Busy follows the store's
+ * status (connecting, streaming or reconnecting) unless `busy` says otherwise.
+ * Escape anywhere in it stops a streaming answer.
  *
  * @example
  * <Composer.Root send={send} stop={stop}>
@@ -64,19 +70,21 @@ const Root = forwardRef<HTMLFormElement, ComposerRootProps>(function ComposerRoo
   const status = useStatus()
   const busy = busyProp ?? (status === 'connecting' || status === 'streaming' || status === 'reconnecting')
   const attached = useAttachedCount() > 0
+  const refusal = useSendRefusal()
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const value = text.trim()
-    if ((!value && !attached) || busy) return
+    // The text stays in the box while it cannot be sent.
+    if ((!value && !attached) || busy || refusal) return
     setText('')
     void send(value)
   }
-  const state: ComposerState = { text, attached, setText, busy, canStop: busy && Boolean(stop), stop: () => stop?.() }
+  const state: ComposerState = { text, attached, setText, busy, refusal, canStop: busy && Boolean(stop), stop: () => stop?.() }
   return (
     <ComposerContext.Provider value={state}>
       <form
         data-weft="composer"
-        data-state={busy ? 'busy' : 'idle'}
+        data-state={refusal ? 'disabled' : busy ? 'busy' : 'idle'}
         {...rest}
         ref={ref}
         onSubmit={submit}
@@ -108,9 +116,9 @@ export interface ComposerInputProps extends Omit<TextareaHTMLAttributes<HTMLText
  * @example
  * <Composer.Input placeholder="Ask anything" />
  */
-const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function ComposerInput({ rows = 1, onKeyDown, onChange, ...rest }, ref) {
+const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function ComposerInput({ rows = 1, onKeyDown, onChange, placeholder, disabled, ...rest }, ref) {
   const labels = useLabels()
-  const { text, setText } = useComposer('Input')
+  const { text, setText, refusal } = useComposer('Input')
   const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     onKeyDown?.(event)
     if (event.defaultPrevented) return
@@ -124,6 +132,9 @@ const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function Compo
       data-weft="composer-input"
       aria-label={labels.message}
       rows={rows}
+      placeholder={refusal ? refusal.message : placeholder}
+      disabled={disabled || refusal !== undefined}
+      title={refusal?.message}
       {...rest}
       ref={ref}
       value={text}
@@ -170,8 +181,8 @@ function StopIcon() {
 }
 
 /**
- * The Send button: disabled while an answer is coming, or while the box is
- * empty and no file is attached. Without children it is an icon (an up arrow)
+ * The Send button: disabled while an answer is coming, while the box is
+ * empty and no file is attached, or while nothing can be sent (`useSendRefusal`). Without children it is an icon (an up arrow)
  * named by the `send` label (also its tooltip); children replace the icon.
  *
  * @example
@@ -179,7 +190,7 @@ function StopIcon() {
  */
 const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerSend({ children, ...rest }, ref) {
   const labels = useLabels()
-  const { text, attached, busy } = useComposer('Send')
+  const { text, attached, busy, refusal } = useComposer('Send')
   const icon = children === undefined || children === null
   return (
     <ButtonOrSlot
@@ -187,7 +198,7 @@ const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
       data-weft="composer-send"
       aria-label={icon ? labels.send : undefined}
       title={icon ? labels.send : undefined}
-      disabled={busy || (text.trim() === '' && !attached)}
+      disabled={busy || refusal !== undefined || (text.trim() === '' && !attached)}
       {...rest}
       ref={ref}
     >

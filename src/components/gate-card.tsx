@@ -1,12 +1,16 @@
 /**
  * Human-in-the-loop requests as cards. The card hands a person's answer to the
- * host (`onGateAnswer`); the kit never calls a server. What the card shows
- * follows the gate's status in the store.
+ * host's `onGateAnswer` when there is one; otherwise it answers through the client
+ * that streams into the store (`client.answer`), so an approval goes on with no
+ * wiring. What the card shows follows the gate's status in the store.
  */
 import { forwardRef, useEffect, useId, useRef, useState, type FormEvent, type HTMLAttributes } from 'react'
+import { isActionReview, isApprovalGate, type GateResponse } from '../core/conversation'
 import type { Gate, Message } from '../core/model'
 import { partProps } from '../core/parts'
+import { storeClient } from '../core/store-client'
 import { useAgentSelector, useGate } from '../react/selectors'
+import { useAgentStore } from '../react/store-context'
 import { useWeftCallbacks, type GateAnswer } from './callbacks'
 import { recordOf, asText, formatJson, own } from './format'
 import { useLabels } from './labels'
@@ -43,6 +47,22 @@ function useHeldCall(gate: Gate | undefined): Message | undefined {
   })
 }
 
+/**
+ * The answer the client is given for a click: yes or no (with the reason) for an
+ * approval, a decision per action request for a review, `{ value }` for words and
+ * `{ approved: false }` for a rejected question, as the AG-UI and Vocion loops read them.
+ */
+function responseFor(gate: Gate, answer: GateAnswer, text: string): GateResponse {
+  if (isActionReview(gate)) {
+    const review = recordOf(recordOf(gate.payload)?.interrupt)
+    const count = Array.isArray(review?.action_requests) ? review.action_requests.length : 0
+    const decision = answer === 'rejected' ? { type: 'reject' as const, ...(text ? { message: text } : {}) } : { type: 'approve' as const }
+    return { decisions: Array.from({ length: count }, () => decision) }
+  }
+  if (answer === 'answered' && !isApprovalGate(gate)) return { value: text }
+  return { approved: answer !== 'rejected', ...(text ? { reason: text } : {}) }
+}
+
 function answerText(response: unknown): string {
   const record = recordOf(response)
   if (record) return asText(record.reason) || asText(record.value) || asText(record.answer) || asText(record.text)
@@ -56,7 +76,15 @@ function answerText(response: unknown): string {
  * gone and the card shows the answer; a click disables them at once, before the
  * store has the answer. `data-state` is the gate's status.
  *
+ * The answer goes to the host's `onGateAnswer` when it gives one, else through
+ * the client that streams into the store, and the run goes on as its protocol
+ * expects. An answer the client refuses, or a continuation the server refuses,
+ * makes the buttons live again and shows why.
+ *
  * @example
+ * // No wiring: Approve continues the run through useAgentStream's client.
+ * <GateCard id={gateId} />
+ * // The host decides instead:
  * <WeftCallbacksProvider onGateAnswer={(gate, answer, detail) => resume(gate.id, answer, detail?.reason)}>
  *   <GateCard id={gateId} />
  * </WeftCallbacksProvider>
@@ -70,7 +98,9 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   const heldMessage = useHeldCall(gate)
   const held = heldMessage && partProps(heldMessage, 'tool')
   const { onGateAnswer } = useWeftCallbacks()
+  const store = useAgentStore()
   const [sent, setSent] = useState<GateAnswer | undefined>(undefined)
+  const [failure, setFailure] = useState<string | undefined>(undefined)
   const [reason, setReason] = useState('')
   const cardRef = useRef<HTMLDivElement | null>(null)
   const titleId = useId()
@@ -81,17 +111,28 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   }, [])
   if (!gate) return null
   const kind = asText(gate.kind)
-  const asks = ANSWER_KINDS.has(kind)
+  // A review of action requests is a yes or no for all of them.
+  const asks = ANSWER_KINDS.has(kind) && !isActionReview(gate)
   const question = asText(gate.question) || labels.approvalQuestion
   const title = asks ? labels.answer : labels.approvalNeeded
   const payload = gate.payload
   const hasPayload = payload !== undefined && payload !== null && !(typeof payload === 'object' && Object.keys(payload).length === 0)
-  const disabled = !onGateAnswer || sent !== undefined
+  const client = onGateAnswer ? undefined : storeClient(store)
+  const disabled = (!onGateAnswer && !client) || sent !== undefined
   const answer = (value: GateAnswer) => {
     if (disabled) return
     setSent(value)
+    setFailure(undefined)
     const text = reason.trim()
-    onGateAnswer?.(gate, value, text ? (asks ? { value: text } : { reason: text }) : undefined)
+    if (onGateAnswer) {
+      onGateAnswer(gate, value, text ? (asks ? { value: text } : { reason: text }) : undefined)
+      return
+    }
+    void client?.answer(gate.id, responseFor(gate, value, text)).then((result) => {
+      if (result.ok) return
+      setSent(undefined)
+      setFailure(result.error.message)
+    })
   }
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
@@ -140,6 +181,7 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
             <span>{asks ? labels.answer : labels.reason}</span>
             <textarea rows={asks ? 2 : 1} value={reason} disabled={disabled} onChange={(event) => setReason(event.target.value)} />
           </label>
+          {failure && <p data-weft="gate-error" role="alert">{failure}</p>}
           <div data-weft="gate-actions">
             <button type="submit" data-weft="gate-approve" disabled={disabled || (asks && reason.trim() === '')}>
               {asks ? labels.submit : approveLabel ?? labels.approve}

@@ -145,7 +145,10 @@ export interface AgentClientOptions {
    * while the protocol is not known yet. A function is handed that built body.
    */
   body?: RequestBody | ((input: SendInput | undefined, context: { turnId: string; built?: RequestBody; trigger: RequestTrigger }) => RequestBody)
-  /** The conversation's id on the wire (AI SDK chat `id`, AG-UI `threadId`, Yao `chat_id`). Default: the resume key, else a fresh id per client. */
+  /**
+   * The conversation's id on the wire (AI SDK chat `id`, AG-UI `threadId`, Yao `chat_id`). Default: the resume
+   * key, else (in React, under a `ConversationsProvider`) the selected conversation's id, else a fresh id per client.
+   */
   conversationId?: string
   /** Tools the browser runs when the agent calls them; their results go back in the next request. */
   tools?: Record<string, ClientTool>

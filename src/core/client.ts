@@ -12,6 +12,7 @@ import {
 } from './conversation'
 import { ClientToolRunner } from './client-tools'
 import { newId } from './ids'
+import { bindStoreClient } from './store-client'
 import { emptyState, type AgentState, type Gate, type ProtocolName } from './model'
 import { readHistory } from './protocol/history'
 import { getProtocol, protocolName, resolveProtocol } from './protocol/registry'
@@ -125,6 +126,7 @@ export class AgentClient {
     this.tools = new ClientToolRunner(store)
     this.options = options
     this.conversationId = options.conversationId ?? options.resume?.conversationKey ?? newId('chat')
+    bindStoreClient(store, this)
   }
 
   /** Replace the options; a run in flight keeps the ones it started with. */
@@ -210,7 +212,7 @@ export class AgentClient {
    * @example
    * await client.answer(gate.id, { approved: true })
    */
-  async answer(gateId: string, response: GateResponse): Promise<AnswerResult> {
+  async answer<Kind extends string = string>(gateId: string, response: GateResponse<Kind>): Promise<AnswerResult> {
     const state = this.store.getState()
     const checked = checkGateResponse(state, gateId, response)
     if ('error' in checked) return { ok: false, error: checked.error }
@@ -292,7 +294,11 @@ export class AgentClient {
     request?: RequestPlan
   }): Promise<WeftError | undefined> {
     const options = this.options
-    const binding = bindingOf(options)
+    // A continuation of a turn on a branch no longer shown would send a conversation without it.
+    if (plan.trigger === 'continue' && !this.store.getState().turnIds.includes(plan.turnId)) {
+      return weftError('validation', 'this answer is on a branch that is not shown; select it again to go on', { code: 'off_path', retryable: false })
+    }
+    const { binding, error: unresolved } = tryBindingOf(options)
     const previous = this.active
     // A stream of another conversation that was only detached stays resumable there.
     if (previous?.phase === 'parked' && previous.resume && binding && previous.resume.key !== binding.key) this.active = undefined
@@ -313,6 +319,10 @@ export class AgentClient {
     this.active = run
     // Building the request (a host source, a protocol's builder) is part of connecting.
     transition(run, 'connecting')
+    if (unresolved) {
+      this.fail(run, unresolved)
+      return unresolved
+    }
 
     let request: RequestPlan
     try {
@@ -387,6 +397,8 @@ export class AgentClient {
       const gate = own(state.gates, answer.gateId)
       if (gate) ops.push(...reopenOps(state, gate, error))
     }
+    // Tool results alone reopen no gate: the turn still says why they were not sent.
+    if (ops.length === 1 && error.code === 'off_path') ops.push({ op: 'problem', turnId, error })
     state.dispatch(ops)
   }
 
@@ -429,7 +441,11 @@ export class AgentClient {
    * useEffect(() => { void client.attach() }, [client])
    */
   async attach(): Promise<boolean> {
-    const binding = bindingOf(this.options)
+    const { binding, error } = tryBindingOf(this.options)
+    if (error && !this.busy) {
+      this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
+      this.options.onError?.(error)
+    }
     if (!binding || this.busy) return false
     const stored = readHandle(binding.storage, binding.key, binding.strategy)
     if (!stored) return false
@@ -478,7 +494,7 @@ export class AgentClient {
       if (!this.busy) await this.attach()
       return
     }
-    const run = this.createRun(previous.turnId, this.options, bindingOf(this.options) ?? previous.resume, previous.memory, {
+    const run = this.createRun(previous.turnId, this.options, tryBindingOf(this.options).binding ?? previous.resume, previous.memory, {
       opened: previous.opened, fromStart: previous.fromStart, handle: previous.handle,
     })
     run.announced = previous.announced
@@ -506,7 +522,7 @@ export class AgentClient {
       run.controller.abort()
       return
     }
-    const binding = bindingOf(this.options)
+    const { binding } = tryBindingOf(this.options)
     if (binding) clearHandle(binding.storage, binding.key)
   }
 
@@ -961,7 +977,9 @@ function declareTools(tools: AgentClientOptions['tools']): ToolDeclaration[] {
 }
 
 function strategyOf(options: AgentClientOptions, resume: ResumeOptions): ResumeStrategy {
-  if (resume.strategy !== undefined) return resolveResumeStrategy(resume.strategy, options.protocols)
+  // A protocol given as a definition is a candidate too: `resume: 'ai-sdk'` needs no registry then.
+  const candidates = typeof options.protocol === 'object' ? [options.protocol, ...(options.protocols ?? [])] : options.protocols
+  if (resume.strategy !== undefined) return resolveResumeStrategy(resume.strategy, candidates)
   const own = options.protocol === undefined ? undefined : resolveProtocol(options.protocol, options.protocols).resume?.()
   if (own) return own
   throw new WeftStreamError(weftError('validation', 'resume needs a strategy: name one, or give the client a protocol that has one'))
@@ -975,6 +993,15 @@ function bindingOf(options: AgentClientOptions): ResumeBinding | undefined {
     key: resume.conversationKey,
     storage: resume.storage ?? defaultResumeStorage(),
     options: resume,
+  }
+}
+
+/** The binding, or why the options' strategy cannot be resolved: a send must never reject over it. */
+function tryBindingOf(options: AgentClientOptions): { binding?: ResumeBinding; error?: WeftError } {
+  try {
+    return { binding: bindingOf(options) }
+  } catch (thrown) {
+    return { error: toWeftError(thrown, 'validation') }
   }
 }
 

@@ -45,15 +45,24 @@ export type InterruptDecision =
   | { type: 'reject'; message?: string }
   | { type: 'edit'; edited_action: { name: string; args: Record<string, unknown> } }
 
+/** Any JSON value: an AG-UI interrupt is resumed with whatever payload its agent asks for. */
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue | undefined }
+
 /**
- * What `answer` takes for each kind of gate: an approval for tool approvals and
- * Vocion gates, `{ decisions }` for the `interrupt` chunk's action requests, and
- * any JSON value for an AG-UI interrupt.
+ * What `answer` takes for a gate of kind `Kind`: an approval (`{ approved, reason? }`)
+ * for tool approvals and Vocion gates, and for an interrupt either `{ decisions }`
+ * (the `interrupt` chunk's action requests) or any JSON value (an AG-UI interrupt's
+ * resume payload). Without a kind, any of these.
  *
  * @example
- * const response: GateResponse = { approved: true }
+ * const yes: GateResponse<'tool-approval'> = { approved: true }
+ * const review: GateResponse<'interrupt'> = { decisions: [{ type: 'approve' }] }
+ * const anyKind: GateResponse = { approved: false, reason: 'Not that account' }
  */
-export type GateResponse = ApprovalResponse | { decisions: InterruptDecision[] } | unknown
+export type GateResponse<Kind extends string = string> =
+  Kind extends 'tool-approval' | 'approval' | 'hitl' | 'hitl_gate' ? ApprovalResponse
+    : Kind extends 'interrupt' ? { decisions: InterruptDecision[] } | JsonValue
+      : ApprovalResponse | { decisions: InterruptDecision[] } | JsonValue
 
 /**
  * What `answer` reports: the gate was resolved, or the answer was refused and nothing changed.

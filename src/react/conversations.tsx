@@ -6,9 +6,10 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react'
 import type { Conversations, ConversationsState, ConversationSummary } from '../core/conversations/conversations'
-import type { WeftError } from '../core/errors'
+import { weftError, type WeftError } from '../core/errors'
 import { createAgentStore } from '../core/store'
 import { AgentProvider } from './provider'
+import { SendRefusalContext } from './store-context'
 
 const ConversationsContext = createContext<Conversations | null>(null)
 const SelectedContext = createContext<string | undefined>(undefined)
@@ -38,15 +39,37 @@ export function ConversationsProvider({ conversations, fallback = null, children
   const state = useListState(conversations)
   // A conversation that is loading, or whose record cannot be read, shows an empty store that is never saved.
   const [unavailable] = useState(() => createAgentStore())
+  const own = state.selectedId !== undefined ? conversations.storeOf(state.selectedId) : undefined
+  const summary = state.list.find((c) => c.id === state.selectedId)
+  // So anything typed there is refused, not lost.
+  const refusal = useMemo(
+    () => (own ? undefined : refusalOf(state.selectedId, summary)),
+    [own, state.selectedId, summary?.status, summary?.error],
+  )
+  // A refusal shown in the empty store is about one conversation: the next one starts clean.
+  useEffect(() => unavailable.getState().reset(), [unavailable, refusal])
   if (!state.ready) return <>{fallback}</>
-  const store = (state.selectedId !== undefined ? conversations.storeOf(state.selectedId) : undefined) ?? unavailable
   return (
     <ConversationsContext.Provider value={conversations}>
       <SelectedContext.Provider value={state.selectedId}>
-        <AgentProvider store={store}>{children}</AgentProvider>
+        <SendRefusalContext.Provider value={refusal}>
+          <AgentProvider store={own ?? unavailable}>{children}</AgentProvider>
+        </SendRefusalContext.Provider>
       </SelectedContext.Provider>
     </ConversationsContext.Provider>
   )
+}
+
+/** The `code` of the error a send gets while the selected conversation's own store is not there. */
+const CONVERSATION_UNAVAILABLE = 'conversation_unavailable'
+
+function refusalOf(selectedId: string | undefined, summary: ConversationSummary | undefined): WeftError {
+  const refused = (message: string, retryable: boolean) => weftError('validation', message, { code: CONVERSATION_UNAVAILABLE, retryable })
+  if (selectedId === undefined) return refused('No conversation is selected: start or pick one before sending.', false)
+  if (summary?.status === 'error') {
+    return refused(`This conversation cannot be read, so nothing can be sent to it${summary.error ? ` (${summary.error.message})` : ''}.`, false)
+  }
+  return refused('This conversation is still loading; send again once it shows.', true)
 }
 
 /**

@@ -2,6 +2,7 @@
  * weft's React binding: the provider, the headless hooks and the selector hooks.
  */
 export { AgentProvider, useAgentStore, type AgentProviderProps } from './provider'
+export { useSendRefusal } from './store-context'
 export { useAgentStream, type UseAgentStreamOptions, type AgentStreamHandle } from './use-agent-stream'
 export { useResumableStream, type UseResumableStreamOptions, type ResumableStreamHandle } from './use-resumable-stream'
 export {

@@ -2,7 +2,7 @@
  * The headless hook: open an agent stream, fold it into the provider's store.
  * A thin binding over the framework-free `AgentClient`.
  */
-import { useCallback, useEffect } from 'react'
+import { useEffect } from 'react'
 import type { ActionResult, AgentClientOptions, AnswerResult, GateResponse, SendInput } from '../core/client'
 import { settleInterrupted } from '../core/conversations/interrupted'
 import type { WeftError } from '../core/errors'
@@ -10,6 +10,7 @@ import type { StreamStatus } from '../core/model'
 import { useAgentStore, useWithClientDefaults } from './provider'
 import { useAgentSelector } from './selectors'
 import { useConversationId } from './conversations'
+import { useClientActions } from './use-client-actions'
 import { useStoreClient } from './use-store-client'
 
 /** Options of `useAgentStream`: where the agent is and how to talk to it. */
@@ -17,12 +18,15 @@ export type UseAgentStreamOptions = AgentClientOptions
 
 /** What `useAgentStream` returns. */
 export interface AgentStreamHandle {
-  /** Send the user's input; the answer streams into the store. Aborts a run still in flight. */
+  /**
+   * Send the user's input; the answer streams into the store. Aborts a run still in flight.
+   * Never rejects; refused (nothing sent) while the conversation shown is loading or unreadable (`useSendRefusal`).
+   */
   send(input?: SendInput): Promise<void>
   /** Abort the run in flight and mark its turn `aborted`. */
   stop(): void
   /** Answer a gate (an approval, an interrupt, an action review); the run goes on as its protocol expects. */
-  answer(gateId: string, response: GateResponse): Promise<AnswerResult>
+  answer<Kind extends string = string>(gateId: string, response: GateResponse<Kind>): Promise<AnswerResult>
   /** Ask again for an answer (default: the last); the old one stays as a sibling branch. */
   regenerate(turnId?: string): Promise<ActionResult>
   /** Replace a question with a new branch; the old branch is kept. */
@@ -36,7 +40,8 @@ export interface AgentStreamHandle {
 /**
  * Stream an agent's answers into the nearest `AgentProvider`'s store. Under a
  * `ConversationsProvider` it follows the selected conversation, and a stream
- * keeps folding into its own conversation when another one is selected.
+ * keeps folding into its own conversation when another one is selected; the
+ * conversation's id is the request's chat id unless `conversationId` is given.
  *
  * @example
  * function Chat() {
@@ -45,22 +50,19 @@ export interface AgentStreamHandle {
  * }
  */
 export function useAgentStream(hostOptions: UseAgentStreamOptions): AgentStreamHandle {
-  const options = useWithClientDefaults(hostOptions)
+  const conversationId = useConversationId()
+  // The conversation's own id is the wire's chat id (AI SDK `id`, AG-UI `threadId`, Yao `chat_id`), so it is the same after a reload.
+  const options = useWithClientDefaults(hostOptions.conversationId === undefined && conversationId !== undefined ? { ...hostOptions, conversationId } : hostOptions)
   const store = useAgentStore()
   // Under a ConversationsProvider the store is the selected conversation's; each store keeps its own client.
   const client = useStoreClient(store, options)
-  const following = useConversationId() !== undefined
+  const following = conversationId !== undefined
   // A plain stream cannot outlive its page: turns a previous page left streaming end as aborted.
   useEffect(() => {
     if (following && !client.busy) settleInterrupted(store)
   }, [client, store, following])
 
-  const send = useCallback((input?: SendInput) => client.send(input), [client])
-  const stop = useCallback(() => client.stop(), [client])
-  const answer = useCallback((gateId: string, response: GateResponse) => client.answer(gateId, response), [client])
-  const regenerate = useCallback((turnId?: string) => client.regenerate(turnId), [client])
-  const edit = useCallback((turnId: string, input: SendInput) => client.edit(turnId, input), [client])
-  const selectBranch = useCallback((turnId: string, index: number) => client.selectBranch(turnId, index), [client])
+  const { send, stop, answer, regenerate, edit, selectBranch } = useClientActions(client, store, options.onError)
   const status = useAgentSelector((s) => s.status)
   const error = useAgentSelector((s) => s.error)
   return { send, stop, answer, regenerate, edit, selectBranch, status, error }

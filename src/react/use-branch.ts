@@ -3,6 +3,7 @@
  */
 import { useCallback } from 'react'
 import { selectBranch, siblingAt } from '../core/branches'
+import { storeClient } from '../core/store-client'
 import { useAgentStore } from './provider'
 import { useAgentSelector } from './selectors'
 
@@ -16,13 +17,14 @@ export interface BranchHandle {
   /** The turn's place among its siblings, from 0. */
   index: number
   count: number
-  /** Show the sibling at `index` (clamped) and the branch below it. */
+  /** Show the sibling at `index` (clamped) and the branch below it; a run in flight is stopped first. */
   select(index: number): void
 }
 
 /**
  * The branch a turn is on (regenerated answers, edited questions). Re-renders
- * only when the turn's siblings change.
+ * only when the turn's siblings change. `select` goes through the client that
+ * streams into the store (`client.selectBranch`), which stops a run in flight.
  *
  * @example
  * function Picker({ turnId }: { turnId: string }) {
@@ -34,6 +36,12 @@ export function useBranch(turnId: string): BranchHandle {
   const store = useAgentStore()
   const info = useAgentSelector((state) => selectBranch(state, turnId))
   const select = useCallback((index: number) => {
+    // The client stops the answer streaming into the branch being left.
+    const client = storeClient(store)
+    if (client) {
+      client.selectBranch(turnId, index)
+      return
+    }
     const target = siblingAt(store.getState(), turnId, index)
     if (target) store.getState().dispatch([{ op: 'branch.select', turnId: target }])
   }, [store, turnId])

@@ -12,6 +12,7 @@ import { useAgentStore, useWithClientDefaults } from './provider'
 import { useAgentSelector } from './selectors'
 import { resumeStorageKey, defaultResumeStorage } from '../core/resume/storage'
 import { useConversationId, useConversationStore } from './conversations'
+import { useClientActions } from './use-client-actions'
 import { useStoreClients } from './use-store-client'
 import type { AgentStreamHandle, UseAgentStreamOptions } from './use-agent-stream'
 
@@ -131,13 +132,8 @@ export function useResumableStream(options: UseResumableStreamOptions): Resumabl
     }
   }, [client, conversationKey, following, store])
 
-  const send = useCallback((input?: SendInput) => client.send(input), [client])
-  const stop = useCallback(() => client.stop(), [client])
+  const { send, stop, answer, regenerate, edit, selectBranch } = useClientActions(client, store, options.onError)
   const retry = useCallback(() => client.retry(), [client])
-  const answer = useCallback((gateId: string, response: GateResponse) => client.answer(gateId, response), [client])
-  const regenerate = useCallback((turnId?: string) => client.regenerate(turnId), [client])
-  const edit = useCallback((turnId: string, input: SendInput) => client.edit(turnId, input), [client])
-  const selectBranch = useCallback((turnId: string, index: number) => client.selectBranch(turnId, index), [client])
   const status = useAgentSelector((s) => s.status)
   // Only the error that stopped the stream: one a successful retry got past is not shown.
   const error = useAgentSelector((s) => (s.status === 'error' ? s.error : undefined))

@@ -6,6 +6,7 @@
 import { useEffect, useLayoutEffect, useState } from 'react'
 import { AgentClient, type AgentClientOptions } from '../core/client'
 import type { AgentStore } from '../core/store'
+import { bindStoreClient } from '../core/store-client'
 import { useConversationStore } from './conversations'
 
 /**
@@ -43,7 +44,9 @@ export function useStoreClients(store: AgentStore, options: AgentClientOptions):
   // effect runs before any passive effect or event handler can send.
   useIsomorphicLayoutEffect(() => {
     client.setOptions(options)
-  }, [client, options])
+    // A client made in a render React threw away may have bound the store last; the committed one acts for it.
+    bindStoreClient(store, client)
+  }, [client, options, store])
 
   const conversations = useConversationStore()
   useEffect(() => conversations?.onRemove((_id, removed) => {
