@@ -3,8 +3,9 @@
  * every protocol. Each is also a plain JSON file in the package
  * (`weft/testing/fixtures/<protocol>/<name>.json`) a host can copy and edit.
  */
-import type { AgentFixture, FixtureProtocol } from './frames'
+import type { AgentFixture, BuiltInProtocol, FixtureProtocol } from './frames'
 import { fixtureSet } from './fixtures/index'
+import { isBuiltInProtocol, UnsupportedProtocolError } from './protocols'
 
 /**
  * Every fixture by protocol and name.
@@ -13,6 +14,9 @@ import { fixtureSet } from './fixtures/index'
  * streamResponse(fixtures.vocion.hitl)
  */
 export const fixtures: Readonly<typeof fixtureSet> = fixtureSet
+
+// Every built-in protocol has its fixtures (the generated set is checked against the closed list).
+fixtureSet satisfies Record<BuiltInProtocol, Record<string, AgentFixture>>
 
 /**
  * The situations a chat UI should be tested against.
@@ -38,7 +42,7 @@ export type Situation =
  * @example
  * for (const [protocol, name] of Object.entries(situations.reasoning)) test(name, () => { ... })
  */
-export const situations: Readonly<Record<Situation, Partial<Record<FixtureProtocol, string>>>> = {
+export const situations: Readonly<Record<Situation, Partial<Record<BuiltInProtocol, string>>>> = {
   plain: { yao: 'streaming-text', 'ui-message': 'plain', 'ag-ui': 'plain', vocion: 'plain' },
   reasoning: { yao: 'one-block', 'ui-message': 'reasoning', 'ag-ui': 'subagents', vocion: 'answer' },
   'tools-with-approval': { 'ui-message': 'full', 'ag-ui': 'interrupt', vocion: 'hitl' },
@@ -50,18 +54,18 @@ export const situations: Readonly<Record<Situation, Partial<Record<FixtureProtoc
 }
 
 /**
- * One fixture; an unknown name throws with the names there are.
+ * One shipped fixture. An unknown name throws with the names there are; a
+ * protocol weft ships no fixtures for (a host's own) throws an
+ * `UnsupportedProtocolError` (`feature: 'fixtures'`).
  *
  * @example
  * const fixture = getFixture('ag-ui', 'interrupt')
  */
 export function getFixture(protocol: FixtureProtocol, name: string): AgentFixture {
-  const byName = fixtures[protocol] as Record<string, AgentFixture> | undefined
-  const fixture = byName && Object.hasOwn(byName, name) ? byName[name] : undefined
-  if (!fixture) {
-    const known = byName ? Object.keys(byName).join(', ') : 'none'
-    throw new Error(`weft/testing: no fixture ${protocol}/${name} (${protocol} has: ${known})`)
-  }
+  if (!isBuiltInProtocol(protocol)) throw new UnsupportedProtocolError(protocol, 'fixtures')
+  const byName: Record<string, AgentFixture> = fixtures[protocol]
+  const fixture = Object.hasOwn(byName, name) ? byName[name] : undefined
+  if (!fixture) throw new Error(`weft/testing: no fixture ${protocol}/${name} (${protocol} has: ${Object.keys(byName).join(', ')})`)
   return fixture
 }
 

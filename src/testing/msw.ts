@@ -6,6 +6,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { getFixture, allFixtures } from './fixtures'
 import type { AgentFixture, FixtureProtocol } from './frames'
+import { isBuiltInProtocol, UnsupportedProtocolError } from './protocols'
 import { aiSdkReplay, lastEventIdReply, resumeReply, vocionResumeReply, yaoResumeReply, type ReplyOptions } from './resume-replies'
 import { streamResponse, toFixture, type Chunking, type Pace, type StreamResponseOptions, type StreamSource } from './stream-response'
 
@@ -56,7 +57,12 @@ export interface AgentHandlersOptions {
    * the resume routes of `cutAt` need a fixed `scenario` or `events`.
    */
   reply?: AgentReply
-  /** The protocol of `scenario` names and bare events. Default `vocion`. */
+  /**
+   * The protocol of `scenario` names, bare events and replies. Default `vocion`
+   * (or the scenario fixture's own). A host protocol's name works with a fixture,
+   * events or a reply of its own; a shipped scenario by name, or `resumeUrl`,
+   * needs a built-in one (else an `UnsupportedProtocolError`).
+   */
   protocol?: FixtureProtocol
   /** Default `post`. */
   method?: 'get' | 'post' | 'put' | 'all'
@@ -118,6 +124,7 @@ export function agentHandlers(options: AgentHandlersOptions): HttpHandler[] {
   }
   // A cut stream can be picked up again, the way the protocol's server does it.
   const fixture = toFixture(source, protocol)
+  if (options.resumeUrl && !isBuiltInProtocol(fixture.protocol)) throw new UnsupportedProtocolError(fixture.protocol, 'resume')
   const reply: ReplyOptions = { pace: options.pace, chunking: options.chunking, seed: options.seed }
   const handlers = [
     // A reconnect with Last-Event-ID is a GET whatever method the first request used.
@@ -204,7 +211,7 @@ export function fixtureHandlers(options: FixtureHandlersOptions = {}): HttpHandl
     const own = extra.find((f) => f.protocol === protocol && f.name === name)
     if (own) return own
     try {
-      return getFixture(protocol as FixtureProtocol, name)
+      return getFixture(protocol, name)
     } catch {
       return undefined
     }

@@ -12,6 +12,7 @@ import { AgentProvider } from '../react/provider'
 import { fixtures, getFixture, situations } from './fixtures'
 import type { AgentFixture, FixtureProtocol } from './frames'
 import { mockFetch, type RouteAnswer } from './mock-fetch'
+import { BUILT_IN_PROTOCOLS, isBuiltInProtocol } from './protocols'
 import { RESUME_STRATEGY, resumeReply } from './resume-replies'
 import { streamResponse, type Pace } from './stream-response'
 
@@ -53,8 +54,6 @@ export interface AgentArgs {
   agentTheme?: 'light' | 'dark'
 }
 
-const PROTOCOLS: FixtureProtocol[] = ['vocion', 'ui-message', 'ag-ui', 'yao']
-
 /**
  * Controls for the decorator's args: a scenario picker (every shipped fixture), the
  * protocol, the pace, a "drop the connection at k" slider and whether the client
@@ -71,7 +70,7 @@ export const agentArgTypes = {
     description: 'A shipped fixture of the chosen protocol',
     table: { category: 'Agent stream' },
   },
-  agentProtocol: { name: 'Protocol', control: 'inline-radio', options: PROTOCOLS, table: { category: 'Agent stream' } },
+  agentProtocol: { name: 'Protocol', control: 'inline-radio', options: BUILT_IN_PROTOCOLS, table: { category: 'Agent stream' } },
   agentPace: { name: 'Pace (ms per frame)', control: { type: 'range', min: 0, max: 300, step: 10 }, table: { category: 'Agent stream' } },
   agentDropAt: {
     name: 'Drop the connection at frame',
@@ -123,8 +122,10 @@ export function withAgent(options: WithAgentOptions = {}): AgentDecorator {
 
 function resolve(scenario: string | AgentFixture, protocol: FixtureProtocol): AgentFixture {
   if (typeof scenario === 'object') return scenario
+  // Only the built-in protocols have shipped scenarios: another one throws the typed error that says so.
+  if (!isBuiltInProtocol(protocol)) return getFixture(protocol, scenario)
   // A scenario this protocol lacks falls back to its plain answer, so switching protocols never breaks the story.
-  const byName = fixtures[protocol] as Record<string, AgentFixture>
+  const byName: Record<string, AgentFixture> = fixtures[protocol]
   return Object.hasOwn(byName, scenario) ? byName[scenario]! : getFixture(protocol, situations.plain[protocol] ?? 'plain')
 }
 
@@ -159,7 +160,8 @@ function AgentStage({ fixture, pace, dropAt, resume, theme, clientDefaults, chil
       ...(dropAt > 0 && resume
         ? {
             resume: {
-              strategy: RESUME_STRATEGY[fixture.protocol],
+              // A host protocol's fixture resumes the standard SSE way, by Last-Event-ID (its frames need ids).
+              strategy: isBuiltInProtocol(fixture.protocol) ? RESUME_STRATEGY[fixture.protocol] : 'sse',
               conversationKey: `weft-agent-stage-${++stages}`,
               resumeUrl: RESUME_URL,
               storage: memoryStorage(),

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, within } from 'storybook/test'
 import { situations } from '../../src/testing/fixtures'
-import type { FixtureProtocol } from '../../src/testing/frames'
+import type { BuiltInProtocol } from '../../src/testing/frames'
 import { agentArgTypes, agentTurnEnd, withAgent, type AgentArgs } from '../../src/testing/storybook'
 import { SupportChat, type SupportChatProps } from './SupportChat'
 
@@ -60,7 +60,7 @@ export const DroppedAtFour: Story = {
  * answer is whole with nothing twice. (40 ms a frame, so the store has shown the
  * first frames before the drop, as on a real network.)
  */
-function dropsAndResumes(protocol: FixtureProtocol, answer: string, dropAt = 4): Story {
+function dropsAndResumes(protocol: BuiltInProtocol, answer: string, dropAt = 4): Story {
   return {
     args: { agentProtocol: protocol, agentScenario: situations.plain[protocol], agentDropAt: dropAt, agentPace: 40 },
     play: async ({ canvasElement }) => {
