@@ -31,6 +31,30 @@ export const PlainAnswer: Story = {
   },
 }
 
+/** The pace control on the token rhythm: a first-token wait, then a rhythm that follows each frame's size. */
+export const TokenRhythm: Story = {
+  args: { agentPace: 'tokens' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement)
+    await expect(canvasElement.querySelector('[data-weft-agent-stage]')?.getAttribute('data-pace')).toBe('tokens')
+    await userEvent.click(canvas.getByRole('button', { name: 'Ask' }))
+    await expect(await agentTurnEnd(canvasElement)).toBe('done')
+    await expect(canvas.getByTestId('turn-assistant').textContent).toBe('Hello! The build is green and the release is ready.')
+  },
+}
+
+/** A scenario the chosen protocol lacks (Yao carries no sources): its plain answer plays, and a note says so. */
+export const ScenarioTheProtocolLacks: Story = {
+  args: { agentProtocol: 'yao', agentScenario: 'sources' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement)
+    await expect(canvas.getByRole('note').textContent).toMatch(/^yao has no “sources” scenario, so its plain answer \(streaming-text\) plays instead\./)
+    await userEvent.click(canvas.getByRole('button', { name: 'Ask' }))
+    await expect(await agentTurnEnd(canvasElement)).toBe('done')
+    await expect(canvas.getByTestId('turn-assistant').textContent).toBe('Hello World!')
+  },
+}
+
 /** The scenario control, set to a UI message stream that fails mid-answer. */
 export const ErrorMidStream: Story = {
   args: { agentProtocol: 'ui-message', agentScenario: 'error-mid-stream' },
