@@ -85,4 +85,19 @@ describe('the weft/testing entries', () => {
     expect(imports('testing/storybook.js')).not.toMatch(/from\s*["']msw/)
     expect(imports('testing/storybook.js')).not.toMatch(/@testing-library\/react/)
   })
+
+  it('msw and Testing Library are optional peers: only the testing entries import them, so a host that never tests with weft installs neither', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>
+    }
+    for (const peer of ['msw', '@testing-library/react']) {
+      expect(pkg.peerDependencies[peer], peer).toBeDefined()
+      expect(pkg.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true)
+      const importer = new RegExp(`from\\s*["']${peer.replace('/', '\\/')}["']`)
+      for (const entry of MAIN) for (const file of closure(entry)) expect(importer.test(readFileSync(join(outDir, file), 'utf8')), `${file} imports ${peer}`).toBe(false)
+    }
+    // React stays a required peer: the main entries are built on it.
+    expect(pkg.peerDependenciesMeta?.react?.optional).not.toBe(true)
+  })
 })
