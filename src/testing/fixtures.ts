@@ -3,9 +3,8 @@
  * every protocol. Each is also a plain JSON file in the package
  * (`weft/testing/fixtures/<protocol>/<name>.json`) a host can copy and edit.
  */
-import type { AgentFixture, BuiltInProtocol, FixtureProtocol } from './frames'
+import type { AgentFixture, BuiltInProtocol } from './frames'
 import { fixtureSet } from './fixtures/index'
-import { isBuiltInProtocol, UnsupportedProtocolError } from './protocols'
 
 /**
  * Every fixture by protocol and name.
@@ -51,22 +50,6 @@ export const situations: Readonly<Record<Situation, Partial<Record<BuiltInProtoc
   'dropped-connection': { yao: 'dropped-connection', 'ui-message': 'dropped-connection', 'ag-ui': 'dropped-connection', vocion: 'dropped-connection' },
   concurrent: { yao: 'concurrent-threads', 'ui-message': 'full', 'ag-ui': 'subagents', vocion: 'answer' },
   'long-answer': { yao: 'long-answer', 'ui-message': 'long-answer', 'ag-ui': 'long-answer', vocion: 'long-answer' },
-}
-
-/**
- * One shipped fixture. An unknown name throws with the names there are; a
- * protocol weft ships no fixtures for (a host's own) throws an
- * `UnsupportedProtocolError` (`feature: 'fixtures'`).
- *
- * @example
- * const fixture = getFixture('ag-ui', 'interrupt')
- */
-export function getFixture(protocol: FixtureProtocol, name: string): AgentFixture {
-  if (!isBuiltInProtocol(protocol)) throw new UnsupportedProtocolError(protocol, 'fixtures')
-  const byName: Record<string, AgentFixture> = fixtures[protocol]
-  const fixture = Object.hasOwn(byName, name) ? byName[name] : undefined
-  if (!fixture) throw new Error(`weft/testing: no fixture ${protocol}/${name} (${protocol} has: ${Object.keys(byName).join(', ')})`)
-  return fixture
 }
 
 /**

@@ -4,7 +4,8 @@
  * (`setupServer`) share one mock.
  */
 import { http, HttpResponse, type HttpHandler } from 'msw'
-import { getFixture, allFixtures } from './fixtures'
+import { allFixtures } from './fixtures'
+import { getFixture } from './get-fixture'
 import type { AgentFixture, FixtureProtocol } from './frames'
 import { isBuiltInProtocol, UnsupportedProtocolError } from './protocols'
 import { aiSdkReplay, lastEventIdReply, resumeReply, vocionResumeReply, yaoResumeReply, type ReplyOptions } from './resume-replies'
