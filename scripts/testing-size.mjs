@@ -2,14 +2,39 @@
 // The size of weft/testing's entries in the package's own build (run `npm run build` first):
 // gzip of each entry plus the chunks only testing code loads (its own code, then the fixtures),
 // and of everything the entry loads, the weft core an app already has included.
+//
+//   node scripts/testing-size.mjs                  the table docs/testing.md and the README show
+//   node scripts/testing-size.mjs --check          also fails when own code or fixtures exceed LIMITS
+//   --dist <dir>    measure another build of the package (default: dist/)
+//   --limits <file> JSON limits in the shape of LIMITS, instead of LIMITS
 import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist')
+/**
+ * The most each entry may weigh, gzip KiB, set just above the sizes measured on 2026-12-01
+ * (own code 12,121 / 9,139 / 11,541 B; fixtures 20,962 B). The last column, everything an
+ * entry loads, is the weft core, protocols and React bindings, whose own limits are in
+ * .size-limit.json. Raise a limit in the commit that grows the entry, and say why.
+ */
+const LIMITS = {
+  'testing.js': { own: 11.9, fixtures: 20.5 },
+  'testing/msw.js': { own: 9.0, fixtures: 20.5 },
+  'testing/storybook.js': { own: 11.4, fixtures: 20.5 },
+}
+
+const args = process.argv.slice(2)
+const option = (name) => {
+  const at = args.indexOf(name)
+  return at >= 0 ? args[at + 1] : undefined
+}
+const check = args.includes('--check')
+const dist = resolve(option('--dist') ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist'))
+const limits = option('--limits') ? JSON.parse(readFileSync(option('--limits'), 'utf8')) : LIMITS
+
 if (!existsSync(join(dist, 'testing.js'))) {
-  console.error('testing-size: no dist/testing.js; run `npm run build` first')
+  console.error(`testing-size: no testing.js in ${dist}; run \`npm run build\` first`)
   process.exit(1)
 }
 const MAIN = ['index.js', 'core.js', 'react.js', 'components.js', 'protocols.js']
@@ -27,14 +52,41 @@ function closure(entry) {
   visit(entry)
   return [...seen]
 }
-const kib = (files) => (files.reduce((n, f) => n + gzipSync(readFileSync(join(dist, f))).length, 0) / 1024).toFixed(1)
+const bytes = (files) => files.reduce((n, f) => n + gzipSync(readFileSync(join(dist, f))).length, 0)
+const kib = (n) => (n / 1024).toFixed(1)
 const shared = new Set(MAIN.flatMap(closure))
 const isFixtures = (file) => /(^|\/)fixtures-[^/]*\.js$/.test(file)
 
-console.log('| entry | own code | fixtures | everything it loads |')
-console.log('|---|---|---|---|')
-for (const entry of TESTING) {
+const measured = TESTING.map((entry) => {
   const all = closure(entry)
   const own = all.filter((f) => !shared.has(f))
-  console.log(`| \`weft/${entry.replace(/\.js$/, '')}\` | ${kib(own.filter((f) => !isFixtures(f)))} | ${kib(own.filter(isFixtures))} | ${kib(all)} |`)
+  return { entry, own: bytes(own.filter((f) => !isFixtures(f))), fixtures: bytes(own.filter(isFixtures)), all: bytes(all) }
+})
+
+console.log('| entry | own code | fixtures | everything it loads |')
+console.log('|---|---|---|---|')
+for (const m of measured) console.log(`| \`weft/${m.entry.replace(/\.js$/, '')}\` | ${kib(m.own)} | ${kib(m.fixtures)} | ${kib(m.all)} |`)
+
+if (check) {
+  const over = []
+  console.log('')
+  for (const m of measured) {
+    for (const column of ['own', 'fixtures']) {
+      const label = `weft/${m.entry.replace(/\.js$/, '')} ${column === 'own' ? 'own code' : 'fixtures'}`
+      const limit = limits[m.entry]?.[column]
+      if (typeof limit !== 'number') {
+        console.log(`OVER ${label}: no limit set`)
+        over.push(label)
+        continue
+      }
+      const fits = m[column] <= limit * 1024
+      console.log(`${fits ? 'ok  ' : 'OVER'} ${label}: ${m[column].toLocaleString('en')} B of ${limit} KiB (${Math.round(limit * 1024).toLocaleString('en')} B)`)
+      if (!fits) over.push(label)
+    }
+  }
+  if (over.length > 0) {
+    console.error(`\ntesting-size: over the limit: ${over.join(', ')}`)
+    process.exit(1)
+  }
+  console.log('\ntesting-size: every testing entry is within its limit')
 }

@@ -9,13 +9,16 @@ import {
 import type { Gate, ProtocolName } from '../src/core/model'
 import { AgentProvider, useAgentSelector, useAgentStream, type AgentStreamHandle } from '../src/react'
 import { STREAM_TIMEOUT } from './support/play'
+import { allLoopHandlers, LOOP_URL } from './testing/loop-agent'
 
 /**
- * The conversation loop, live against the mock agent (`POST /mock/loop/<protocol>`),
- * which answers the request weft builds for each protocol: approve → continue,
- * a client tool (`getLocation`), regenerate, edit and switching branches.
- * Yao defines no gate and no client tool, and Vocion no client tool (its tools
- * run on the server), so those protocols show what they have.
+ * The conversation loop, live against a scripted agent (`POST /api/loop/<protocol>`)
+ * that Mock Service Worker serves with weft/testing/msw's `agentHandlers({ reply })`,
+ * so these stories stream in a static `build-storybook` too. It answers the request
+ * weft builds for each protocol: approve → continue, a client tool (`getLocation`),
+ * regenerate, edit and switching branches. Yao defines no gate and no client tool,
+ * and Vocion no client tool (its tools run on the server), so those protocols show
+ * what they have.
  */
 function LoopChat({ protocol, prompt = 'Hello' }: { protocol: ProtocolName; prompt?: string }) {
   return (
@@ -27,12 +30,12 @@ function LoopChat({ protocol, prompt = 'Hello' }: { protocol: ProtocolName; prom
 
 function LoopChatInner({ protocol, prompt }: { protocol: ProtocolName; prompt: string }) {
   const chat = useAgentStream({
-    url: `/mock/loop/${protocol}?delay=20`, protocol,
+    url: `${LOOP_URL}/${protocol}`, protocol,
     tools: { getLocation: { description: 'The user\'s city', execute: async () => ({ city: 'Lyon' }) } },
-    // A Vocion gate names where its answer goes; this host allows only its own server's paths.
+    // A Vocion gate names where its answer goes; this host allows only its own agent's paths.
     continueGate: async (gate, response) => {
-      if (!gate.url?.startsWith('/mock/')) throw new Error(`not sending an answer to ${gate.url ?? 'nowhere'}`)
-      return { url: `${gate.url}?delay=20`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(response) }
+      if (!gate.url?.startsWith(`${LOOP_URL}/`)) throw new Error(`not sending an answer to ${gate.url ?? 'nowhere'}`)
+      return { url: gate.url, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(response) }
     },
   })
   return (
@@ -96,6 +99,7 @@ const meta = {
   title: 'Conversation/Loop',
   component: LoopChat,
   args: { protocol: 'ui-message' },
+  parameters: { msw: { handlers: { loop: allLoopHandlers } } },
 } satisfies Meta<typeof LoopChat>
 
 export default meta

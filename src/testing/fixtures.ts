@@ -3,7 +3,7 @@
  * every protocol. Each is also a plain JSON file in the package
  * (`weft/testing/fixtures/<protocol>/<name>.json`) a host can copy and edit.
  */
-import type { AgentFixture, FixtureProtocol } from './frames'
+import type { AgentFixture, BuiltInProtocol } from './frames'
 import { fixtureSet } from './fixtures/index'
 
 /**
@@ -13,6 +13,9 @@ import { fixtureSet } from './fixtures/index'
  * streamResponse(fixtures.vocion.hitl)
  */
 export const fixtures: Readonly<typeof fixtureSet> = fixtureSet
+
+// Every built-in protocol has its fixtures (the generated set is checked against the closed list).
+fixtureSet satisfies Record<BuiltInProtocol, Record<string, AgentFixture>>
 
 /**
  * The situations a chat UI should be tested against.
@@ -38,7 +41,7 @@ export type Situation =
  * @example
  * for (const [protocol, name] of Object.entries(situations.reasoning)) test(name, () => { ... })
  */
-export const situations: Readonly<Record<Situation, Partial<Record<FixtureProtocol, string>>>> = {
+export const situations: Readonly<Record<Situation, Partial<Record<BuiltInProtocol, string>>>> = {
   plain: { yao: 'streaming-text', 'ui-message': 'plain', 'ag-ui': 'plain', vocion: 'plain' },
   reasoning: { yao: 'one-block', 'ui-message': 'reasoning', 'ag-ui': 'subagents', vocion: 'answer' },
   'tools-with-approval': { 'ui-message': 'full', 'ag-ui': 'interrupt', vocion: 'hitl' },
@@ -47,22 +50,6 @@ export const situations: Readonly<Record<Situation, Partial<Record<FixtureProtoc
   'dropped-connection': { yao: 'dropped-connection', 'ui-message': 'dropped-connection', 'ag-ui': 'dropped-connection', vocion: 'dropped-connection' },
   concurrent: { yao: 'concurrent-threads', 'ui-message': 'full', 'ag-ui': 'subagents', vocion: 'answer' },
   'long-answer': { yao: 'long-answer', 'ui-message': 'long-answer', 'ag-ui': 'long-answer', vocion: 'long-answer' },
-}
-
-/**
- * One fixture; an unknown name throws with the names there are.
- *
- * @example
- * const fixture = getFixture('ag-ui', 'interrupt')
- */
-export function getFixture(protocol: FixtureProtocol, name: string): AgentFixture {
-  const byName = fixtures[protocol] as Record<string, AgentFixture> | undefined
-  const fixture = byName && Object.hasOwn(byName, name) ? byName[name] : undefined
-  if (!fixture) {
-    const known = byName ? Object.keys(byName).join(', ') : 'none'
-    throw new Error(`weft/testing: no fixture ${protocol}/${name} (${protocol} has: ${known})`)
-  }
-  return fixture
 }
 
 /**

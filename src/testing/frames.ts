@@ -2,6 +2,7 @@
  * What a recorded agent stream is made of, and how it is written back as SSE bytes.
  * Shared by `streamResponse`, the MSW handlers, the recorder and the repository's mock server.
  */
+import type { ProtocolName } from '../core/model'
 
 /** One SSE event (or comment) as a server writes it. */
 export interface FixtureFrame {
@@ -19,8 +20,24 @@ export interface FixtureFrame {
   delayMs?: number
 }
 
-/** The wire protocols a fixture can speak. */
-export type FixtureProtocol = 'yao' | 'ui-message' | 'ag-ui' | 'vocion'
+/**
+ * The four protocols weft ships fixtures for, whose servers the resume replies
+ * play, and that the Storybook decorator's protocol control offers.
+ *
+ * @example
+ * const protocol: BuiltInProtocol = 'ag-ui'
+ */
+export type BuiltInProtocol = 'yao' | 'ui-message' | 'ag-ui' | 'vocion'
+
+/**
+ * The protocol a fixture speaks: a built-in one, or the name a host's own
+ * protocol is known by (`registerProtocol`, or the definition's `name`).
+ *
+ * @example
+ * const shipped: FixtureProtocol = 'vocion'
+ * const hosts: FixtureProtocol = 'lines' // a protocol the host registered
+ */
+export type FixtureProtocol = BuiltInProtocol | (ProtocolName & {})
 
 /**
  * A recorded stream: plain JSON a host can copy, edit and check in.

@@ -4,10 +4,39 @@
  * (`setupServer`) share one mock.
  */
 import { http, HttpResponse, type HttpHandler } from 'msw'
-import { getFixture, allFixtures } from './fixtures'
+import { allFixtures } from './fixtures'
+import { getFixture } from './get-fixture'
 import type { AgentFixture, FixtureProtocol } from './frames'
+import { isBuiltInProtocol, UnsupportedProtocolError } from './protocols'
 import { aiSdkReplay, lastEventIdReply, resumeReply, vocionResumeReply, yaoResumeReply, type ReplyOptions } from './resume-replies'
-import { streamResponse, toFixture, type Chunking, type Pace, type StreamResponseOptions } from './stream-response'
+import { streamResponse, toFixture, type Chunking, type Pace, type StreamResponseOptions, type StreamSource } from './stream-response'
+
+/**
+ * What a `reply` of `agentHandlers` is given for each request it answers.
+ *
+ * @example
+ * const reply = ({ body, call }: AgentReplyContext) => call === 1 ? fixtures.vocion.hitl : [{ type: 'response_delta', delta: String(body) }, { type: 'done' }]
+ */
+export interface AgentReplyContext {
+  /** The request as MSW received it (its body not read yet: use `body`). */
+  request: Request
+  /** The body parsed as JSON; `undefined` when there is none or it is not JSON. */
+  body: unknown
+  /** 1 for the first request these handlers answer, 2 for the next, and so on. */
+  call: number
+  /** The URL pattern's parameters (`:id` in `/api/chat/:id`). */
+  params: Readonly<Record<string, string | readonly string[] | undefined>>
+}
+
+/**
+ * A reply built from the request: a fixture or bare events (streamed with the
+ * handlers' protocol, pace and chunking), a `Response` as it is, or `undefined`
+ * to let the next handler (or MSW's unhandled-request rule) have the request.
+ *
+ * @example
+ * const reply: AgentReply = ({ body }) => (isGateAnswer(body) ? continuation : undefined)
+ */
+export type AgentReply = (context: AgentReplyContext) => StreamSource | Response | undefined | Promise<StreamSource | Response | undefined>
 
 /**
  * Options of `agentHandlers`.
@@ -22,7 +51,19 @@ export interface AgentHandlersOptions {
   scenario?: string | AgentFixture
   /** Bare decoded events to stream instead of a scenario. */
   events?: readonly unknown[]
-  /** The protocol of `scenario` names and bare events. Default `vocion`. */
+  /**
+   * Answer each request from what it carries instead of one fixed stream: a
+   * conversation loop (a gate's answer, a tool's result, a regenerate) gets its
+   * own continuation. Pace, chunking, `cutAt` and `status` apply to each reply;
+   * the resume routes of `cutAt` need a fixed `scenario` or `events`.
+   */
+  reply?: AgentReply
+  /**
+   * The protocol of `scenario` names, bare events and replies. Default `vocion`
+   * (or the scenario fixture's own). A host protocol's name works with a fixture,
+   * events or a reply of its own; a shipped scenario by name, or `resumeUrl`,
+   * needs a built-in one (else an `UnsupportedProtocolError`).
+   */
   protocol?: FixtureProtocol
   /** Default `post`. */
   method?: 'get' | 'post' | 'put' | 'all'
@@ -55,9 +96,17 @@ export interface AgentHandlersOptions {
  *
  * // a drop at frame 9 that a Vocion client resumes from /api/chat/resume
  * agentHandlers({ url: '/api/chat', protocol: 'vocion', scenario: 'long-answer', cutAt: 9, resumeUrl: '/api/chat/resume' })
+ *
+ * // a loop: the approval gate first, then whatever the answer asks for
+ * agentHandlers({
+ *   url: '/api/chat', protocol: 'ui-message', pace: 20,
+ *   reply: ({ body }) => (lastPartState(body) === 'approval-responded' ? deletedEvents : fixtures['ui-message'].full),
+ * })
  */
 export function agentHandlers(options: AgentHandlersOptions): HttpHandler[] {
   const protocol = options.protocol ?? (typeof options.scenario === 'object' ? options.scenario.protocol : 'vocion')
+  const method = http[options.method ?? 'post']
+  if (options.reply) return [replyHandler(method, options, protocol, options.reply)]
   const source = options.events
     ? options.events
     : typeof options.scenario === 'object'
@@ -71,12 +120,12 @@ export function agentHandlers(options: AgentHandlersOptions): HttpHandler[] {
     cutAt: options.cutAt,
     status: options.status,
   }
-  const method = http[options.method ?? 'post']
   if (options.cutAt === undefined) {
     return [method(options.url, ({ request }) => streamResponse(source, { ...streamOptions, signal: request.signal }))]
   }
   // A cut stream can be picked up again, the way the protocol's server does it.
   const fixture = toFixture(source, protocol)
+  if (options.resumeUrl && !isBuiltInProtocol(fixture.protocol)) throw new UnsupportedProtocolError(fixture.protocol, 'resume')
   const reply: ReplyOptions = { pace: options.pace, chunking: options.chunking, seed: options.seed }
   const handlers = [
     // A reconnect with Last-Event-ID is a GET whatever method the first request used.
@@ -89,6 +138,29 @@ export function agentHandlers(options: AgentHandlersOptions): HttpHandler[] {
   ]
   if (options.resumeUrl) handlers.unshift(http.get(options.resumeUrl, ({ request }) => resumeReply(fixture, request, { ...reply, signal: request.signal })))
   return handlers
+}
+
+/** The handler of a `reply`: each request gets the reply built from it, streamed the handlers' way. */
+function replyHandler(method: typeof http.post, options: AgentHandlersOptions, protocol: FixtureProtocol, reply: AgentReply): HttpHandler {
+  let calls = 0
+  return method(options.url, async ({ request, params }) => {
+    const call = ++calls
+    const answer = await reply({ request, body: await jsonOf(request), call, params })
+    if (answer === undefined || answer instanceof Response) return answer
+    return streamResponse(answer, {
+      protocol, pace: options.pace, chunking: options.chunking, seed: options.seed, cutAt: options.cutAt, status: options.status, signal: request.signal,
+    })
+  })
+}
+
+/** A request's body as JSON, read from a clone so the request stays unread; `undefined` when it is not JSON. */
+async function jsonOf(request: Request): Promise<unknown> {
+  try {
+    const text = await request.clone().text()
+    return text === '' ? undefined : (JSON.parse(text) as unknown)
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -140,7 +212,7 @@ export function fixtureHandlers(options: FixtureHandlersOptions = {}): HttpHandl
     const own = extra.find((f) => f.protocol === protocol && f.name === name)
     if (own) return own
     try {
-      return getFixture(protocol as FixtureProtocol, name)
+      return getFixture(protocol, name)
     } catch {
       return undefined
     }
@@ -210,13 +282,9 @@ type Resolver = { request: Request; params: Record<string, string | readonly str
 
 /** The chat id of an AI SDK request body (`{ id }`), if it has one. */
 async function chatIdOf(request: Request): Promise<string | undefined> {
-  try {
-    const body: unknown = await request.clone().json()
-    const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined
-    return typeof id === 'string' && id !== '' ? id : undefined
-  } catch {
-    return undefined
-  }
+  const body = await jsonOf(request)
+  const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined
+  return typeof id === 'string' && id !== '' ? id : undefined
 }
 
 /** The options of a reconnect: the query's, without the first connection's cut and status. */

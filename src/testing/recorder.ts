@@ -6,8 +6,9 @@ import { AgentClient, type AgentClientOptions } from '../core/client'
 import { foldStream } from '../core/fold-stream'
 import type { ProtocolName } from '../core/model'
 import { protocolName } from '../core/protocol/registry'
+import type { ProtocolDefinition } from '../core/protocol/types'
 import { createFrameParser } from '../core/transport/frames'
-import { encodeFrame, type AgentFixture, type FixtureFrame, type FixtureProtocol } from './frames'
+import { encodeFrame, type AgentFixture, type FixtureFrame } from './frames'
 
 /**
  * Options of `recordStream`.
@@ -62,7 +63,10 @@ const SECRET_PARAM = /token|key|secret|auth|sig|session|password|code|credential
  * every event stream it reads is recorded as a fixture:
  * the frames as they arrived (ids, event names, comments, retry), each with the
  * wait before it, and whether the connection dropped. Request headers, cookies
- * and secret-looking query parameters are never recorded.
+ * and secret-looking query parameters are never recorded. The fixture names the
+ * client's protocol, a host's own included; a client that detects gets the name
+ * detection finds among its `protocols` (or the registered ones) once the
+ * stream ended, and `unknown` when none recognised it.
  *
  * @example
  * const recorder = recordStream({ url: 'https://agent.example.com/chat', headers: { authorization: `Bearer ${token}` } })
@@ -85,6 +89,7 @@ export function recordStream(target: AgentClient | RecordStreamOptions = {}, set
   const recordings: AgentFixture[] = []
   const inner = clientOptions.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
   const keep = new Set([...PROTOCOL_HEADERS, ...keepHeaders.map((h) => h.toLowerCase())].filter((h) => !SECRET_NAME.test(h)))
+  const named = protocolName(clientOptions.protocol)
 
   const recordingFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const started = now()
@@ -100,7 +105,8 @@ export function recordStream(target: AgentClient | RecordStreamOptions = {}, set
     })
     const count = recordings.length + 1
     const fixture: AgentFixture = {
-      protocol: builtIn(protocolName(clientOptions.protocol)) ?? 'vocion',
+      // The client's protocol, a host's own included; without one, what detection finds once the stream has ended.
+      protocol: named ?? UNDETECTED,
       name: name ? (count > 1 ? `${name}-${count}` : name) : count > 1 ? `recording-${count}` : 'recording',
       title: title ?? `${method} ${pathOf(url)}`,
       frames: [],
@@ -127,7 +133,7 @@ export function recordStream(target: AgentClient | RecordStreamOptions = {}, set
     })
     const finish = (end: 'clean' | 'drop') => {
       if (end === 'drop') fixture.end = 'drop'
-      if (!clientOptions.protocol) fixture.protocol = builtIn(detected(fixture)) ?? fixture.protocol
+      if (named === undefined) fixture.protocol = detected(fixture, clientOptions.protocols) ?? UNDETECTED
       onRecording?.(fixture)
     }
 
@@ -181,16 +187,13 @@ function parseData(text: string): unknown {
   }
 }
 
-const BUILT_IN: ReadonlySet<string> = new Set<FixtureProtocol>(['yao', 'ui-message', 'ag-ui', 'vocion'])
+/** The protocol of a recording no protocol recognised (none was named, and detection found none). */
+const UNDETECTED = 'unknown'
 
-/** A fixture names one of the built-in protocols; a host protocol's name is not one. */
-function builtIn(name: string | undefined): FixtureProtocol | undefined {
-  return name !== undefined && BUILT_IN.has(name) ? (name as FixtureProtocol) : undefined
-}
-
-function detected(fixture: AgentFixture): ProtocolName | undefined {
+/** The protocol detection picks for the recorded stream, among the client's candidates (default: the registered ones). */
+function detected(fixture: AgentFixture, protocols: readonly ProtocolDefinition[] | undefined): ProtocolName | undefined {
   const text = fixture.frames.map((frame) => encodeFrame(frame)).join('')
-  const state = foldStream(text)
+  const state = foldStream(text, protocols ? { protocols } : {})
   return state.turns['turn-1']?.protocol
 }
 

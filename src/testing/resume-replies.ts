@@ -3,7 +3,8 @@
  * a `Response`: shared by the MSW handlers and the Storybook decorator, so a
  * stream cut at frame k picks up again wherever it plays.
  */
-import type { AgentFixture, FixtureFrame, FixtureProtocol } from './frames'
+import type { AgentFixture, BuiltInProtocol, FixtureFrame } from './frames'
+import { isBuiltInProtocol, UnsupportedProtocolError } from './protocols'
 import { streamResponse, type StreamResponseOptions } from './stream-response'
 
 /**
@@ -80,7 +81,7 @@ export function aiSdkReplay(fixture: AgentFixture, options: ReplyOptions = {}): 
  * @example
  * new AgentClient(store, { url, resume: { strategy: RESUME_STRATEGY['ag-ui'], conversationKey: 'c1' } })
  */
-export const RESUME_STRATEGY: Readonly<Record<FixtureProtocol, string>> = {
+export const RESUME_STRATEGY: Readonly<Record<BuiltInProtocol, string>> = {
   vocion: 'vocion',
   yao: 'yao',
   'ui-message': 'ai-sdk',
@@ -89,8 +90,10 @@ export const RESUME_STRATEGY: Readonly<Record<FixtureProtocol, string>> = {
 
 /**
  * The reply to a reconnect, read from the request the way the fixture's
- * protocol asks: `Last-Event-ID` first, else Vocion's `id`/`after`, Yao's
- * `since`, or the AI SDK's replay from the start.
+ * protocol asks: `Last-Event-ID` first (any protocol), else Vocion's
+ * `id`/`after`, Yao's `since`, or the AI SDK's replay from the start. Without
+ * `Last-Event-ID`, a fixture of a host's own protocol throws an
+ * `UnsupportedProtocolError` (`feature: 'resume'`): weft cannot know how its server resumes.
  *
  * @example
  * const answer = (request: Request) => resumeReply(fixtures.yao['long-answer'], request)
@@ -98,6 +101,7 @@ export const RESUME_STRATEGY: Readonly<Record<FixtureProtocol, string>> = {
 export function resumeReply(fixture: AgentFixture, request: Request, options: ReplyOptions = {}): Response {
   const lastEventId = request.headers.get('last-event-id')
   if (lastEventId) return lastEventIdReply(fixture, lastEventId, options)
+  if (!isBuiltInProtocol(fixture.protocol)) throw new UnsupportedProtocolError(fixture.protocol, 'resume')
   const query = new URL(request.url).searchParams
   if (fixture.protocol === 'vocion') return vocionResumeReply(fixture, { id: query.get('id'), after: count(query.get('after')) }, options)
   if (fixture.protocol === 'yao') return yaoResumeReply(fixture, count(query.get('since')), options)

@@ -9,9 +9,11 @@ import type { StreamStatus } from '../core/model'
 import { memoryStorage } from '../core/resume/storage'
 import { createAgentStore, type AgentStore } from '../core/store'
 import { AgentProvider } from '../react/provider'
-import { fixtures, getFixture, situations } from './fixtures'
+import { fixtures, situations } from './fixtures'
+import { getFixture } from './get-fixture'
 import type { AgentFixture, FixtureProtocol } from './frames'
 import { mockFetch, type RouteAnswer } from './mock-fetch'
+import { BUILT_IN_PROTOCOLS, isBuiltInProtocol } from './protocols'
 import { RESUME_STRATEGY, resumeReply } from './resume-replies'
 import { streamResponse, type Pace } from './stream-response'
 
@@ -53,12 +55,14 @@ export interface AgentArgs {
   agentTheme?: 'light' | 'dark'
 }
 
-const PROTOCOLS: FixtureProtocol[] = ['vocion', 'ui-message', 'ag-ui', 'yao']
+/** The fixed paces the pace control offers besides the token rhythm, the recorded timing and instant. */
+const FIXED_PACES = [10, 20, 30, 50, 100, 200, 300] as const
 
 /**
  * Controls for the decorator's args: a scenario picker (every shipped fixture), the
- * protocol, the pace, a "drop the connection at k" slider and whether the client
- * resumes after the drop.
+ * protocol, the pace (the realistic token rhythm, the recorded timing, instant, or
+ * a fixed wait per frame), a "drop the connection at k" slider and whether the
+ * client resumes after the drop.
  *
  * @example
  * const meta = { component: Chat, decorators: [withAgent()], argTypes: agentArgTypes }
@@ -71,8 +75,22 @@ export const agentArgTypes = {
     description: 'A shipped fixture of the chosen protocol',
     table: { category: 'Agent stream' },
   },
-  agentProtocol: { name: 'Protocol', control: 'inline-radio', options: PROTOCOLS, table: { category: 'Agent stream' } },
-  agentPace: { name: 'Pace (ms per frame)', control: { type: 'range', min: 0, max: 300, step: 10 }, table: { category: 'Agent stream' } },
+  agentProtocol: { name: 'Protocol', control: 'inline-radio', options: BUILT_IN_PROTOCOLS, table: { category: 'Agent stream' } },
+  agentPace: {
+    name: 'Pace',
+    control: {
+      type: 'select',
+      labels: {
+        tokens: 'Token rhythm (a first-token wait, then by frame size)',
+        recorded: 'As recorded (each frame’s own wait)',
+        instant: 'Instant',
+        ...Object.fromEntries(FIXED_PACES.map((ms) => [ms, `${ms} ms per frame`])),
+      },
+    },
+    options: ['tokens', 'recorded', 'instant', ...FIXED_PACES],
+    description: 'How fast frames arrive: a model’s token rhythm, the recording’s own timing, or a fixed wait per frame',
+    table: { category: 'Agent stream' },
+  },
   agentDropAt: {
     name: 'Drop the connection at frame',
     control: { type: 'range', min: 0, max: 60, step: 1 },
@@ -94,7 +112,11 @@ export type AgentDecorator = (Story: ComponentType, context: { args: Record<stri
 /**
  * Wraps a story in an `AgentProvider` whose hooks stream a fixture through a mock
  * `fetch` (no server, no service worker needed). Story args override the options,
- * and any change starts a fresh store.
+ * and any change starts a fresh store. What the controls ask for but cannot happen
+ * shows above the story as a note (`role="note"`, `data-weft-agent-note`): a
+ * scenario the protocol lacks (its plain answer plays instead), a host protocol
+ * with no shipped fixtures (nothing plays; requests fail with the note's words), a
+ * drop past the last frame, a resume with nothing to resume from.
  *
  * @example
  * export default {
@@ -113,23 +135,44 @@ export function withAgent(options: WithAgentOptions = {}): AgentDecorator {
     const resume = args.agentResume ?? options.resume ?? true
     const theme = args.agentTheme ?? options.theme
     const key = `${typeof scenario === 'object' ? `${scenario.protocol}/${scenario.name}` : scenario}|${protocol}|${pace}|${dropAt}|${resume}`
+    const { fixture, note } = resolve(scenario, protocol)
     return (
-      <AgentStage key={key} fixture={resolve(scenario, protocol)} pace={pace} dropAt={dropAt} resume={resume} theme={theme} clientDefaults={options.clientDefaults}>
+      <AgentStage key={key} fixture={fixture} note={note} pace={pace} dropAt={dropAt} resume={resume} theme={theme} clientDefaults={options.clientDefaults}>
         <Story />
       </AgentStage>
     )
   }
 }
 
-function resolve(scenario: string | AgentFixture, protocol: FixtureProtocol): AgentFixture {
-  if (typeof scenario === 'object') return scenario
-  // A scenario this protocol lacks falls back to its plain answer, so switching protocols never breaks the story.
-  const byName = fixtures[protocol] as Record<string, AgentFixture>
-  return Object.hasOwn(byName, scenario) ? byName[scenario]! : getFixture(protocol, situations.plain[protocol] ?? 'plain')
+/** The fixture a scenario names for a protocol, and what the story should say when it is not that. */
+function resolve(scenario: string | AgentFixture, protocol: FixtureProtocol): { fixture?: AgentFixture; note?: string } {
+  if (typeof scenario === 'object') return { fixture: scenario }
+  if (!isBuiltInProtocol(protocol)) {
+    return { note: `weft/testing ships no fixtures for the protocol “${protocol}”, so “${scenario}” cannot play: pass a fixture of your own as the scenario.` }
+  }
+  const byName: Record<string, AgentFixture> = fixtures[protocol]
+  if (Object.hasOwn(byName, scenario)) return { fixture: byName[scenario]! }
+  // A scenario this protocol lacks plays its plain answer, so switching protocols never breaks the story, and says so.
+  const plain = situations.plain[protocol] ?? 'plain'
+  return {
+    fixture: getFixture(protocol, plain),
+    note: `${protocol} has no “${scenario}” scenario, so its plain answer (${plain}) plays instead. ${protocol} has: ${Object.keys(byName).join(', ')}.`,
+  }
+}
+
+/** Why the drop or the resume the controls ask for does not happen as asked, if it does not. */
+function dropNote(fixture: AgentFixture, dropAt: number, resume: boolean): string | undefined {
+  if (dropAt <= 0) return undefined
+  if (dropAt >= fixture.frames.length) return `The scenario has ${fixture.frames.length} frames, so the connection never drops at frame ${dropAt}.`
+  if (resume && !isBuiltInProtocol(fixture.protocol) && !fixture.frames.some((frame) => frame.id !== undefined)) {
+    return `The connection drops at frame ${dropAt}; “${fixture.protocol}” has no resume of its own here and its frames have no ids to resume from by Last-Event-ID, so the turn ends in the network error.`
+  }
+  return undefined
 }
 
 interface StageProps {
-  fixture: AgentFixture
+  fixture: AgentFixture | undefined
+  note: string | undefined
   pace: Pace
   dropAt: number
   resume: boolean
@@ -142,24 +185,28 @@ interface StageProps {
 const RESUME_URL = '/__weft-agent/resume'
 let stages = 0
 
-function AgentStage({ fixture, pace, dropAt, resume, theme, clientDefaults, children }: StageProps) {
+function AgentStage({ fixture, note, pace, dropAt, resume, theme, clientDefaults, children }: StageProps) {
   const [store] = useState<AgentStore>(() => createAgentStore())
   const [requests, setRequests] = useState(0)
+  const notes = [note, fixture ? dropNote(fixture, dropAt, resume) : undefined].filter((n): n is string => n !== undefined)
+  const resumes = fixture !== undefined && dropAt > 0 && resume && (isBuiltInProtocol(fixture.protocol) || fixture.frames.some((frame) => frame.id !== undefined))
   const [defaults] = useState<Partial<AgentClientOptions>>(() => {
     // The first connection drops at `dropAt`; a reconnect gets the rest as the protocol's server sends it.
     const answer: RouteAnswer = (request, { signal }) => {
       setRequests((n) => n + 1)
+      if (!fixture) return noFixture(note)
       return new URL(request.url).pathname.startsWith(RESUME_URL) || request.headers.has('last-event-id')
         ? resumeReply(fixture, request, { pace, signal })
         : streamResponse(fixture, { pace, signal, ...(dropAt > 0 ? { cutAt: dropAt } : {}) })
     }
     return {
       fetch: mockFetch([{ url: /.*/, answer }]) as typeof fetch,
-      protocol: fixture.protocol,
-      ...(dropAt > 0 && resume
+      ...(fixture ? { protocol: fixture.protocol } : {}),
+      ...(resumes
         ? {
             resume: {
-              strategy: RESUME_STRATEGY[fixture.protocol],
+              // A host protocol's fixture resumes the standard SSE way, by Last-Event-ID (its frames need ids).
+              strategy: isBuiltInProtocol(fixture.protocol) ? RESUME_STRATEGY[fixture.protocol] : 'sse',
               conversationKey: `weft-agent-stage-${++stages}`,
               resumeUrl: RESUME_URL,
               storage: memoryStorage(),
@@ -177,14 +224,28 @@ function AgentStage({ fixture, pace, dropAt, resume, theme, clientDefaults, chil
       data-status={status}
       data-turns-ended={ended}
       data-requests={requests}
-      data-scenario={`${fixture.protocol}/${fixture.name}`}
+      data-scenario={fixture ? `${fixture.protocol}/${fixture.name}` : ''}
+      data-pace={String(pace)}
       {...(theme ? { 'data-theme': theme, style: { colorScheme: theme } } : {})}
     >
+      {notes.map((text) => (
+        <p key={text} role="note" data-weft-agent-note="" style={NOTE_STYLE}>{text}</p>
+      ))}
       <AgentProvider store={store} clientDefaults={defaults}>
         {children}
       </AgentProvider>
     </div>
   )
+}
+
+const NOTE_STYLE = { margin: '0 0 8px', padding: '4px 8px', border: '1px dashed currentColor', borderRadius: 4, fontSize: '0.875em' } as const
+
+/** What a stage with nothing to play answers: an error the story's own UI shows, with the note's words. */
+function noFixture(note: string | undefined): Response {
+  return new Response(JSON.stringify({ error: 'no_fixture', message: note ?? 'weft/testing: no fixture to play' }), {
+    status: 404,
+    headers: { 'content-type': 'application/json' },
+  })
 }
 
 /** The stream's status, and how many assistant turns have ended. */

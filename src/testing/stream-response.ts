@@ -32,7 +32,11 @@ export type Chunking = 'whole' | 'frame' | 'random'
  * const options: StreamResponseOptions = { protocol: 'vocion', pace: 20, chunking: 'random', seed: 7, cutAt: 3 }
  */
 export interface StreamResponseOptions {
-  /** The protocol of bare events (a fixture names its own). Decides the framing: `ui-message` ends with `[DONE]`. */
+  /**
+   * The protocol of bare events (a fixture names its own): a built-in one or a
+   * host protocol's name. Decides the framing: `ui-message` ends with `[DONE]`
+   * and sends its header; any other protocol's events are plain `data:` frames.
+   */
   protocol?: FixtureProtocol
   /** Default `instant`. */
   pace?: Pace
@@ -93,10 +97,12 @@ export function streamResponse(source: StreamSource, options: StreamResponseOpti
 }
 
 /**
- * The fixture a source stands for: bare events become frames in the protocol's framing.
+ * The fixture a source stands for: bare events become frames in the protocol's
+ * framing (default `vocion`; a host protocol's name is kept).
  *
  * @example
  * toFixture([{ type: 'finish' }], 'ui-message').frames // [{ data: { type: 'finish' } }, { data: '[DONE]' }]
+ * toFixture([{ line: 'Hi' }], 'lines').protocol        // 'lines'
  */
 export function toFixture(source: StreamSource, protocol?: FixtureProtocol): AgentFixture {
   if (!Array.isArray(source)) return source as AgentFixture

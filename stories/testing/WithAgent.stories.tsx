@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, within } from 'storybook/test'
 import { situations } from '../../src/testing/fixtures'
-import type { FixtureProtocol } from '../../src/testing/frames'
+import type { BuiltInProtocol } from '../../src/testing/frames'
 import { agentArgTypes, agentTurnEnd, withAgent, type AgentArgs } from '../../src/testing/storybook'
 import { SupportChat, type SupportChatProps } from './SupportChat'
 
@@ -28,6 +28,30 @@ export const PlainAnswer: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Ask' }))
     await expect(await agentTurnEnd(canvasElement)).toBe('done')
     await expect(canvas.getByTestId('turn-assistant').textContent).toBe('Hello! The build is green and the release is ready.')
+  },
+}
+
+/** The pace control on the token rhythm: a first-token wait, then a rhythm that follows each frame's size. */
+export const TokenRhythm: Story = {
+  args: { agentPace: 'tokens' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement)
+    await expect(canvasElement.querySelector('[data-weft-agent-stage]')?.getAttribute('data-pace')).toBe('tokens')
+    await userEvent.click(canvas.getByRole('button', { name: 'Ask' }))
+    await expect(await agentTurnEnd(canvasElement)).toBe('done')
+    await expect(canvas.getByTestId('turn-assistant').textContent).toBe('Hello! The build is green and the release is ready.')
+  },
+}
+
+/** A scenario the chosen protocol lacks (Yao carries no sources): its plain answer plays, and a note says so. */
+export const ScenarioTheProtocolLacks: Story = {
+  args: { agentProtocol: 'yao', agentScenario: 'sources' },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement)
+    await expect(canvas.getByRole('note').textContent).toMatch(/^yao has no “sources” scenario, so its plain answer \(streaming-text\) plays instead\./)
+    await userEvent.click(canvas.getByRole('button', { name: 'Ask' }))
+    await expect(await agentTurnEnd(canvasElement)).toBe('done')
+    await expect(canvas.getByTestId('turn-assistant').textContent).toBe('Hello World!')
   },
 }
 
@@ -60,7 +84,7 @@ export const DroppedAtFour: Story = {
  * answer is whole with nothing twice. (40 ms a frame, so the store has shown the
  * first frames before the drop, as on a real network.)
  */
-function dropsAndResumes(protocol: FixtureProtocol, answer: string, dropAt = 4): Story {
+function dropsAndResumes(protocol: BuiltInProtocol, answer: string, dropAt = 4): Story {
   return {
     args: { agentProtocol: protocol, agentScenario: situations.plain[protocol], agentDropAt: dropAt, agentPace: 40 },
     play: async ({ canvasElement }) => {

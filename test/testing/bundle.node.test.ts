@@ -60,6 +60,29 @@ describe('the weft/testing entries', () => {
     expect(gzipSync(own).length).toBeGreaterThan(300)
   })
 
+  it('scripts/testing-size.mjs --check holds each entry to its limits, and fails an entry over one', () => {
+    // This build has no source maps, so its bytes differ a little from `npm run build`'s, which
+    // CI checks against the script's own limits (.ci/run); here the limits are the test's.
+    const size = (limits: unknown) => {
+      const file = join(outDir, 'limits.json')
+      writeFileSync(file, JSON.stringify(limits))
+      return spawnSync(process.execPath, [join(root, 'scripts/testing-size.mjs'), '--check', '--dist', outDir, '--limits', file], { encoding: 'utf8', timeout: 60_000 })
+    }
+    const roomy = { own: 100, fixtures: 100 }
+    const within = size({ 'testing.js': roomy, 'testing/msw.js': roomy, 'testing/storybook.js': roomy })
+    expect(within.status, within.stdout + within.stderr).toBe(0)
+    for (const entry of ['weft/testing', 'weft/testing/msw', 'weft/testing/storybook']) {
+      expect(within.stdout).toMatch(new RegExp(`^ok   ${entry} own code: `, 'm'))
+      expect(within.stdout).toMatch(new RegExp(`^ok   ${entry} fixtures: `, 'm'))
+    }
+    // A limit under today's size fails, naming the entry; an entry with no limit fails too.
+    const over = size({ 'testing.js': { own: 1, fixtures: 100 }, 'testing/msw.js': roomy })
+    expect(over.status).toBe(1)
+    expect(over.stdout).toMatch(/^OVER weft\/testing own code: /m)
+    expect(over.stdout).toMatch(/^ok   weft\/testing\/msw own code: /m)
+    expect(over.stderr).toContain('over the limit: weft/testing own code, weft/testing/storybook own code, weft/testing/storybook fixtures')
+  })
+
   it('the built weft/testing runs in plain Node, outside any test runner', () => {
     // What a Jest or Mocha setup does: import the published file and use it.
     const script = join(outDir, 'smoke.mjs')
@@ -84,5 +107,20 @@ describe('the weft/testing entries', () => {
     expect(imports('testing.js')).not.toMatch(/from\s*["']msw/)
     expect(imports('testing/storybook.js')).not.toMatch(/from\s*["']msw/)
     expect(imports('testing/storybook.js')).not.toMatch(/@testing-library\/react/)
+  })
+
+  it('msw and Testing Library are optional peers: only the testing entries import them, so a host that never tests with weft installs neither', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>
+    }
+    for (const peer of ['msw', '@testing-library/react']) {
+      expect(pkg.peerDependencies[peer], peer).toBeDefined()
+      expect(pkg.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true)
+      const importer = new RegExp(`from\\s*["']${peer.replace('/', '\\/')}["']`)
+      for (const entry of MAIN) for (const file of closure(entry)) expect(importer.test(readFileSync(join(outDir, file), 'utf8')), `${file} imports ${peer}`).toBe(false)
+    }
+    // React stays a required peer: the main entries are built on it.
+    expect(pkg.peerDependenciesMeta?.react?.optional).not.toBe(true)
   })
 })

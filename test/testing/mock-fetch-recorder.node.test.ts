@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AgentClient, createAgentStore, syncScheduler, type AgentClientOptions } from 'weft/core'
-import { fixtures, getFixture, mockFetch, recordStream, streamResponse, type AgentFixture } from 'weft/testing'
+import { fixtures, getFixture, mockFetch, recordStream, streamResponse, toFixture, type AgentFixture } from 'weft/testing'
 import { scenarios } from '../../mock/scenarios/index'
 import { buildFixtures, buildIndex, FIXTURE_DIR } from '../../scripts/fixtures'
 import { startServer, type TestServer } from '../helpers/server'
@@ -53,6 +53,57 @@ describe('mockFetch', () => {
     await client.send('three')
     expect(store.getState().status).toBe('error')
     expect(fetch.calls.map((c) => c.json<{ input: string }>().input)).toEqual(['one', 'two', 'three'])
+  })
+
+  it('records what answer and regenerate sent: the AI SDK chat requests of an approval and of a regenerate, exactly', async () => {
+    const ui = (events: unknown[]) => toFixture(events, 'ui-message')
+    const text = (id: string, delta: string) => [{ type: 'text-start', id }, { type: 'text-delta', id, delta }, { type: 'text-end', id }]
+    const fetch = mockFetch({
+      'POST /api/chat': [
+        ui([
+          { type: 'start', messageId: 'msg-1' }, { type: 'start-step' },
+          { type: 'tool-input-available', toolCallId: 'call-1', toolName: 'deleteFile', input: { path: '/q3.pdf' } },
+          { type: 'tool-approval-request', toolCallId: 'call-1', approvalId: 'approval-1' },
+          { type: 'finish-step' }, { type: 'finish' },
+        ]),
+        ui([{ type: 'start', messageId: 'msg-1' }, { type: 'start-step' }, { type: 'tool-output-available', toolCallId: 'call-1', output: { deleted: true } }, ...text('t1', 'Deleted.'), { type: 'finish-step' }, { type: 'finish' }]),
+        ui([{ type: 'start', messageId: 'msg-2' }, { type: 'start-step' }, ...text('t2', 'Deleted, again.'), { type: 'finish-step' }, { type: 'finish' }]),
+      ],
+    })
+    const store = createAgentStore()
+    const client = new AgentClient(store, { url: '/api/chat', protocol: 'ui-message', conversationId: 'chat-1', fetch, scheduler: syncScheduler })
+    await client.send('Delete the Q3 report')
+    const gate = Object.values(store.getState().gates)[0]!
+    expect(gate.status).toBe('pending')
+    expect(await client.answer(gate.id, { approved: true, reason: 'cleanup' })).toEqual({ ok: true })
+    const answered = store.getState()
+    const assistant = answered.turnIds.find((id) => answered.turns[id]!.role === 'assistant')!
+    expect(await client.regenerate(assistant)).toEqual({ ok: true })
+
+    expect(fetch.calls.map((c) => `${c.method} ${new URL(c.url).pathname} ${c.headers['content-type']}`)).toEqual(Array(3).fill('POST /api/chat application/json'))
+    expect(fetch.unmatched).toEqual([])
+    const userId = fetch.calls[0]!.json<{ messages: Array<{ id: string }> }>().messages[0]!.id
+    expect(userId).toMatch(/^user-/)
+    const question = { id: userId, role: 'user', parts: [{ type: 'text', text: 'Delete the Q3 report' }] }
+    expect(fetch.calls[0]!.json()).toEqual({ id: 'chat-1', messages: [question], trigger: 'submit-message' })
+    // The approval goes back on the tool part it answers, and the request names the answer it continues.
+    expect(fetch.calls[1]!.json()).toEqual({
+      id: 'chat-1',
+      messages: [
+        question,
+        {
+          id: 'msg-1', role: 'assistant',
+          parts: [
+            { type: 'step-start' },
+            { type: 'tool-deleteFile', toolCallId: 'call-1', state: 'approval-responded', input: { path: '/q3.pdf' }, approval: { id: 'approval-1', approved: true, reason: 'cleanup' } },
+          ],
+        },
+      ],
+      trigger: 'submit-message',
+      messageId: 'msg-1',
+    })
+    // A regenerate sends the conversation up to the question and names the answer it replaces.
+    expect(fetch.calls[2]!.json()).toEqual({ id: 'chat-1', messages: [question], trigger: 'regenerate-message', messageId: 'msg-1' })
   })
 
   it('routes match wildcards, regular expressions and functions of the request', async () => {

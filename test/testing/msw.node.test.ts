@@ -2,11 +2,12 @@
  * The MSW handlers under `setupServer`: the client's real `fetch` is intercepted,
  * and what it folds is what the fixture folds to.
  */
+import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { memoryStorage } from 'weft/core'
+import { AgentClient, createAgentStore, memoryStorage, syncScheduler } from 'weft/core'
 import { fixtures } from 'weft/testing'
-import { agentHandlers, fixtureHandlers } from 'weft/testing/msw'
+import { agentHandlers, fixtureHandlers, type AgentReplyContext } from 'weft/testing/msw'
 import type { AgentClientOptions, AgentState } from 'weft/core'
 import { content, referenceFold, runClient } from './support'
 
@@ -56,6 +57,78 @@ describe('agentHandlers', () => {
 
   it('an unknown scenario name fails when the handlers are made, naming the choices', () => {
     expect(() => agentHandlers({ url: '/x', protocol: 'ag-ui', scenario: 'nope' })).toThrow(/ag-ui has: .*interrupt/)
+  })
+})
+
+describe('agentHandlers with a reply', () => {
+  const text = (id: string, words: string[]) => [{ type: 'text-start', id }, ...words.map((delta) => ({ type: 'text-delta', id, delta })), { type: 'text-end', id }]
+  const assistantTexts = (state: AgentState) =>
+    state.turnIds.filter((id) => state.turns[id]!.role === 'assistant').map((id) =>
+      state.turns[id]!.messageIds.map((m) => state.messages[m]!).filter((m) => m.type === 'text').map((m) => String(m.props.content)).join(''))
+
+  it('answers a gate’s answer with its continuation: each reply is built from the body the client sent', async () => {
+    const seen: Array<{ call: number; trigger: unknown; lastRole: unknown; lastState: unknown }> = []
+    server.use(...agentHandlers({
+      url: 'http://agent.test/api/loop', protocol: 'ui-message', chunking: 'random', seed: 4,
+      reply: ({ body, call }: AgentReplyContext) => {
+        const { trigger, messages } = body as { trigger: string; messages: Array<{ role: string; parts: Array<{ type: string; state?: string }> }> }
+        const last = messages.at(-1)!
+        const tool = last.parts.find((p) => p.type === 'tool-deleteFile')
+        seen.push({ call, trigger, lastRole: last.role, lastState: tool?.state })
+        if (tool?.state === 'approval-responded') {
+          return [{ type: 'start', messageId: 'msg-1' }, { type: 'tool-output-available', toolCallId: 'call-1', output: { deleted: true } }, ...text('t2', ['Done: ', 'deleted.']), { type: 'finish' }]
+        }
+        return [
+          { type: 'start', messageId: 'msg-1' },
+          { type: 'tool-input-available', toolCallId: 'call-1', toolName: 'deleteFile', input: { path: '/q3.pdf' } },
+          { type: 'tool-approval-request', toolCallId: 'call-1', approvalId: 'approval-1' },
+          { type: 'finish' },
+        ]
+      },
+    }))
+    const store = createAgentStore()
+    const client = new AgentClient(store, { url: 'http://agent.test/api/loop', protocol: 'ui-message', scheduler: syncScheduler })
+    await client.send('delete the report')
+    const gate = Object.values(store.getState().gates)[0]!
+    expect(gate.status).toBe('pending')
+    expect(await client.answer(gate.id, { approved: true })).toEqual({ ok: true })
+    const state = store.getState()
+    expect(state.status).toBe('done')
+    expect(state.gates[gate.id]!.status).toBe('approved')
+    expect(assistantTexts(state)).toEqual(['Done: deleted.'])
+    expect(seen).toEqual([
+      { call: 1, trigger: 'submit-message', lastRole: 'user', lastState: undefined },
+      { call: 2, trigger: 'submit-message', lastRole: 'assistant', lastState: 'approval-responded' },
+    ])
+  })
+
+  it('frames bare events for the protocol, passes a Response through, and leaves the request to the next handler when it returns nothing', async () => {
+    server.use(
+      ...agentHandlers({
+        url: 'http://agent.test/api/r', protocol: 'ui-message',
+        reply: ({ call }) => (call === 1 ? undefined : call === 2 ? new Response('teapot', { status: 418 }) : [{ type: 'start' }, ...text('t', ['Hi']), { type: 'finish' }]),
+      }),
+      http.post('http://agent.test/api/r', () => HttpResponse.json({ from: 'the next handler' }, { status: 409 })),
+    )
+    expect((await fetch('http://agent.test/api/r', { method: 'POST', body: '{}' })).status).toBe(409)
+    expect(await (await fetch('http://agent.test/api/r', { method: 'POST', body: '{}' })).text()).toBe('teapot')
+    const third = await fetch('http://agent.test/api/r', { method: 'POST', body: 'not json' })
+    expect(third.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1')
+    expect((await third.text()).endsWith('data: {"type":"finish"}\n\ndata: [DONE]\n\n')).toBe(true)
+  })
+
+  it('gives the reply the URL pattern’s parameters, and undefined for a body that is not JSON', async () => {
+    const got: Array<Pick<AgentReplyContext, 'body' | 'params'>> = []
+    server.use(...agentHandlers({
+      url: 'http://agent.test/api/chats/:chatId', protocol: 'vocion',
+      reply: ({ body, params }) => {
+        got.push({ body, params })
+        return [{ type: 'response_delta', delta: 'ok' }, { type: 'done' }]
+      },
+    }))
+    await fetch('http://agent.test/api/chats/c-7', { method: 'POST', body: 'plain words' }).then((r) => r.text())
+    await fetch('http://agent.test/api/chats/c-8', { method: 'POST', body: '{"q":1}' }).then((r) => r.text())
+    expect(got).toEqual([{ body: undefined, params: { chatId: 'c-7' } }, { body: { q: 1 }, params: { chatId: 'c-8' } }])
   })
 })
 

@@ -107,4 +107,39 @@ describe('the static Storybook build', () => {
     expect(served.filter((p) => p.startsWith('/api/'))).toEqual([])
     await page.close()
   }, 120_000)
+
+  it('streams a withAgent story whose connection drops and resumes, through the decorator’s own fetch', async () => {
+    const { page, errors } = await openStory('testing-withagent-decorator--drop-at-four-resumes-yao')
+    await page.waitForSelector('[data-weft-agent-stage][data-turns-ended="1"]:not([data-status="streaming"]):not([data-status="reconnecting"])', { timeout: 60_000 })
+    const stage = page.locator('[data-weft-agent-stage]')
+    expect(await stage.getAttribute('data-status')).toBe('done')
+    // The first connection, dropped at frame 4, and the reconnect that got the rest.
+    expect(await stage.getAttribute('data-requests')).toBe('2')
+    expect(await page.textContent('[data-testid="turn-assistant"]')).toBe('Hello World!')
+    expect(errors).toEqual([])
+    await page.close()
+  }, 120_000)
+
+  it('plays a Loop story: a Vocion gate approved, its answer posted to the gate’s own URL, the turn goes on', async () => {
+    const { page, errors } = await openStory('conversation-loop--vocion-approval')
+    await page.waitForSelector('[data-weft="gate"][data-state="approved"]', { timeout: 60_000 })
+    await page.waitForSelector('[data-weft="turn"][data-role="assistant"] [data-type="text"]:has-text("Done: the report is deleted.")', { timeout: 60_000 })
+    await page.waitForSelector('[data-weft="status-bar"][data-state="done"]', { timeout: 60_000 })
+    expect(errors).toEqual([])
+    // The loop agent and the gate's answer were both answered by the worker.
+    expect(served.filter((p) => p.startsWith('/api/') || p.startsWith('/mock/'))).toEqual([])
+    await page.close()
+  }, 120_000)
+
+  it('plays a Loop story: an AI SDK chat regenerated and edited, each request answered from what it carried', async () => {
+    const { page, errors } = await openStory('conversation-loop--ui-message-branches')
+    // The edited question reaches the agent, which quotes it back in a third answer.
+    await page.waitForSelector('[data-weft="turn"][data-role="assistant"] [data-type="text"]:has-text("to “hi there”")', { timeout: 60_000 })
+    await page.waitForSelector('[data-weft="status-bar"][data-state="done"]', { timeout: 60_000 })
+    const answers = await page.locator('[data-weft="turn"][data-role="assistant"] [data-type="text"]').allTextContents()
+    expect(answers.at(-1)).toMatch(/^Answer #\d+ to “hi there”\.$/)
+    expect(errors).toEqual([])
+    expect(served.filter((p) => p.startsWith('/api/') || p.startsWith('/mock/'))).toEqual([])
+    await page.close()
+  }, 120_000)
 })

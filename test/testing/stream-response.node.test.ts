@@ -76,6 +76,38 @@ describe('streamResponse', () => {
     expect(state.error?.type).toBe('network')
   })
 
+  /** What the client reports when the body fails the way a closed socket does. */
+  const NETWORK = { type: 'network', message: 'Connection lost while streaming: terminated (other side closed)', retryable: true, code: 'UND_ERR_SOCKET' }
+  const dropped = allFixtures().filter((f) => f.end === 'drop')
+
+  it('has a dropped-connection fixture in every protocol', () => {
+    expect(dropped.map((f) => `${f.protocol}/${f.name}`).sort()).toEqual(['ag-ui', 'ui-message', 'vocion', 'yao'].map((p) => `${p}/dropped-connection`))
+  })
+
+  it.each(dropped.map((f) => [`${f.protocol}/${f.name}`, f] as const))('%s folds like foldStream up to the drop, then ends in the network error, under random splits', async (_name, fixture) => {
+    type Content = { turn: Record<string, unknown>; messages: Record<string, { props: { content?: unknown } }> }
+    const reference = content(referenceFold(fixture), 'turn-1') as Content
+    expect(reference.turn.status).toBe('done')
+    const expected: Content = { ...reference, turn: { ...reference.turn, status: 'error', error: NETWORK } }
+    if (fixture.protocol === 'ui-message') {
+      // The UI message decoder holds trailing whitespace back until it knows no `<think>` tag
+      // follows; foldStream's end of input flushes it, a lost connection does not.
+      const [id, text] = Object.entries(expected.messages).find(([, m]) => typeof m.props.content === 'string')!
+      const held = String(text.props.content)
+      expect(held.endsWith(' ')).toBe(true)
+      expected.messages = { ...expected.messages, [id]: { ...text, props: { ...text.props, content: held.trimEnd() } } }
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.constantFrom('random' as const, 'frame' as const, 'whole' as const), fc.boolean(), async (seed, chunking, crlf) => {
+        const state = await viaClient(fixture, { chunking, seed, eol: crlf ? '\r\n' : '\n' })
+        expect(state.status).toBe('error')
+        expect(state.error).toEqual(NETWORK)
+        expect(content(state)).toEqual(expected)
+      }),
+      { numRuns: 8 },
+    )
+  })
+
   it('bare events are framed for their protocol', async () => {
     const response = streamResponse([{ type: 'start', messageId: 'm1' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Hi' }, { type: 'text-end', id: 't' }, { type: 'finish' }], { protocol: 'ui-message' })
     expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1')
