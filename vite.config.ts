@@ -20,8 +20,17 @@ const builtInProtocols = readdirSync(here('src/protocols'), { withFileTypes: tru
   .map((entry) => entry.name)
   .sort()
 
-/** Entries that import React: their built files start with `"use client"`. */
-const clientEntries = new Set(['index', 'react', 'components', 'protocols', 'protocols/ag-ui', 'testing', 'testing/storybook'])
+/**
+ * Entries that import React: their built files start with `"use client"`. A built-in
+ * protocol does when its folder holds views (.tsx); `npm run check:package` checks
+ * the list against each entry's import graph.
+ */
+const clientEntries = new Set([
+  'index', 'react', 'components', 'protocols', 'testing', 'testing/storybook',
+  ...builtInProtocols
+    .filter((name) => readdirSync(here(`src/protocols/${name}`), { recursive: true }).some((file) => String(file).endsWith('.tsx')))
+    .map((name) => `protocols/${name}`),
+])
 
 /** The system Chromium that `scripts/ensure-chromium.mjs` finds or installs. */
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? '/usr/bin/chromium'

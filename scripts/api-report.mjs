@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CompilerState, Extractor, ExtractorConfig } from '@microsoft/api-extractor'
+import { moduleEntries } from './package-entries.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const check = process.argv.includes('--check')
@@ -24,9 +25,7 @@ const tempFolder = join(root, 'node_modules', '.cache', 'api-report')
 /** `weft/protocols/ag-ui` → `weft-protocols-ag-ui`. */
 const reportName = (key) => (key === '.' ? pkg.name : `${pkg.name}-${key.slice(2).replaceAll('/', '-')}`)
 
-const entries = Object.entries(pkg.exports)
-  .filter(([key, target]) => !key.includes('*') && typeof target === 'object' && target.types)
-  .map(([key, target]) => ({ key, name: reportName(key), types: join(root, target.types) }))
+const entries = moduleEntries(pkg, root).map(({ key, types }) => ({ key, name: reportName(key), types: join(root, types) }))
 
 for (const { types } of entries) {
   if (!existsSync(types)) {

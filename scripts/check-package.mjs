@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { dirname, join, posix, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { moduleEntries as entriesOf, protocolFolders, protocolHasViews } from './package-entries.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -59,7 +60,9 @@ try {
   step('arethetypeswrong (profile esm-only)')
   // styles.css is a stylesheet, not a module: there are no types to find for it.
   try {
-    console.log(run(join(root, 'node_modules', '.bin', 'attw'), [tarball, '--profile', 'esm-only', '--exclude-entrypoints', 'styles.css', '--format', 'ascii', '--no-color', '--no-emoji']))
+    // attw does not expand export patterns by itself: the protocol entries are named.
+    const protocols = protocolFolders(root).map((name) => `./protocols/${name}`)
+    console.log(run(join(root, 'node_modules', '.bin', 'attw'), [tarball, '--profile', 'esm-only', '--exclude-entrypoints', 'styles.css', '--include-entrypoints', ...protocols, '--format', 'ascii', '--no-color', '--no-emoji']))
   } catch (error) {
     fail(`attw found problems:\n${error.stdout ?? ''}${error.stderr ?? ''}`)
   }
@@ -80,9 +83,14 @@ if (failures.length > 0) {
 }
 console.log('\ncheck-package: ok')
 
-/** Every subpath the package exports, except wildcards and the stylesheet. */
+/** Every module subpath the package exports, a protocol pattern expanded to its folders. */
 function moduleEntries() {
-  return Object.keys(pkg.exports).filter((key) => !key.includes('*') && !key.endsWith('.css'))
+  return entriesOf(pkg, root).map((entry) => entry.key)
+}
+
+/** The file an entry's `import` condition names. */
+function importOf(key) {
+  return entriesOf(pkg, root).find((entry) => entry.key === key).import
 }
 
 function checkConsumer(tarball) {
@@ -97,8 +105,7 @@ function checkConsumer(tarball) {
   const specifiers = moduleEntries().map((key) => (key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`))
   const expected = ['weft', 'weft/core', 'weft/react', 'weft/components', 'weft/protocols', 'weft/testing', 'weft/testing/msw', 'weft/testing/storybook']
   for (const name of expected) if (!specifiers.includes(name)) fail(`package.json exports no ${name}`)
-  const protocolFolders = readdirSync(join(root, 'src', 'protocols')).filter((name) => statSync(join(root, 'src', 'protocols', name)).isDirectory())
-  for (const name of protocolFolders) if (!specifiers.includes(`weft/protocols/${name}`)) fail(`src/protocols/${name}/ has no weft/protocols/${name} export`)
+  for (const name of protocolFolders(root)) if (!specifiers.includes(`weft/protocols/${name}`)) fail(`src/protocols/${name}/ has no weft/protocols/${name} export`)
 
   // Every entry as a namespace, plus a few names used the way a host uses them, so a
   // type that resolved to `any` or to nothing is an error too.
@@ -166,14 +173,15 @@ function checkFiles(packageDir) {
     }
     return false
   }
-  const reactFree = ['./core', './protocols/yao', './protocols/ui-message', './protocols/vocion']
+  // A protocol without views (.tsx) must not reach React, nor must the core.
+  const reactFree = ['./core', ...protocolFolders(root).filter((name) => !protocolHasViews(root, name)).map((name) => `./protocols/${name}`)]
   let client = 0
   for (const key of moduleEntries()) {
-    const file = join(packageDir, pkg.exports[key].import)
+    const file = join(packageDir, importOf(key))
     const text = readFileSync(file, 'utf8')
     const directive = /^(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/\s*)*\s*["']use client["'];?/.test(text)
     const react = reachesReact(file)
-    if (react && !directive) fail(`${key} imports React but ${pkg.exports[key].import} does not start with "use client"`)
+    if (react && !directive) fail(`${key} imports React but ${importOf(key)} does not start with "use client"`)
     if (!react && directive) fail(`${key} does not import React but is marked "use client"`)
     if (reactFree.includes(key) && react) fail(`${key} reaches React through its imports`)
     if (directive) client += 1
