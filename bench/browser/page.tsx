@@ -32,11 +32,13 @@ interface Results {
   tokens: number
   /** From the request to the end of the stream. */
   streamMs: number
+  /** Time inside each store dispatch: the fold, and the store's listeners (React renders later). */
+  dispatchMs: number[]
   done: boolean
   error?: string
 }
 
-const results: Results = { commits: [], frames: [], finishedRenders: 0, received: 0, total: 0, cut: false, tokens: 0, streamMs: 0, done: false }
+const results: Results = { commits: [], frames: [], finishedRenders: 0, received: 0, total: 0, cut: false, tokens: 0, streamMs: 0, dispatchMs: [], done: false }
 ;(window as unknown as { benchResults: Results }).benchResults = results
 const finished = new Set<string>()
 let streamStarted = 0
@@ -137,9 +139,24 @@ for (let t = 0; t < EARLIER / 2; t++) {
   turns.push({ turn: { id: `old-${t}`, role: t % 2 ? 'assistant' : 'user' }, messages: [0, 1].map((m) => ({ id: `old-${t}-${m}`, type: 'text', props: { content: `Earlier message ${t}.${m}. `.repeat(6) } })) })
 }
 store.getState().dispatch([{ op: 'hydrate', turns, at: 'start' }])
+{
+  // Time the store's share of each frame apart from React's and the browser's.
+  const dispatch = store.getState().dispatch
+  store.setState({
+    dispatch: (ops) => {
+      const start = performance.now()
+      dispatch(ops)
+      results.dispatchMs.push(performance.now() - start)
+    },
+  })
+}
 
-const frame = (now: number) => {
-  results.frames.push(now)
+// A frame is counted from when its callbacks start, not from its vsync timestamp: a
+// long frame's commit can finish after the next vsync, and would then be counted in
+// the next frame although that frame's own flush had not run yet. This callback was
+// registered before the batcher's, so it runs first in each frame.
+const frame = () => {
+  results.frames.push(performance.now())
   if (!results.done) requestAnimationFrame(frame)
 }
 requestAnimationFrame(frame)

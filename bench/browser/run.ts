@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => (window as unknown as { benchResults: { done: boolean } }).benchResults.done, undefined, { timeout: BUDGET_MS + 180_000, polling: 200 })
     stage('stream over, reading the results')
     const results = await page.evaluate(() => (window as unknown as {
-      benchResults: { commits: number[]; frames: number[]; finishedRenders: number; tokens: number; received: number; total: number; cut: boolean; streamMs: number; error?: string }
+      benchResults: { commits: number[]; frames: number[]; dispatchMs: number[]; finishedRenders: number; tokens: number; received: number; total: number; cut: boolean; streamMs: number; error?: string }
     }).benchResults)
     stage('reading the trace')
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }
@@ -81,6 +81,11 @@ async function main(): Promise<void> {
       perFrame.push(count)
     }
     const streamingFrames = perFrame.filter((count) => count > 0).length
+    // Where the frames with more than one commit fall, against the first and the last
+    // frame that committed: at the stream's start and end, or in the middle of it.
+    const committed = perFrame.flatMap((count, i) => (count > 0 ? [i] : []))
+    const doubles = perFrame.flatMap((count, i) => (count > 1 ? [i] : []))
+      .map((i) => `${committed.indexOf(i) + 1} of ${committed.length}`)
 
     // Script time per 16.7 ms window, from the top-level script events of the page's main thread.
     const events = trace.traceEvents
@@ -127,7 +132,10 @@ async function main(): Promise<void> {
       'frame script ms p50': n(percentile(busy, 50), 2),
       p95: n(percentile(busy, 95), 2),
       max: n(Math.max(0, ...busy), 2),
+      'store dispatch ms p50': n(percentile(results.dispatchMs, 50), 2),
+      'dispatch p95': n(percentile(results.dispatchMs, 95), 2),
     }])
+    if (doubles.length > 0) console.log(`Frames with 2+ commits, counted among the frames that committed: ${doubles.join(', ')}`)
   } finally {
     await browser.close()
   }
