@@ -37,13 +37,12 @@ export function foldStream(input: string | readonly unknown[], options: FoldStre
   // any cut into batches).
   let state = options.state ?? emptyState()
   let batch: Op[] = []
-  for (const ops of decodeStream(input, options)) {
-    for (const op of ops) batch.push(op)
-    if (batch.length >= FOLD_SLICE) {
-      state = fold(state, batch)
-      batch = []
-    }
-  }
+  decodeStream(input, options, (ops) => {
+    pushAll(batch, ops)
+    if (batch.length < FOLD_SLICE) return
+    state = fold(state, batch)
+    batch = []
+  })
   return fold(state, batch)
 }
 
@@ -58,21 +57,22 @@ const FOLD_SLICE = 4096
  */
 export function streamToOps(input: string | readonly unknown[], options: FoldStreamOptions = {}): Op[] {
   const ops: Op[] = []
-  for (const some of decodeStream(input, options)) pushAll(ops, some)
+  decodeStream(input, options, (some) => pushAll(ops, some))
   return ops
 }
 
-/** The stream's ops, a frame's worth at a time. */
-function* decodeStream(input: string | readonly unknown[], options: FoldStreamOptions): Generator<readonly Op[]> {
+/** Decode the stream, handing its ops to `take` a frame's worth at a time. */
+function decodeStream(input: string | readonly unknown[], options: FoldStreamOptions, take: (ops: readonly Op[]) => void): void {
   const turnId = options.turnId ?? 'turn-1'
   const reader = new FrameDecoder({ turnId, protocol: options.protocol, protocols: options.protocols, onData: options.onData })
-  yield [{ op: 'turn.open', turnId, role: 'assistant' }]
+  take([{ op: 'turn.open', turnId, role: 'assistant' }])
   let announced = false
-  const announce = function* (): Generator<readonly Op[]> {
+  const decoded = (ops: readonly Op[]) => {
+    take(ops)
     // As the live client does: the turn names its protocol once the stream tells it.
     if (announced || !reader.protocol) return
     announced = true
-    yield [{ op: 'turn.update', turnId, protocol: reader.protocol }]
+    take([{ op: 'turn.update', turnId, protocol: reader.protocol }])
   }
   let reason: 'done' | 'eof' = 'eof'
   if (typeof input === 'string') {
@@ -83,19 +83,14 @@ function* decodeStream(input: string | readonly unknown[], options: FoldStreamOp
         reader.done()
         continue
       }
-      yield reader.frame(frame)
-      yield* announce()
+      decoded(reader.frame(frame))
     }
   } else {
-    for (const event of input) {
-      yield reader.event(event)
-      yield* announce()
-    }
+    for (const event of input) decoded(reader.event(event))
   }
-  yield reader.end(reason)
-  yield* announce()
+  decoded(reader.end(reason))
   const cursor = reader.cursor()
-  if (Object.keys(cursor).length > 0) yield [{ op: 'cursor', cursor }]
+  if (Object.keys(cursor).length > 0) take([{ op: 'cursor', cursor }])
 }
 
 // Avoids spreading large arrays into push (argument-count limits on long streams).
