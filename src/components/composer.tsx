@@ -5,7 +5,7 @@
  */
 import {
   createContext, forwardRef, useContext, useState,
-  type ButtonHTMLAttributes, type FormEvent, type FormHTMLAttributes, type KeyboardEvent, type ReactNode, type TextareaHTMLAttributes,
+  type ButtonHTMLAttributes, type ChangeEvent, type FormEvent, type FormHTMLAttributes, type HTMLAttributes, type KeyboardEvent, type ReactNode, type Ref, type TextareaHTMLAttributes,
 } from 'react'
 import { useStatus } from '../react/selectors'
 import { useAttachedCount } from './attachments'
@@ -100,15 +100,21 @@ const Root = forwardRef<HTMLFormElement, ComposerRootProps>(function ComposerRoo
  * @example
  * <Composer.Input placeholder="Ask anything" rows={3} />
  */
-export interface ComposerInputProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue'> {}
+export interface ComposerInputProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue'> {
+  /** Render the host's own text field (its only child, e.g. an auto-sizing textarea) with the value, handlers and name. */
+  asChild?: boolean
+}
 
 /**
  * The text area: grows with its text; Enter sends, Shift+Enter starts a new line.
+ * With `asChild` the host's own field gets the value, `onChange` and the Enter
+ * handling (its own handlers run first).
  *
  * @example
  * <Composer.Input placeholder="Ask anything" />
+ * <Composer.Input asChild><TextareaAutosize maxRows={8} /></Composer.Input>
  */
-const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function ComposerInput({ rows = 1, onKeyDown, onChange, ...rest }, ref) {
+const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function ComposerInput({ rows = 1, onKeyDown, onChange, asChild, children, ...rest }, ref) {
   const labels = useLabels()
   const { text, setText } = useComposer('Input')
   const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -119,21 +125,20 @@ const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function Compo
       event.currentTarget.form?.requestSubmit()
     }
   }
-  return (
-    <textarea
-      data-weft="composer-input"
-      aria-label={labels.message}
-      rows={rows}
-      {...rest}
-      ref={ref}
-      value={text}
-      onChange={(event) => {
-        onChange?.(event)
-        setText(event.target.value)
-      }}
-      onKeyDown={keyDown}
-    />
-  )
+  const props = {
+    'data-weft': 'composer-input',
+    'aria-label': labels.message,
+    rows,
+    ...rest,
+    value: text,
+    onChange: (event: ChangeEvent<HTMLTextAreaElement>) => {
+      onChange?.(event)
+      setText(event.target.value)
+    },
+    onKeyDown: keyDown,
+  }
+  if (asChild) return <Slot {...(props as unknown as HTMLAttributes<HTMLElement>)} ref={ref as Ref<HTMLElement>}>{children}</Slot>
+  return <textarea {...props} ref={ref} />
 })
 
 /**
