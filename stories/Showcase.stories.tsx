@@ -124,15 +124,25 @@ export const RightToLeft: Story = {
   },
 }
 
-const zhCN: Partial<WeftLabels> = {
-  conversation: '对话', send: '发送', stop: '停止', message: '消息', copy: '复制', copied: '已复制', copyCode: '复制代码',
-  copyMarkdown: '复制为 Markdown', goodAnswer: '有帮助', badAnswer: '没有帮助', regenerate: '重新生成', edit: '编辑',
-  messageActions: '消息操作', jumpToLatest: '跳到最新', thinking: '思考中…', reasoning: '推理过程', tool: '工具',
-  toolInput: '输入', toolOutput: '输出', showMore: '显示更多', showLess: '收起', sources: '来源', working: '处理中…',
+/** Every label, so a key added to `WeftLabels` without a Chinese value fails the typecheck. */
+const zhCN: WeftLabels = {
+  conversation: '对话', lane: '分支', workTimeline: '工作时间线', traceDetails: '详情', working: '处理中…',
+  steps: (n) => `${n} 个步骤`, sources: '来源', sourceCount: (n) => `${n} 个来源`, suggestions: '推荐的后续问题',
+  message: '消息', send: '发送', stop: '停止', copy: '复制', copied: '已复制', copyCode: '复制代码', copyMarkdown: '复制为 Markdown',
+  goodAnswer: '有帮助', badAnswer: '没有帮助', regenerate: '重新生成', edit: '编辑', messageActions: '消息操作', jumpToLatest: '跳到最新',
+  thinking: '思考中…', reasoning: '推理过程', tool: '工具', toolInput: '输入', toolOutput: '输出', showMore: '显示更多', showLess: '收起',
   toolStates: { 'input-streaming': '准备中', 'input-available': '运行中', 'approval-requested': '等待批准', 'approval-responded': '已答复', 'output-available': '完成', 'output-error': '失败', 'output-denied': '已拒绝', called: '已调用' },
-  approvalNeeded: '需要批准', approve: '批准', reject: '拒绝', reason: '理由（可选）', submit: '提交', answer: '你的回答',
-  steps: (n) => `${n} 个步骤`, sourceCount: (n) => `${n} 个来源`, cannotShow: '此部分无法显示。',
+  preliminary: '初步结果', approvalNeeded: '需要批准', approvalQuestion: '智能体正在等待你的批准。', approve: '批准', reject: '拒绝',
+  reason: '理由（可选）', submit: '提交', answer: '你的回答', gateDetails: '详情',
+  gateStates: { approved: '已批准', rejected: '已拒绝', answered: '已回答', expired: '已过期', cancelled: '已取消' },
   statuses: { idle: '就绪', connecting: '连接中…', streaming: '回答中…', reconnecting: '重新连接中…', done: '完成', error: '出错了', aborted: '已停止' },
+  retry: '重试', somethingWentWrong: '出错了。', cannotShow: '此部分无法显示。', image: '图片', file: '文件', linkNotShown: '（链接未显示）',
+  recommendedAction: '推荐操作', stateInspector: '状态检查器',
+  attachFiles: '添加文件', removeFile: (name) => `移除 ${name}`,
+  previousVersion: '上一个版本', nextVersion: '下一个版本', versionOf: (n, of) => `第 ${n} 个版本，共 ${of} 个`,
+  conversations: '对话列表', newChat: '新对话', answering: '回答中', cannotBeRead: '无法读取', changedInAnotherTab: '已在其他标签页中更改',
+  loadTheirs: '载入对方的版本', keepMine: '保留我的版本', rename: '重命名', renameConversation: (t) => `重命名 ${t}`, delete: '删除',
+  deleteConversation: (t) => `删除 ${t}`, deletedConversation: (t) => `已删除“${t}”。`, undo: '撤销', conversationTitle: '对话标题',
 }
 
 /** Simplified Chinese: every visible string from a `labels` object. */
