@@ -3,7 +3,6 @@
  * the kit's font on itself, and every colour comes from a variable.
  */
 import '../../src/components/styles.css'
-import css from '../../src/components/styles.css?raw'
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../src/core/model'
@@ -45,6 +44,9 @@ describe('styles.css', () => {
   })
 
   it('names no colour outside the variables’ declarations', () => {
+    // The stylesheet as Vite's dev server injected it for the import above.
+    const css = document.querySelector('style[data-vite-dev-id$="components/styles.css"]')?.textContent ?? ''
+    expect(css).toContain('--weft-font')
     const declarations = css
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .split(/[;{}]/)
