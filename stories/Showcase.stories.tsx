@@ -7,7 +7,8 @@ import { StaticAgent } from './support/demo'
 
 /**
  * The conversation of the visual comparison with assistant-ui, in the `Chat`
- * layout: light, dark, right-to-left and in Chinese. Try them at 375, 768 and 1280 px.
+ * layout: light, dark, right-to-left and in Chinese, and each theme at 375, 768
+ * and 1280 px (the toolbar's viewports `phone`, `tablet`, `laptop`).
  */
 const meta = {
   title: 'Components/Showcase',
@@ -101,6 +102,33 @@ export const Dark: Story = {
     await expect(red).toBeLessThan(40)
   },
 }
+
+type Width = 'phone' | 'tablet' | 'laptop'
+const px: Record<Width, number> = { phone: 375, tablet: 768, laptop: 1280 }
+
+/** The conversation at one of the kit's widths: the chat fills it and nothing runs past its edge. */
+function atWidth(theme: 'light' | 'dark', width: Width): Story {
+  return {
+    globals: { viewport: { value: width, isRotated: false } },
+    render: () => <Frame ops={english} theme={theme} />,
+    play: async ({ canvasElement }) => {
+      await expect(window.innerWidth).toBe(px[width])
+      const chat = canvasElement.querySelector<HTMLElement>('[data-weft="chat"]')!
+      await expect(Math.round(chat.getBoundingClientRect().width)).toBe(px[width])
+      await expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(px[width])
+      // The user's bubble keeps a gutter on the start side, at 375 too.
+      const user = canvasElement.querySelector<HTMLElement>('[data-weft="turn"][data-role="user"]')!
+      await expect(user.getBoundingClientRect().width).toBeLessThan(chat.getBoundingClientRect().width * 0.9)
+    },
+  }
+}
+
+export const LightPhone: Story = atWidth('light', 'phone')
+export const LightTablet: Story = atWidth('light', 'tablet')
+export const LightLaptop: Story = atWidth('light', 'laptop')
+export const DarkPhone: Story = atWidth('dark', 'phone')
+export const DarkTablet: Story = atWidth('dark', 'tablet')
+export const DarkLaptop: Story = atWidth('dark', 'laptop')
 
 /** Right to left: logical properties put the user bubble and the tool chevron on the other side. */
 export const RightToLeft: Story = {
