@@ -2,7 +2,7 @@
  * The conversation: a log of turns, each turn its messages in order, with
  * blocks (sections) and threads (concurrent lanes) where the agent opened them.
  */
-import { forwardRef, Fragment, lazy, Suspense, useContext, type HTMLAttributes, type ReactNode, type Ref, type RefObject } from 'react'
+import { forwardRef, Fragment, lazy, memo, Suspense, useContext, type HTMLAttributes, type ReactNode, type Ref, type RefObject } from 'react'
 import { useAgentSelector, useThread, useTurn, useTurnIds } from '../react/selectors'
 import { asText, own } from './format'
 import { useLabels } from './labels'
@@ -98,14 +98,15 @@ export interface TranscriptTurnProps extends HTMLAttributes<HTMLElement> {
 
 /**
  * One turn (`data-role` user or assistant, `data-state` its status). Parts
- * inside it need no `turnId`.
+ * inside it need no `turnId`. Memoised on its props: it reads the store through
+ * its own hooks, so a new turn in the list does not draw the turns above again.
  *
  * @example
  * <Transcript.Turn turnId={id}>
  *   <Transcript.Content />
  * </Transcript.Turn>
  */
-const Turn = forwardRef<HTMLElement, TranscriptTurnProps>(function TranscriptTurn({ turnId, children, ...rest }, ref) {
+const Turn = memo(forwardRef<HTMLElement, TranscriptTurnProps>(function TranscriptTurn({ turnId, children, ...rest }, ref) {
   const turn = useTurn(turnId)
   if (!turn) return null
   return (
@@ -125,7 +126,7 @@ const Turn = forwardRef<HTMLElement, TranscriptTurnProps>(function TranscriptTur
       </article>
     </TurnIdContext.Provider>
   )
-})
+}))
 
 /**
  * Props of `Transcript.Content`.
