@@ -31,7 +31,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 }
 
-interface PageResults { commits: number[]; frames: number[]; finishedRenders: number; done: boolean; error?: string }
+interface PageResults { commits: number[]; commitSources?: string[]; frames: number[]; finishedRenders: number; finishedMounts?: number; done: boolean; error?: string }
 
 /** Bundles `entry`, runs it in Chromium under a trace, and returns its results and the trace. */
 async function runPage<R extends PageResults>(entry: string): Promise<{ results: R; trace: TraceEvent[]; finalParseMs?: number }> {
@@ -126,12 +126,33 @@ async function markdownBench(): Promise<void> {
     'React commits': n(results.commits.length),
     'frames while streaming': n(perFrame.filter((count) => count > 0).length),
     'max commits in one frame': n(Math.max(0, ...perFrame)),
-    'renders of finished messages': n(results.finishedRenders),
+    're-renders of finished messages': n(results.finishedRenders),
+    'mounts of finished messages': n(results.finishedMounts ?? 0),
     'frame script ms p50': n(percentile(busy, 50), 2),
     p95: n(percentile(busy, 95), 2),
     max: n(Math.max(0, ...busy), 2),
   }])
+  // What started each commit, and in frames with more than one commit, what the extra ones were.
+  const sources = results.commitSources ?? []
+  const extra = new Map<string, number>()
+  let c = 0
+  for (let f = 1; f < results.frames.length; f++) {
+    let inFrame = 0
+    while (c < results.commits.length && results.commits[c]! < results.frames[f]!) {
+      if (results.commits[c]! >= results.frames[f - 1]!) {
+        inFrame += 1
+        if (inFrame > 1) extra.set(sources[c] ?? '?', (extra.get(sources[c] ?? '?') ?? 0) + 1)
+      }
+      c++
+    }
+  }
+  const all = new Map<string, number>()
+  for (const s of sources) all.set(s, (all.get(s) ?? 0) + 1)
+  table([...all.entries()].map(([started, count]) => ({
+    'commit started by': started, commits: n(count), 'beyond the first in its frame': n(extra.get(started) ?? 0),
+  })))
   table([{
+    'frames with 2+ commits': n(perFrame.filter((count) => count > 1).length),
     'lex calls': n(results.lexCalls),
     'chars lexed': n(results.lexChars),
     'chars lexed / final length': n(results.lexChars / results.finalText.length, 2),
