@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import type { ReactNode } from 'react'
 import { expect, within } from 'storybook/test'
-import { Chat, Composer, LabelsProvider, MarkdownSettingsProvider, WeftCallbacksProvider, type WeftLabels } from '../src/components'
+import { Attachments, Chat, Composer, LabelsProvider, MarkdownSettingsProvider, WeftCallbacksProvider, type WeftLabels } from '../src/components'
 import type { Op } from '../src/core/ops'
 import { StaticAgent } from './support/demo'
 
@@ -173,7 +173,7 @@ const zhCN: WeftLabels = {
   deleteConversation: (t) => `删除 ${t}`, deletedConversation: (t) => `已删除“${t}”。`, undo: '撤销', conversationTitle: '对话标题',
 }
 
-/** Simplified Chinese: every visible string from a `labels` object. */
+/** Simplified Chinese: every visible string from a `labels` object, the attach button's too. */
 export const ChineseLabels: Story = {
   render: () => (
     <LabelsProvider labels={zhCN}>
@@ -186,13 +186,22 @@ export const ChineseLabels: Story = {
           tool: 'get_weather',
         })}
       >
-        <Chat footer={<Composer send={() => undefined} stop={() => undefined} placeholder="发送消息…" />} />
+        <Chat
+          footer={(
+            <Attachments.Root>
+              <Attachments.List />
+              <Attachments.Button />
+              <Composer send={() => undefined} stop={() => undefined} placeholder="发送消息…" />
+            </Attachments.Root>
+          )}
+        />
       </Frame>
     </LabelsProvider>
   ),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement)
     await expect(canvas.getByRole('button', { name: '停止' })).toBeTruthy()
+    await expect(canvas.getByRole('button', { name: '添加文件' })).toBeTruthy()
     await expect(canvas.getByRole('log', { name: '对话' })).toBeTruthy()
     await expect(canvasElement.querySelector('[data-weft="tool-state"]')?.textContent).toBe('完成')
   },
