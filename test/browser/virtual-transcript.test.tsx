@@ -1,6 +1,7 @@
 import '../../src/components/styles.css'
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import axe from 'axe-core'
+import { useRef } from 'react'
 import { describe, expect, it } from 'vitest'
 import { Chat } from '../../src/components/chat'
 import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
@@ -93,11 +94,14 @@ describe('a virtualized transcript of 1,000 turns', () => {
 })
 
 describe('finished turns are not drawn again', () => {
-  it('a new question and the start of its answer draw none of the finished messages, virtualized or not', async () => {
+  it('a new question and the start of its answer draw none of the finished messages again, virtualized or not', async () => {
     for (const count of [1000, 10]) {
       let renders = 0
+      // Re-renders only: a row the virtual list mounts as the view moves is drawn for the first time.
       const Counting = (props: MessageRendererProps) => {
-        if (props.message.id !== 'live/m' && props.message.id !== 'q/m') renders += 1
+        const drawn = useRef(false)
+        if (drawn.current && props.message.id !== 'live/m' && props.message.id !== 'q/m') renders += 1
+        drawn.current = true
         return <MarkdownMessage {...props} />
       }
       const store = storeWith(conversation(count))
