@@ -1,4 +1,5 @@
-import type { Preview } from '@storybook/react-vite'
+import type { Decorator, Preview } from '@storybook/react-vite'
+import { createElement } from 'react'
 // Stories name protocols ('yao', ...): registered as the `weft` entry registers them.
 import '../src/protocols/index'
 import axe from 'axe-core'
@@ -18,10 +19,37 @@ async function startWorker() {
   return worker
 }
 
+/** The kit's widths: a phone, a tablet, a laptop. */
+const viewports = {
+  phone: { name: 'Phone (375)', styles: { width: '375px', height: '812px' }, type: 'mobile' },
+  tablet: { name: 'Tablet (768)', styles: { width: '768px', height: '1024px' }, type: 'tablet' },
+  laptop: { name: 'Laptop (1280)', styles: { width: '1280px', height: '800px' }, type: 'desktop' },
+} as const
+
+/**
+ * The theme toolbar: `data-theme` on the page and on a wrapper around the story,
+ * so weft's variables switch (a story that sets its own `data-theme` inside wins).
+ */
+const withTheme: Decorator = (Story, { globals }) => {
+  const theme = globals.theme === 'dark' ? 'dark' : 'light'
+  document.documentElement.setAttribute('data-theme', theme)
+  document.body.style.background = 'var(--weft-bg)'
+  return createElement('div', { 'data-theme': theme, style: { background: 'var(--weft-bg)', color: 'var(--weft-fg)' } }, createElement(Story))
+}
+
 const preview: Preview = {
   loaders: [mswLoader(startWorker)],
+  decorators: [withTheme],
+  globalTypes: {
+    theme: {
+      description: "weft's colour theme (data-theme)",
+      toolbar: { title: 'Theme', icon: 'mirror', items: [{ value: 'light', title: 'Light', icon: 'sun' }, { value: 'dark', title: 'Dark', icon: 'moon' }], dynamicTitle: true },
+    },
+  },
+  initialGlobals: { theme: 'light' },
   parameters: {
     layout: 'padded',
+    viewport: { options: viewports },
     controls: {
       matchers: {
         color: /(background|color)$/i,

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { ScenarioChat } from './support/demo'
-import { lastTurn, sendAndFinish } from './support/play'
+import { expectChatIn, lastTurn, sendAndFinish } from './support/play'
 
 /**
  * AG-UI events, live from the mock agent server (the event stream of one run,
@@ -48,6 +48,7 @@ export const Interrupt: Story = {
     await userEvent.click(within(gate as HTMLElement).getByRole('button', { name: 'Reject' }))
     await expect(within(canvasElement).getByTestId('host-log').textContent).toBe('gate interrupt rejected')
     await waitFor(() => expect(turn.querySelector('[data-weft="gate"]')?.getAttribute('data-state')).toBe('rejected'))
+    await expectChatIn(canvasElement, 'light')
   },
 }
 
@@ -64,5 +65,25 @@ export const Subagents: Story = {
     await expect(lanes[0]?.textContent).toContain('Searching for release notes.')
     await expect(lanes[0]?.querySelector('[data-weft="tool-name"]')?.textContent).toBe('web.search')
     await expect([...turn.querySelectorAll('[data-type="text"]')].at(-1)?.textContent).toBe('weft 1.0 is out; the handbook could not be read.')
+  },
+}
+
+/** The run in the dark theme, in the kit's `Chat` with the action bar. */
+export const RunDark: Story = {
+  ...Run,
+  globals: { theme: 'dark' },
+  play: async (context) => {
+    await Run.play?.(context)
+    await expectChatIn(context.canvasElement, 'dark')
+  },
+}
+
+/** Sub-agents as lanes, in the dark theme. */
+export const SubagentsDark: Story = {
+  ...Subagents,
+  globals: { theme: 'dark' },
+  play: async (context) => {
+    await Subagents.play?.(context)
+    await expectChatIn(context.canvasElement, 'dark')
   },
 }

@@ -1,13 +1,14 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import type { ReactNode } from 'react'
 import { expect, within } from 'storybook/test'
-import { Chat, Composer, LabelsProvider, MarkdownSettingsProvider, WeftCallbacksProvider, type WeftLabels } from '../src/components'
+import { Attachments, Chat, Composer, LabelsProvider, MarkdownSettingsProvider, WeftCallbacksProvider, type WeftLabels } from '../src/components'
 import type { Op } from '../src/core/ops'
 import { StaticAgent } from './support/demo'
 
 /**
  * The conversation of the visual comparison with assistant-ui, in the `Chat`
- * layout: light, dark, right-to-left and in Chinese. Try them at 375, 768 and 1280 px.
+ * layout: light, dark, right-to-left and in Chinese, and each theme at 375, 768
+ * and 1280 px (the toolbar's viewports `phone`, `tablet`, `laptop`).
  */
 const meta = {
   title: 'Components/Showcase',
@@ -102,6 +103,33 @@ export const Dark: Story = {
   },
 }
 
+type Width = 'phone' | 'tablet' | 'laptop'
+const px: Record<Width, number> = { phone: 375, tablet: 768, laptop: 1280 }
+
+/** The conversation at one of the kit's widths: the chat fills it and nothing runs past its edge. */
+function atWidth(theme: 'light' | 'dark', width: Width): Story {
+  return {
+    globals: { viewport: { value: width, isRotated: false } },
+    render: () => <Frame ops={english} theme={theme} />,
+    play: async ({ canvasElement }) => {
+      await expect(window.innerWidth).toBe(px[width])
+      const chat = canvasElement.querySelector<HTMLElement>('[data-weft="chat"]')!
+      await expect(Math.round(chat.getBoundingClientRect().width)).toBe(px[width])
+      await expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(px[width])
+      // The user's bubble keeps a gutter on the start side, at 375 too.
+      const user = canvasElement.querySelector<HTMLElement>('[data-weft="turn"][data-role="user"]')!
+      await expect(user.getBoundingClientRect().width).toBeLessThan(chat.getBoundingClientRect().width * 0.9)
+    },
+  }
+}
+
+export const LightPhone: Story = atWidth('light', 'phone')
+export const LightTablet: Story = atWidth('light', 'tablet')
+export const LightLaptop: Story = atWidth('light', 'laptop')
+export const DarkPhone: Story = atWidth('dark', 'phone')
+export const DarkTablet: Story = atWidth('dark', 'tablet')
+export const DarkLaptop: Story = atWidth('dark', 'laptop')
+
 /** Right to left: logical properties put the user bubble and the tool chevron on the other side. */
 export const RightToLeft: Story = {
   render: () => (
@@ -124,18 +152,28 @@ export const RightToLeft: Story = {
   },
 }
 
-const zhCN: Partial<WeftLabels> = {
-  conversation: '对话', send: '发送', stop: '停止', message: '消息', copy: '复制', copied: '已复制', copyCode: '复制代码',
-  copyMarkdown: '复制为 Markdown', goodAnswer: '有帮助', badAnswer: '没有帮助', regenerate: '重新生成', edit: '编辑',
-  messageActions: '消息操作', jumpToLatest: '跳到最新', thinking: '思考中…', reasoning: '推理过程', tool: '工具',
-  toolInput: '输入', toolOutput: '输出', showMore: '显示更多', showLess: '收起', sources: '来源', working: '处理中…',
+/** Every label, so a key added to `WeftLabels` without a Chinese value fails the typecheck. */
+const zhCN: WeftLabels = {
+  conversation: '对话', lane: '分支', workTimeline: '工作时间线', traceDetails: '详情', working: '处理中…',
+  steps: (n) => `${n} 个步骤`, sources: '来源', sourceCount: (n) => `${n} 个来源`, suggestions: '推荐的后续问题',
+  message: '消息', send: '发送', stop: '停止', copy: '复制', copied: '已复制', copyCode: '复制代码', copyMarkdown: '复制为 Markdown',
+  goodAnswer: '有帮助', badAnswer: '没有帮助', regenerate: '重新生成', edit: '编辑', messageActions: '消息操作', jumpToLatest: '跳到最新',
+  thinking: '思考中…', reasoning: '推理过程', tool: '工具', toolInput: '输入', toolOutput: '输出', showMore: '显示更多', showLess: '收起',
   toolStates: { 'input-streaming': '准备中', 'input-available': '运行中', 'approval-requested': '等待批准', 'approval-responded': '已答复', 'output-available': '完成', 'output-error': '失败', 'output-denied': '已拒绝', called: '已调用' },
-  approvalNeeded: '需要批准', approve: '批准', reject: '拒绝', reason: '理由（可选）', submit: '提交', answer: '你的回答',
-  steps: (n) => `${n} 个步骤`, sourceCount: (n) => `${n} 个来源`, cannotShow: '此部分无法显示。',
+  preliminary: '初步结果', approvalNeeded: '需要批准', approvalQuestion: '智能体正在等待你的批准。', approve: '批准', reject: '拒绝',
+  reason: '理由（可选）', submit: '提交', answer: '你的回答', gateDetails: '详情',
+  gateStates: { approved: '已批准', rejected: '已拒绝', answered: '已回答', expired: '已过期', cancelled: '已取消' },
   statuses: { idle: '就绪', connecting: '连接中…', streaming: '回答中…', reconnecting: '重新连接中…', done: '完成', error: '出错了', aborted: '已停止' },
+  retry: '重试', somethingWentWrong: '出错了。', cannotShow: '此部分无法显示。', image: '图片', file: '文件', linkNotShown: '（链接未显示）',
+  recommendedAction: '推荐操作', stateInspector: '状态检查器',
+  attachFiles: '添加文件', removeFile: (name) => `移除 ${name}`,
+  previousVersion: '上一个版本', nextVersion: '下一个版本', versionOf: (n, of) => `第 ${n} 个版本，共 ${of} 个`,
+  conversations: '对话列表', newChat: '新对话', answering: '回答中', cannotBeRead: '无法读取', changedInAnotherTab: '已在其他标签页中更改',
+  loadTheirs: '载入对方的版本', keepMine: '保留我的版本', rename: '重命名', renameConversation: (t) => `重命名 ${t}`, delete: '删除',
+  deleteConversation: (t) => `删除 ${t}`, deletedConversation: (t) => `已删除“${t}”。`, undo: '撤销', conversationTitle: '对话标题',
 }
 
-/** Simplified Chinese: every visible string from a `labels` object. */
+/** Simplified Chinese: every visible string from a `labels` object, the attach button's too. */
 export const ChineseLabels: Story = {
   render: () => (
     <LabelsProvider labels={zhCN}>
@@ -148,13 +186,22 @@ export const ChineseLabels: Story = {
           tool: 'get_weather',
         })}
       >
-        <Chat footer={<Composer send={() => undefined} stop={() => undefined} placeholder="发送消息…" />} />
+        <Chat
+          footer={(
+            <Attachments.Root>
+              <Attachments.List />
+              <Attachments.Button />
+              <Composer send={() => undefined} stop={() => undefined} placeholder="发送消息…" />
+            </Attachments.Root>
+          )}
+        />
       </Frame>
     </LabelsProvider>
   ),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement)
     await expect(canvas.getByRole('button', { name: '停止' })).toBeTruthy()
+    await expect(canvas.getByRole('button', { name: '添加文件' })).toBeTruthy()
     await expect(canvas.getByRole('log', { name: '对话' })).toBeTruthy()
     await expect(canvasElement.querySelector('[data-weft="tool-state"]')?.textContent).toBe('完成')
   },

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, within } from 'storybook/test'
 import { ScenarioChat } from './support/demo'
-import { lastTurn, sendAndFinish } from './support/play'
+import { expectChatIn, lastTurn, sendAndFinish } from './support/play'
 
 /**
  * The AI SDK style UI message stream, live from the mock agent server: steps
@@ -40,6 +40,7 @@ export const Tools: Story = {
     await expect(JSON.parse(tool?.querySelector('[data-weft="tool-input"] pre')?.textContent ?? 'null')).toEqual({ query: '最新 AI 论文' })
     await expect(turn.querySelector('[data-weft="notice"]')?.textContent).toBe('知识库搜索已完成')
     await expect(turn.querySelector('[data-type="text"]')?.textContent).toBe('根据知识库中的内容...')
+    await expectChatIn(canvasElement, 'light')
   },
 }
 
@@ -75,5 +76,25 @@ export const Full: Story = {
     await expect(turn.querySelector('[data-weft="gate"]')?.getAttribute('data-state')).toBe('approved')
     await userEvent.click(within(turn).getByRole('button', { name: 'Compare with last week' }))
     await expect(within(canvasElement).getByTestId('host-log').textContent).toBe('suggest Compare with last week')
+  },
+}
+
+/** Everything at once in the dark theme, in the kit's `Chat` with the action bar. */
+export const FullDark: Story = {
+  ...Full,
+  globals: { theme: 'dark' },
+  play: async (context) => {
+    await Full.play?.(context)
+    await expectChatIn(context.canvasElement, 'dark')
+  },
+}
+
+/** Reasoning, then the answer, in the dark theme. */
+export const ReasoningDark: Story = {
+  ...Reasoning,
+  globals: { theme: 'dark' },
+  play: async (context) => {
+    await Reasoning.play?.(context)
+    await expectChatIn(context.canvasElement, 'dark')
   },
 }

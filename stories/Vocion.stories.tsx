@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { ScenarioChat } from './support/demo'
-import { lastTurn, sendAndFinish } from './support/play'
+import { expectChatIn, lastTurn, sendAndFinish } from './support/play'
 
 /**
  * The Vocion AgentEvent rail, live from the mock agent server: a nested work
@@ -54,6 +54,7 @@ export const ToolError: Story = {
     await expect(turn.querySelector('[data-type="text"]')?.textContent).toBe(
       'I could not reach the billing system, so I cannot confirm the invoice.',
     )
+    await expectChatIn(canvasElement, 'light')
   },
 }
 
@@ -69,5 +70,25 @@ export const HumanInTheLoop: Story = {
     await userEvent.click(within(gate as HTMLElement).getByRole('button', { name: 'Approve' }))
     await expect(within(canvasElement).getByTestId('host-log').textContent).toBe('gate hitl approved')
     await waitFor(() => expect(turn.querySelector('[data-weft="gate"]')?.getAttribute('data-state')).toBe('approved'))
+  },
+}
+
+/** The grounded answer in the dark theme, in the kit's `Chat` with the action bar. */
+export const AnswerDark: Story = {
+  ...Answer,
+  globals: { theme: 'dark' },
+  play: async (context) => {
+    await Answer.play?.(context)
+    await expectChatIn(context.canvasElement, 'dark')
+  },
+}
+
+/** The gate in the dark theme. */
+export const HumanInTheLoopDark: Story = {
+  ...HumanInTheLoop,
+  globals: { theme: 'dark' },
+  play: async (context) => {
+    await HumanInTheLoop.play?.(context)
+    await expectChatIn(context.canvasElement, 'dark')
   },
 }

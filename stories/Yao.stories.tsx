@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, within } from 'storybook/test'
 import { ScenarioChat } from './support/demo'
-import { inspectorSummary, lastTurn, sendAndFinish } from './support/play'
+import { expectChatIn, inspectorSummary, lastTurn, sendAndFinish } from './support/play'
 
 /**
  * Yao's hierarchical stream, live from the mock agent server, folded by
@@ -27,6 +27,7 @@ export const SimpleText: Story = {
     // The user's turn comes first.
     await expect(canvasElement.querySelector('[data-weft="turn"][data-role="user"]')?.textContent).toBe('What is the weather?')
     await expect(inspectorSummary(canvasElement)).toContain('status: done · turns: 2')
+    await expectChatIn(canvasElement, 'light')
   },
 }
 
@@ -87,5 +88,25 @@ export const ConcurrentThreads: Story = {
     ])
     await expect(lanes.every((l) => l.getAttribute('data-state') === 'done')).toBe(true)
     await expect(inspectorSummary(canvasElement)).toContain('threads: 3')
+  },
+}
+
+/** One block in the dark theme (`data-theme="dark"`, the toolbar's Theme), in the kit's `Chat` with the action bar. */
+export const OneBlockDark: Story = {
+  ...OneBlock,
+  globals: { theme: 'dark' },
+  play: async (context) => {
+    await OneBlock.play?.(context)
+    await expectChatIn(context.canvasElement, 'dark')
+  },
+}
+
+/** Three lanes in the dark theme. */
+export const ConcurrentThreadsDark: Story = {
+  ...ConcurrentThreads,
+  globals: { theme: 'dark' },
+  play: async (context) => {
+    await ConcurrentThreads.play?.(context)
+    await expectChatIn(context.canvasElement, 'dark')
   },
 }

@@ -6,8 +6,8 @@
  * also calls), renders of messages that were finished before the answer began,
  * and the time and characters marked's lexer spends on the answer.
  */
-import { commitTimes } from './devtools-hook'
-import { useEffect } from 'react'
+import { commitSources, commitTimes } from './devtools-hook'
+import { useEffect, useRef } from 'react'
 import { createRoot } from 'react-dom/client'
 // The built-in protocols register on import, as the `weft` entry does.
 import '../../src/protocols/index'
@@ -29,8 +29,11 @@ const TOKENS_PER_TICK = 4
 
 interface Results {
   commits: number[]
+  commitSources: string[]
   frames: number[]
   finishedRenders: number
+  /** First renders of finished messages: rows the virtual list mounts as the view moves. */
+  finishedMounts: number
   lexCalls: number
   lexMs: number
   lexChars: number
@@ -39,7 +42,7 @@ interface Results {
   error?: string
 }
 
-const results: Results = { commits: commitTimes, frames: [], finishedRenders: 0, lexCalls: 0, lexMs: 0, lexChars: 0, finalText: '', done: false }
+const results: Results = { commits: commitTimes, commitSources, frames: [], finishedRenders: 0, finishedMounts: 0, lexCalls: 0, lexMs: 0, lexChars: 0, finalText: '', done: false }
 ;(window as unknown as { benchResults: Results }).benchResults = results
 const finished = new Set<string>()
 
@@ -94,7 +97,12 @@ const pacedFetch: typeof fetch = async () => {
 
 /** weft's markdown renderer, counting its renders of messages finished before the answer. */
 function CountingMarkdown(props: MessageRendererProps) {
-  if (finished.has(props.message.id)) results.finishedRenders += 1
+  const drawn = useRef(false)
+  if (finished.has(props.message.id)) {
+    if (drawn.current) results.finishedRenders += 1
+    else results.finishedMounts += 1
+  }
+  drawn.current = true
   return <MarkdownMessage {...props} />
 }
 

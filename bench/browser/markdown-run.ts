@@ -14,6 +14,23 @@ import { n, table } from '../harness'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const FRAME_MS = 1000 / 60
+/** `BENCH_PROFILE=1`: also take a CPU profile of the page (names kept) and print where the time went. */
+const PROFILE = Boolean(process.env.BENCH_PROFILE)
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+
+/** Self time by function (name and line of the bundle), in ms, the largest first. */
+function selfTimes(profile: CpuProfile): Array<[string, number]> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+  const totals = new Map<string, number>()
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)?.callFrame
+    const name = frame ? `${frame.functionName || '(anonymous)'}${frame.url ? `:${frame.lineNumber + 1}` : ''}` : '?'
+    totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000)
+  })
+  return [...totals.entries()].sort((a, b) => b[1] - a[1])
+}
 
 interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, unknown> }
 
@@ -31,13 +48,13 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 }
 
-interface PageResults { commits: number[]; frames: number[]; finishedRenders: number; done: boolean; error?: string }
+interface PageResults { commits: number[]; commitSources?: string[]; frames: number[]; finishedRenders: number; finishedMounts?: number; done: boolean; error?: string }
 
 /** Bundles `entry`, runs it in Chromium under a trace, and returns its results and the trace. */
-async function runPage<R extends PageResults>(entry: string): Promise<{ results: R; trace: TraceEvent[]; finalParseMs?: number }> {
+async function runPage<R extends PageResults>(entry: string): Promise<{ results: R; trace: TraceEvent[]; finalParseMs?: number; profile?: CpuProfile }> {
   const bundle = await build({
     entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
-    bundle: true, minify: true, format: 'iife', write: false, logLevel: 'silent', jsx: 'automatic',
+    bundle: true, minify: !PROFILE, format: 'iife', write: false, logLevel: 'silent', jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' }, absWorkingDir: root,
   })
   const script = bundle.outputFiles[0]!.text
@@ -50,18 +67,25 @@ async function runPage<R extends PageResults>(entry: string): Promise<{ results:
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`))
     page.on('console', (message) => { if (message.type() === 'error') console.error(`page console: ${message.text()}`) })
     await page.setContent('<!doctype html><html><body style="margin:0"><div id="root"></div></body></html>')
+    const cdp = PROFILE ? await page.context().newCDPSession(page) : undefined
+    if (cdp) {
+      await cdp.send('Profiler.enable')
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+      await cdp.send('Profiler.start')
+    }
     await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'toplevel'] })
     // weft's stylesheet, as a host loads it: the chat's viewport scrolls only with it.
     await page.addStyleTag({ content: readFileSync(`${root}/src/components/styles.css`, 'utf8') })
     await page.addScriptTag({ content: script })
     if (process.env.BENCH_DEBUG) setInterval(() => void page.evaluate(() => { const r = (window as any).benchResults; return [r.commits.length, r.frames.length, r.lexCalls, r.done, document.querySelectorAll('[data-weft=turn]').length, document.querySelector('[data-weft=transcript]')?.getAttribute('data-state'), document.querySelector('[data-weft=chat-viewport]')?.clientHeight, document.body.innerText.slice(-200)] }).then((v) => console.log(JSON.stringify(v))).catch(() => undefined), 3000).unref()
     await page.waitForFunction(() => (window as unknown as { benchResults: { done: boolean } }).benchResults.done, undefined, { timeout: 300_000, polling: 200 })
+    const profile = cdp ? ((await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile }).profile : undefined
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }
     const results = await page.evaluate(() => (window as unknown as { benchResults: unknown }).benchResults) as R
     if (results.error) throw new Error(`the stream failed: ${results.error}`)
     // One parse of the final text, in the same page, warmed up: the median of 21.
     const finalParseMs = await page.evaluate(() => (window as unknown as { benchFinalParse?: () => number }).benchFinalParse?.())
-    return { results, trace: trace.traceEvents, finalParseMs }
+    return { results, trace: trace.traceEvents, finalParseMs, profile }
   } finally {
     await browser.close()
   }
@@ -117,7 +141,7 @@ function scriptPerFrame(events: TraceEvent[]): number[] {
 interface MarkdownResults extends PageResults { lexCalls: number; lexMs: number; lexChars: number; finalText: string }
 
 async function markdownBench(): Promise<void> {
-  const { results, trace, finalParseMs } = await runPage<MarkdownResults>('./markdown-page.tsx')
+  const { results, trace, finalParseMs, profile } = await runPage<MarkdownResults>('./markdown-page.tsx')
   const perFrame = commitsPerFrame(results)
   const busy = scriptPerFrame(trace)
   const once = finalParseMs ?? NaN
@@ -126,12 +150,33 @@ async function markdownBench(): Promise<void> {
     'React commits': n(results.commits.length),
     'frames while streaming': n(perFrame.filter((count) => count > 0).length),
     'max commits in one frame': n(Math.max(0, ...perFrame)),
-    'renders of finished messages': n(results.finishedRenders),
+    're-renders of finished messages': n(results.finishedRenders),
+    'mounts of finished messages': n(results.finishedMounts ?? 0),
     'frame script ms p50': n(percentile(busy, 50), 2),
     p95: n(percentile(busy, 95), 2),
     max: n(Math.max(0, ...busy), 2),
   }])
+  // What started each commit, and in frames with more than one commit, what the extra ones were.
+  const sources = results.commitSources ?? []
+  const extra = new Map<string, number>()
+  let c = 0
+  for (let f = 1; f < results.frames.length; f++) {
+    let inFrame = 0
+    while (c < results.commits.length && results.commits[c]! < results.frames[f]!) {
+      if (results.commits[c]! >= results.frames[f - 1]!) {
+        inFrame += 1
+        if (inFrame > 1) extra.set(sources[c] ?? '?', (extra.get(sources[c] ?? '?') ?? 0) + 1)
+      }
+      c++
+    }
+  }
+  const all = new Map<string, number>()
+  for (const s of sources) all.set(s, (all.get(s) ?? 0) + 1)
+  table([...all.entries()].map(([started, count]) => ({
+    'commit started by': started, commits: n(count), 'beyond the first in its frame': n(extra.get(started) ?? 0),
+  })))
   table([{
+    'frames with 2+ commits': n(perFrame.filter((count) => count > 1).length),
     'lex calls': n(results.lexCalls),
     'chars lexed': n(results.lexChars),
     'chars lexed / final length': n(results.lexChars / results.finalText.length, 2),
@@ -139,6 +184,11 @@ async function markdownBench(): Promise<void> {
     'one parse of the final text, ms': n(once, 2),
     'stream / one parse': n(results.lexMs / once, 2),
   }])
+  if (profile) {
+    const total = profile.timeDeltas.reduce((a, b) => a + b, 0) / 1000
+    console.log(`\nCPU profile (unminified bundle, so a little slower): ${n(total / 1000, 1)} s sampled; self time, the largest 25`)
+    table(selfTimes(profile).slice(0, 25).map(([fn, ms]) => ({ function: fn, 'self ms': n(ms, 1), '%': n((100 * ms) / total, 1) })))
+  }
 }
 
 await markdownBench()

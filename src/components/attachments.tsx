@@ -3,9 +3,14 @@
  * previews with remove, and the host's limits checked as files arrive. The
  * files reach `send({ text, files })` through `useAttachments().take()`.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type ReactNode } from 'react'
+import {
+  createContext, forwardRef, useCallback, useContext, useEffect, useMemo, useRef, useState,
+  type ButtonHTMLAttributes, type ClipboardEvent, type DragEvent, type HTMLAttributes, type MouseEvent, type ReactNode,
+} from 'react'
 import { checkFiles, type AttachmentLimits } from '../core/conversation'
 import type { WeftError } from '../core/errors'
+import { useLabels } from './labels'
+import { Slot } from './slot'
 
 /**
  * What `useAttachments` gives.
@@ -58,7 +63,7 @@ export function useAttachments(): AttachmentsState {
  * @example
  * <Attachments.Root limits={{ accept: ['image/*'], maxSize: 5e6, maxCount: 4 }} />
  */
-export interface AttachmentsRootProps {
+export interface AttachmentsRootProps extends Omit<HTMLAttributes<HTMLDivElement>, 'onError'> {
   limits?: AttachmentLimits
   /** Told of each refusal. */
   onError?: (error: WeftError) => void
@@ -67,12 +72,18 @@ export interface AttachmentsRootProps {
 
 /**
  * Holds the files and takes drops and pastes anywhere inside it.
- * `data-state` is `dragging` while files are dragged over it.
+ * `data-state` is `dragging` while files are dragged over it. `className`,
+ * `style`, the other DOM props and the ref go to its `<div>`; the host's drag,
+ * drop and paste handlers run before its own (`preventDefault()` in them keeps
+ * the files out).
  *
  * @example
- * <Attachments.Root><Attachments.List /><Attachments.Button /></Attachments.Root>
+ * <Attachments.Root className="dropzone"><Attachments.List /><Attachments.Button /></Attachments.Root>
  */
-function Root({ limits, onError, children }: AttachmentsRootProps) {
+const Root = forwardRef<HTMLDivElement, AttachmentsRootProps>(function AttachmentsRoot(
+  { limits, onError, children, onDragOver, onDragLeave, onDrop: onDropProp, onPaste: onPasteProp, ...rest },
+  ref,
+) {
   const [files, setFiles] = useState<File[]>([])
   const [error, setError] = useState<WeftError | undefined>()
   const [dragging, setDragging] = useState(false)
@@ -103,12 +114,15 @@ function Root({ limits, onError, children }: AttachmentsRootProps) {
   }, [])
   const state = useMemo<AttachmentsState>(() => ({ files, error, add, remove, take, limits }), [files, error, add, remove, take, limits])
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    if (!event.dataTransfer.files.length) return
+    onDropProp?.(event)
+    if (event.defaultPrevented || !event.dataTransfer.files.length) return
     event.preventDefault()
     setDragging(false)
     add(Array.from(event.dataTransfer.files))
   }
   const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
+    onPasteProp?.(event)
+    if (event.defaultPrevented) return
     const pasted = Array.from(event.clipboardData.files)
     if (pasted.length === 0) return
     event.preventDefault()
@@ -117,14 +131,20 @@ function Root({ limits, onError, children }: AttachmentsRootProps) {
   return (
     <AttachmentsContext.Provider value={state}>
       <div
+        {...rest}
+        ref={ref}
         data-weft="attachments"
         data-state={dragging ? 'dragging' : 'idle'}
         onDragOver={(event) => {
-          if (!event.dataTransfer.types.includes('Files')) return
+          onDragOver?.(event)
+          if (event.defaultPrevented || !event.dataTransfer.types.includes('Files')) return
           event.preventDefault()
           setDragging(true)
         }}
-        onDragLeave={() => setDragging(false)}
+        onDragLeave={(event) => {
+          onDragLeave?.(event)
+          setDragging(false)
+        }}
         onDrop={onDrop}
         onPaste={onPaste}
       >
@@ -132,7 +152,7 @@ function Root({ limits, onError, children }: AttachmentsRootProps) {
       </div>
     </AttachmentsContext.Provider>
   )
-}
+})
 
 /**
  * Props of `Attachments.Button`.
@@ -140,23 +160,43 @@ function Root({ limits, onError, children }: AttachmentsRootProps) {
  * @example
  * <Attachments.Button label="Add a picture" />
  */
-export interface AttachmentsButtonProps {
-  /** Accessible name and text (default "Attach files"). */
+export interface AttachmentsButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  /** Accessible name and text (default: the `attachFiles` label). */
   label?: string
+  /** Render the host's own element (its only child) with this button's props and behaviour. */
+  asChild?: boolean
 }
 
 /**
- * Opens the file chooser, limited to the accepted types.
+ * Opens the file chooser, limited to the accepted types. `className`, `style`,
+ * the other DOM props and the ref go to the `<button>` (the file input beside
+ * it stays hidden); the host's `onClick` runs first, and `preventDefault()` in
+ * it keeps the chooser closed. Children replace the label as its content.
  *
  * @example
- * <Attachments.Button />
+ * <Attachments.Button className="ghost" />
+ * <Attachments.Button asChild><IconButton><PaperclipIcon /></IconButton></Attachments.Button>
  */
-function Button({ label = 'Attach files' }: AttachmentsButtonProps) {
+const Button = forwardRef<HTMLButtonElement, AttachmentsButtonProps>(function AttachmentsButton({ label, asChild, children, onClick, ...rest }, ref) {
+  const labels = useLabels()
   const { add, limits } = useAttachments()
   const input = useRef<HTMLInputElement>(null)
+  const name = label ?? labels.attachFiles
+  const props = {
+    type: 'button' as const,
+    'aria-label': name,
+    ...rest,
+    'data-weft': 'attach',
+    onClick: (event: MouseEvent<HTMLButtonElement>) => {
+      onClick?.(event)
+      if (!event.defaultPrevented) input.current?.click()
+    },
+  }
   return (
     <>
-      <button type="button" data-weft="attach" aria-label={label} onClick={() => input.current?.click()}>{label}</button>
+      {asChild
+        ? <Slot {...(props as HTMLAttributes<HTMLElement>)} ref={ref}>{children}</Slot>
+        : <button {...props} ref={ref}>{children ?? name}</button>}
       <input
         ref={input}
         type="file"
@@ -170,44 +210,46 @@ function Button({ label = 'Attach files' }: AttachmentsButtonProps) {
       />
     </>
   )
-}
+})
 
 /**
  * Props of `Attachments.List`.
  *
  * @example
- * <Attachments.List removeLabel={(name) => `Remove ${name}`} />
+ * <Attachments.List removeLabel={(name) => `Remove ${name}`} className="chips" />
  */
-export interface AttachmentsListProps {
-  /** Accessible name of each remove button (default "Remove <name>"). */
+export interface AttachmentsListProps extends Omit<HTMLAttributes<HTMLUListElement>, 'children'> {
+  /** Accessible name of each remove button (default: the `removeFile` label). */
   removeLabel?: (name: string) => string
 }
 
 /**
  * The attached files: an image preview or the name and size, each with a remove
- * button; the last refusal is announced.
+ * button; the last refusal is announced below the list. `className`, `style`,
+ * the other DOM props and the ref go to the `<ul>`, which is `hidden` while no
+ * file is attached (so the ref always has an element).
  *
  * @example
- * <Attachments.List />
+ * <Attachments.List className="chips" />
  */
-function List({ removeLabel = (name) => `Remove ${name}` }: AttachmentsListProps) {
+const List = forwardRef<HTMLUListElement, AttachmentsListProps>(function AttachmentsList({ removeLabel, ...rest }, ref) {
+  const labels = useLabels()
   const { files, remove, error } = useAttachments()
+  const nameOf = removeLabel ?? labels.removeFile
   return (
     <>
-      {files.length > 0 && (
-        <ul data-weft="attachment-list">
-          {files.map((file, index) => (
-            <li key={`${file.name}-${index}`} data-weft="attachment">
-              <Preview file={file} />
-              <button type="button" aria-label={removeLabel(file.name)} onClick={() => remove(index)}>×</button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ul {...rest} ref={ref} data-weft="attachment-list" hidden={files.length === 0 || rest.hidden}>
+        {files.map((file, index) => (
+          <li key={`${file.name}-${index}`} data-weft="attachment">
+            <Preview file={file} />
+            <button type="button" aria-label={nameOf(file.name)} onClick={() => remove(index)}>×</button>
+          </li>
+        ))}
+      </ul>
       {error && <p role="alert" data-weft="attachment-error">{error.message}</p>}
     </>
   )
-}
+})
 
 function Preview({ file }: { file: File }) {
   const [url, setUrl] = useState<string | undefined>()

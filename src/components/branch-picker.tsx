@@ -4,6 +4,7 @@
  */
 import { forwardRef, type HTMLAttributes } from 'react'
 import { useBranch } from '../react/use-branch'
+import { useLabels } from './labels'
 
 /**
  * Props of `BranchPicker`.
@@ -13,11 +14,11 @@ import { useBranch } from '../react/use-branch'
  */
 export interface BranchPickerProps extends Omit<HTMLAttributes<HTMLDivElement>, 'children'> {
   turnId: string
-  /** Accessible name of the back button (default "Previous version"). */
+  /** Accessible name of the back button (default: the `previousVersion` label). */
   previousLabel?: string
-  /** Accessible name of the forward button (default "Next version"). */
+  /** Accessible name of the forward button (default: the `nextVersion` label). */
   nextLabel?: string
-  /** Accessible name of the group, given the place and count (default "Version 2 of 3"). */
+  /** Accessible name of the group, given the place and count (default: the `versionOf` label, "Version 2 of 3"). */
   describe?: (position: number, count: number) => string
 }
 
@@ -31,19 +32,20 @@ export interface BranchPickerProps extends Omit<HTMLAttributes<HTMLDivElement>, 
  * <Transcript.Turn id={id}><BranchPicker turnId={id} className="versions" /></Transcript.Turn>
  */
 export const BranchPicker = forwardRef<HTMLDivElement, BranchPickerProps>(function BranchPicker(
-  { turnId, previousLabel = 'Previous version', nextLabel = 'Next version', describe, ...rest },
+  { turnId, previousLabel, nextLabel, describe, ...rest },
   ref,
 ) {
+  const labels = useLabels()
   const { index, count, select } = useBranch(turnId)
   if (count <= 1) return null
   const position = index + 1
   const state = index === 0 ? 'first' : index === count - 1 ? 'last' : 'middle'
-  const name = describe ? describe(position, count) : `Version ${position} of ${count}`
+  const name = (describe ?? labels.versionOf)(position, count)
   return (
     <div aria-label={name} {...rest} ref={ref} role="group" data-weft="branch-picker" data-state={state}>
-      <button type="button" aria-label={previousLabel} disabled={index === 0} onClick={() => select(index - 1)}>‹</button>
+      <button type="button" aria-label={previousLabel ?? labels.previousVersion} disabled={index === 0} onClick={() => select(index - 1)}>‹</button>
       <span aria-hidden="true">{position} / {count}</span>
-      <button type="button" aria-label={nextLabel} disabled={index === count - 1} onClick={() => select(index + 1)}>›</button>
+      <button type="button" aria-label={nextLabel ?? labels.nextVersion} disabled={index === count - 1} onClick={() => select(index + 1)}>›</button>
     </div>
   )
 })

@@ -68,8 +68,12 @@ export function useStickToBottom() {
     const onScroll = () => {
       const gap = el.scrollHeight - el.scrollTop - el.clientHeight
       const near = gap <= NEAR_END
-      if (near) stuck.current = true
-      else if (intent && el.scrollTop < lastTop - 1) stuck.current = false
+      const up = el.scrollTop < lastTop - 1
+      // A person's scroll up lets go at once, even within NEAR_END of the end: a trackpad or a
+      // smooth wheel moves a few pixels per event. The rest of that gesture (scroll events with no
+      // new input) keeps going up, so only a scroll that is not upward sticks again near the end.
+      if (intent && up) stuck.current = false
+      else if (near && !up) stuck.current = true
       intent = false
       lastTop = el.scrollTop
       if (stuck.current && gap > 1) toEnd()

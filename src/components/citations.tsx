@@ -1,9 +1,11 @@
 /**
  * `[n]` citation markers in answer text, linked to the turn's sources.
  */
+import { forwardRef, type AnchorHTMLAttributes, type HTMLAttributes, type ReactNode, type Ref } from 'react'
 import type { Source } from '../core/model'
 import { asText } from './format'
 import { safeUrl } from './safe-url'
+import { Slot, withContent } from './slot'
 
 const MARKER = /\[(\d{1,4})\]/g
 
@@ -45,22 +47,40 @@ export function splitCitations(text: string, sources: ReadonlyMap<number, Source
 }
 
 /**
- * One `[n]` marker: a link to its source when the URL is safe, with the
- * source's title as a tooltip. Not `focusable` inside text hidden from
- * assistive technology (a streaming answer).
+ * Props of `Citation`.
  *
  * @example
- * <Citation marker="[1]" source={source} />
+ * const props: CitationProps = { marker: '[1]', source, className: 'cite' }
  */
-export function Citation({ marker, source, focusable = true }: { marker: string; source: Source; focusable?: boolean }) {
+export interface CitationProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href' | 'children'> {
+  marker: string
+  source: Source
+  /** False inside text hidden from assistive technology (a streaming answer): the link takes no focus. */
+  focusable?: boolean
+  /** Render the host's own element (its only child, e.g. a hover-card trigger) with the link's props; the marker goes inside it unless it has children. */
+  asChild?: boolean
+  children?: ReactNode
+}
+
+/**
+ * One `[n]` marker: a link to its source when the URL is safe (a `<span>`
+ * otherwise), with the source's title as a tooltip. Not `focusable` inside
+ * text hidden from assistive technology (a streaming answer). `className`,
+ * `style`, the other DOM props and the ref go to its element; `data-weft`,
+ * `href`, `target` and `rel` stay the kit's.
+ *
+ * @example
+ * <Citation marker="[1]" source={source} className="cite" />
+ * <Citation marker="[1]" source={source} asChild><HoverCardTrigger /></Citation>
+ */
+export const Citation = forwardRef<HTMLElement, CitationProps>(function Citation({ marker, source, focusable = true, asChild, children, ...rest }, ref) {
   const href = safeUrl(source.url)
   const title = asText(source.title) || asText(source.filename) || asText(source.url)
-  if (!href) {
-    return <span data-weft="citation" data-source-id={asText(source.id)} title={title}>{marker}</span>
-  }
-  return (
-    <a data-weft="citation" data-source-id={asText(source.id)} href={href} title={title} target="_blank" rel="noopener noreferrer" tabIndex={focusable ? undefined : -1}>
-      {marker}
-    </a>
-  )
-}
+  const own = { title, ...rest, 'data-weft': 'citation', 'data-source-id': asText(source.id) }
+  const props = href
+    ? { ...own, href, target: '_blank', rel: 'noopener noreferrer', tabIndex: focusable ? rest.tabIndex : -1 }
+    : own
+  if (asChild) return <Slot {...(props as HTMLAttributes<HTMLElement>)} ref={ref}>{withContent(children, marker)}</Slot>
+  if (!href) return <span {...(props as HTMLAttributes<HTMLSpanElement>)} ref={ref as Ref<HTMLSpanElement>}>{marker}</span>
+  return <a {...props} ref={ref as Ref<HTMLAnchorElement>}>{marker}</a>
+})

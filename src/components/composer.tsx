@@ -5,7 +5,7 @@
  */
 import {
   createContext, forwardRef, useContext, useState,
-  type ButtonHTMLAttributes, type FormEvent, type FormHTMLAttributes, type KeyboardEvent, type ReactNode, type TextareaHTMLAttributes,
+  type ButtonHTMLAttributes, type ChangeEvent, type FormEvent, type FormHTMLAttributes, type HTMLAttributes, type KeyboardEvent, type ReactNode, type Ref, type TextareaHTMLAttributes,
 } from 'react'
 import type { WeftError } from '../core/errors'
 import { useStatus } from '../react/selectors'
@@ -108,15 +108,21 @@ const Root = forwardRef<HTMLFormElement, ComposerRootProps>(function ComposerRoo
  * @example
  * <Composer.Input placeholder="Ask anything" rows={3} />
  */
-export interface ComposerInputProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue'> {}
+export interface ComposerInputProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue'> {
+  /** Render the host's own text field (its only child, e.g. an auto-sizing textarea) with the value, handlers and name. */
+  asChild?: boolean
+}
 
 /**
  * The text area: grows with its text; Enter sends, Shift+Enter starts a new line.
+ * With `asChild` the host's own field gets the value, `onChange` and the Enter
+ * handling (its own handlers run first).
  *
  * @example
  * <Composer.Input placeholder="Ask anything" />
+ * <Composer.Input asChild><TextareaAutosize maxRows={8} /></Composer.Input>
  */
-const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function ComposerInput({ rows = 1, onKeyDown, onChange, placeholder, disabled, ...rest }, ref) {
+const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function ComposerInput({ rows = 1, onKeyDown, onChange, placeholder, disabled, asChild, children, ...rest }, ref) {
   const labels = useLabels()
   const { text, setText, refusal } = useComposer('Input')
   const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -127,24 +133,23 @@ const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function Compo
       event.currentTarget.form?.requestSubmit()
     }
   }
-  return (
-    <textarea
-      data-weft="composer-input"
-      aria-label={labels.message}
-      rows={rows}
-      placeholder={refusal ? refusal.message : placeholder}
-      disabled={disabled || refusal !== undefined}
-      title={refusal?.message}
-      {...rest}
-      ref={ref}
-      value={text}
-      onChange={(event) => {
-        onChange?.(event)
-        setText(event.target.value)
-      }}
-      onKeyDown={keyDown}
-    />
-  )
+  const props = {
+    'data-weft': 'composer-input',
+    'aria-label': labels.message,
+    rows,
+    placeholder: refusal ? refusal.message : placeholder,
+    disabled: disabled || refusal !== undefined,
+    title: refusal?.message,
+    ...rest,
+    value: text,
+    onChange: (event: ChangeEvent<HTMLTextAreaElement>) => {
+      onChange?.(event)
+      setText(event.target.value)
+    },
+    onKeyDown: keyDown,
+  }
+  if (asChild) return <Slot {...(props as unknown as HTMLAttributes<HTMLElement>)} ref={ref as Ref<HTMLElement>}>{children}</Slot>
+  return <textarea {...props} ref={ref} />
 })
 
 /**

@@ -1,8 +1,9 @@
 /**
  * A button that copies text to the clipboard and says so for a moment.
  */
-import { forwardRef, useEffect, useRef, useState, type ButtonHTMLAttributes } from 'react'
+import { forwardRef, useEffect, useRef, useState, type ButtonHTMLAttributes, type HTMLAttributes } from 'react'
 import { useLabels } from './labels'
+import { Slot } from './slot'
 
 /**
  * Props of `CopyButton`.
@@ -15,6 +16,8 @@ export interface CopyButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonEle
   text: string | (() => string)
   /** The button's accessible name and text (default "Copy"). */
   label?: string
+  /** Render the host's own element (its only child) with this button's props and behaviour; its children stay. */
+  asChild?: boolean
 }
 
 /**
@@ -23,8 +26,9 @@ export interface CopyButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonEle
  *
  * @example
  * <CopyButton text={() => partProps(message, 'text').content} />
+ * <CopyButton text={code} asChild><IconButton><CopyIcon /></IconButton></CopyButton>
  */
-export const CopyButton = forwardRef<HTMLButtonElement, CopyButtonProps>(function CopyButton({ text, label, children, ...rest }, ref) {
+export const CopyButton = forwardRef<HTMLButtonElement, CopyButtonProps>(function CopyButton({ text, label, asChild, children, ...rest }, ref) {
   const labels = useLabels()
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
@@ -40,8 +44,10 @@ export const CopyButton = forwardRef<HTMLButtonElement, CopyButtonProps>(functio
     timer.current = setTimeout(() => setState('idle'), 2000)
   }
   const name = label ?? labels.copy
+  const props = { type: 'button' as const, 'aria-label': name, title: name, ...rest, 'data-weft': 'copy', 'data-state': state, onClick: () => void copy() }
+  if (asChild) return <Slot {...(props as HTMLAttributes<HTMLElement>)} ref={ref}>{children}</Slot>
   return (
-    <button type="button" data-weft="copy" data-state={state} aria-label={name} title={name} {...rest} ref={ref} onClick={() => void copy()}>
+    <button {...props} ref={ref}>
       {children ?? (state === 'copied' ? labels.copied : name)}
     </button>
   )

@@ -25,7 +25,7 @@ export { Markdown, MarkdownSettingsProvider, type MarkdownProps, type MarkdownSe
 export { CodeBlock } from './markdown/code-block'
 export type { CodeBlockProps } from './markdown/render'
 export { lazyShiki, useMarkdownSettings, type Highlighter, type HighlightedLine, type HighlightedToken, type MarkdownSettings } from './markdown/highlight'
-export { Citation } from './citations'
+export { Citation, type CitationProps } from './citations'
 export { CopyButton, type CopyButtonProps } from './copy-button'
 export { LabelsProvider, useLabels, englishLabels, type WeftLabels, type LabelsProviderProps } from './labels'
 export { ReasoningMessage } from './messages/reasoning'

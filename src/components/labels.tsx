@@ -60,6 +60,32 @@ export interface WeftLabels {
   linkNotShown: string
   recommendedAction: string
   stateInspector: string
+  /** The attach button's name and text. */
+  attachFiles: string
+  /** The name of an attached file's remove button. */
+  removeFile: (name: string) => string
+  previousVersion: string
+  nextVersion: string
+  /** The branch picker's name: "Version 2 of 3". */
+  versionOf: (position: number, count: number) => string
+  /** The thread list's name. */
+  conversations: string
+  newChat: string
+  /** The dot on a conversation still answering. */
+  answering: string
+  /** A stored conversation that failed to load. */
+  cannotBeRead: string
+  changedInAnotherTab: string
+  loadTheirs: string
+  keepMine: string
+  rename: string
+  renameConversation: (title: string) => string
+  delete: string
+  deleteConversation: (title: string) => string
+  /** The undo offer after a delete: "Deleted “Trip plans”." */
+  deletedConversation: (title: string) => string
+  undo: string
+  conversationTitle: string
 }
 
 /**
@@ -135,6 +161,25 @@ export const englishLabels: WeftLabels = Object.freeze({
   linkNotShown: '(link not shown)',
   recommendedAction: 'Recommended action',
   stateInspector: 'State inspector',
+  attachFiles: 'Attach files',
+  removeFile: (name: string) => `Remove ${name}`,
+  previousVersion: 'Previous version',
+  nextVersion: 'Next version',
+  versionOf: (position: number, count: number) => `Version ${position} of ${count}`,
+  conversations: 'Conversations',
+  newChat: 'New chat',
+  answering: 'Answering',
+  cannotBeRead: 'Cannot be read',
+  changedInAnotherTab: 'Changed in another tab',
+  loadTheirs: 'Load theirs',
+  keepMine: 'Keep mine',
+  rename: 'Rename',
+  renameConversation: (title: string) => `Rename ${title}`,
+  delete: 'Delete',
+  deleteConversation: (title: string) => `Delete ${title}`,
+  deletedConversation: (title: string) => `Deleted “${title}”.`,
+  undo: 'Undo',
+  conversationTitle: 'Conversation title',
 })
 
 const LabelsContext = createContext<WeftLabels>(englishLabels)

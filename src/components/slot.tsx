@@ -58,3 +58,16 @@ export const Slot = forwardRef<HTMLElement, HTMLAttributes<HTMLElement> & { chil
     },
   } as AnyProps)
 })
+
+/**
+ * The host's element of an `asChild` part that draws content (a headline, an
+ * error, a row): the part's content goes inside it unless it has children of its own.
+ *
+ * @example
+ * asChild ? <Slot {...props}>{withContent(children, text)}</Slot> : <p {...props}>{text}</p>
+ */
+export function withContent(child: ReactNode, content: ReactNode): ReactNode {
+  if (!isValidElement(child)) return child
+  const own = (child.props as AnyProps).children
+  return own === undefined || own === null ? cloneElement(child, undefined, <>{content}</>) : child
+}

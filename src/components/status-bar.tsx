@@ -1,8 +1,9 @@
-import { forwardRef, type HTMLAttributes } from 'react'
+import { forwardRef, type HTMLAttributes, type Ref } from 'react'
 import type { StreamStatus } from '../core/model'
 import { useStatus, useStreamError } from '../react/selectors'
 import { asText } from './format'
 import { useLabels } from './labels'
+import { Slot, withContent } from './slot'
 
 /**
  * Props of `StatusBar`.
@@ -15,6 +16,8 @@ export interface StatusBarProps extends HTMLAttributes<HTMLDivElement> {
   onRetry?: () => void
   /** Replace any status text (over the `LabelsProvider`'s `statuses`). */
   labels?: Partial<Record<StreamStatus, string>>
+  /** Render the host's own element (its only child) as the bar, with the status, error and Retry inside it. */
+  asChild?: boolean
 }
 
 /**
@@ -24,19 +27,23 @@ export interface StatusBarProps extends HTMLAttributes<HTMLDivElement> {
  * @example
  * const { send } = useAgentStream({ url: '/api/agent' })
  * <StatusBar onRetry={() => send(lastInput)} />
+ * <StatusBar asChild><footer className="status" /></StatusBar>
  */
-export const StatusBar = forwardRef<HTMLDivElement, StatusBarProps>(function StatusBar({ onRetry, labels: overrides, ...rest }, ref) {
+export const StatusBar = forwardRef<HTMLDivElement, StatusBarProps>(function StatusBar({ onRetry, labels: overrides, asChild, children, ...rest }, ref) {
   const labels = useLabels()
   const status = useStatus()
   const error = useStreamError()
   const failed = status === 'error'
-  return (
-    <div data-weft="status-bar" data-state={status} role="status" {...rest} ref={ref}>
+  const props = { role: 'status', ...rest, 'data-weft': 'status-bar', 'data-state': status }
+  const content = (
+    <>
       <span data-weft="status-label">{overrides?.[status] ?? labels.statuses[status] ?? status}</span>
       {failed && error && <span data-weft="status-error" data-error-type={asText(error.type)}>{asText(error.message)}</span>}
       {failed && onRetry && (
         <button type="button" data-weft="status-retry" onClick={onRetry}>{labels.retry}</button>
       )}
-    </div>
+    </>
   )
+  if (asChild) return <Slot {...props} ref={ref as Ref<HTMLElement>}>{withContent(children, content)}</Slot>
+  return <div {...props} ref={ref}>{content}</div>
 })

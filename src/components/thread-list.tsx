@@ -1,6 +1,7 @@
 import { forwardRef, useEffect, useRef, useState, type HTMLAttributes, type KeyboardEvent } from 'react'
 import type { ConversationSummary } from '../core/conversations/conversations'
 import { useConversations } from '../react/conversations'
+import { useLabels } from './labels'
 
 /**
  * Props of `ThreadList`.
@@ -9,11 +10,11 @@ import { useConversations } from '../react/conversations'
  * <ThreadList undoMs={5000} newLabel="New conversation" className="sidebar" />
  */
 export interface ThreadListProps extends Omit<HTMLAttributes<HTMLElement>, 'children'> {
-  /** The label of the button that starts a conversation (default "New chat"). */
+  /** The label of the button that starts a conversation (default: the `newChat` label). */
   newLabel?: string
   /** How long the undo offer stays after a delete (ms, default 8000). */
   undoMs?: number
-  /** The list's accessible name (default "Conversations"). */
+  /** The list's accessible name (default: the `conversations` label). */
   label?: string
 }
 
@@ -35,7 +36,9 @@ interface Undo {
  *   <Chat />
  * </ConversationsProvider>
  */
-export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function ThreadList({ newLabel = 'New chat', undoMs = 8000, label = 'Conversations', ...rest }, ref) {
+export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function ThreadList({ newLabel, undoMs = 8000, label: labelProp, ...rest }, ref) {
+  const labels = useLabels()
+  const label = labelProp ?? labels.conversations
   const { conversations, selectedId, create, select, rename, remove, restore, resolveConflict } = useConversations()
   const [focusId, setFocusId] = useState<string | undefined>(selectedId)
   const [editing, setEditing] = useState<string | undefined>()
@@ -100,7 +103,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
 
   return (
     <nav data-weft="thread-list" aria-label={label} {...rest} ref={ref}>
-      <button type="button" data-weft="thread-new" onClick={() => moveTo(create())}>{newLabel}</button>
+      <button type="button" data-weft="thread-new" onClick={() => moveTo(create())}>{newLabel ?? labels.newChat}</button>
       <ul role="listbox" aria-label={label} data-weft="threads">
         {conversations.map((conversation, index) => {
           const selected = conversation.id === selectedId
@@ -126,22 +129,22 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
               {editing === conversation.id
                 ? <RenameInput title={conversation.title} onDone={(title) => finishRename(conversation, title)} />
                 : <span data-weft="thread-title">{conversation.title}</span>}
-              {conversation.status === 'streaming' && <span data-weft="thread-streaming" role="img" aria-label="Answering" />}
+              {conversation.status === 'streaming' && <span data-weft="thread-streaming" role="img" aria-label={labels.answering} />}
               {conversation.status === 'error' && (
-                <span data-weft="thread-error" title={conversation.error?.message}>Cannot be read</span>
+                <span data-weft="thread-error" title={conversation.error?.message}>{labels.cannotBeRead}</span>
               )}
               {conversation.status === 'conflict' && (
                 <span data-weft="thread-conflict" role="alert">
-                  Changed in another tab
-                  <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); void resolveConflict(conversation.id, 'theirs') }}>Load theirs</button>
-                  <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); void resolveConflict(conversation.id, 'mine') }}>Keep mine</button>
+                  {labels.changedInAnotherTab}
+                  <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); void resolveConflict(conversation.id, 'theirs') }}>{labels.loadTheirs}</button>
+                  <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); void resolveConflict(conversation.id, 'mine') }}>{labels.keepMine}</button>
                 </span>
               )}
               <span data-weft="thread-actions">
                 {conversation.status !== 'error' && (
-                  <button type="button" tabIndex={-1} aria-label={`Rename ${conversation.title}`} onClick={(e) => { e.stopPropagation(); setEditing(conversation.id) }}>Rename</button>
+                  <button type="button" tabIndex={-1} aria-label={labels.renameConversation(conversation.title)} onClick={(e) => { e.stopPropagation(); setEditing(conversation.id) }}>{labels.rename}</button>
                 )}
-                <button type="button" tabIndex={-1} aria-label={`Delete ${conversation.title}`} onClick={(e) => { e.stopPropagation(); void onRemove(conversation) }}>Delete</button>
+                <button type="button" tabIndex={-1} aria-label={labels.deleteConversation(conversation.title)} onClick={(e) => { e.stopPropagation(); void onRemove(conversation) }}>{labels.delete}</button>
               </span>
             </li>
           )
@@ -149,7 +152,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
       </ul>
       {undo && (
         <div data-weft="thread-undo" role="status">
-          Deleted “{undo.title}”.
+          {labels.deletedConversation(undo.title)}
           <button type="button" onClick={() => {
             const { id } = undo
             setUndo(undefined)
@@ -158,7 +161,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
               await select(id)
               moveTo(id)
             })
-          }}>Undo</button>
+          }}>{labels.undo}</button>
         </div>
       )}
     </nav>
@@ -167,6 +170,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
 
 /** The title in place of the row: Enter or leaving it keeps the new title, Escape keeps the old. */
 function RenameInput({ title, onDone }: { title: string; onDone(title: string | undefined): void }) {
+  const labels = useLabels()
   const [value, setValue] = useState(title)
   const done = useRef(false)
   const finish = (next: string | undefined) => {
@@ -177,7 +181,7 @@ function RenameInput({ title, onDone }: { title: string; onDone(title: string | 
   return (
     <input
       data-weft="thread-rename"
-      aria-label="Conversation title"
+      aria-label={labels.conversationTitle}
       value={value}
       autoFocus
       onFocus={(event) => event.currentTarget.select()}

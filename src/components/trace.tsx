@@ -4,11 +4,12 @@
  * Every value from the server is turned into text before it is drawn, and each
  * row sits in its own error boundary.
  */
-import { forwardRef, type DetailsHTMLAttributes, type HTMLAttributes, type OlHTMLAttributes } from 'react'
+import { forwardRef, type DetailsHTMLAttributes, type HTMLAttributes, type OlHTMLAttributes, type Ref } from 'react'
 import { useTurn } from '../react/selectors'
 import { asText, formatJson } from './format'
 import { useLabels } from './labels'
 import { PartBoundary } from './part-boundary'
+import { Slot, withContent } from './slot'
 import { useHeadline, useTraceNode, useTraceRootIds, useTraceSummary } from '../react/selectors'
 import { useTurnIdFrom } from './turn-context'
 
@@ -51,6 +52,8 @@ export interface TraceNodeProps extends HTMLAttributes<HTMLLIElement> {
   id: string
   /** Rows already drawn above this one; a cycle in bad parent ids stops here. */
   ancestors?: readonly string[]
+  /** Render the host's own element (its only child) as the row; the row's content goes inside it. */
+  asChild?: boolean
 }
 
 /**
@@ -59,14 +62,16 @@ export interface TraceNodeProps extends HTMLAttributes<HTMLLIElement> {
  *
  * @example
  * <ol><Trace.Node id="turn-1/trace/search-2" /></ol>
+ * <ol><Trace.Node id={nodeId} asChild><motion.li layout /></Trace.Node></ol>
  */
-const Node = forwardRef<HTMLLIElement, TraceNodeProps>(function TraceNode({ id, ancestors = [], ...rest }, ref) {
+const Node = forwardRef<HTMLLIElement, TraceNodeProps>(function TraceNode({ id, ancestors = [], asChild, children: host, ...rest }, ref) {
   const node = useTraceNode(id)
   if (!node) return null
   const below = [...ancestors, id]
   const children = Array.isArray(node.childIds) ? node.childIds.filter((child) => typeof child === 'string' && !below.includes(child)) : []
-  return (
-    <li data-weft="trace-node" data-state={asText(node.status)} data-kind={asText(node.kind)} {...rest} ref={ref}>
+  const props = { ...rest, 'data-weft': 'trace-node', 'data-state': asText(node.status), 'data-kind': asText(node.kind) }
+  const content = (
+    <>
       <PartBoundary resetKey={node}>
         <NodeContent node={node} />
       </PartBoundary>
@@ -75,8 +80,10 @@ const Node = forwardRef<HTMLLIElement, TraceNodeProps>(function TraceNode({ id, 
           {children.map((child) => <Node key={child} id={child} ancestors={below} />)}
         </ol>
       )}
-    </li>
+    </>
   )
+  if (asChild) return <Slot {...props} ref={ref as Ref<HTMLElement>}>{withContent(host, content)}</Slot>
+  return <li {...props} ref={ref}>{content}</li>
 })
 
 function NodeContent({ node }: { node: NonNullable<ReturnType<typeof useTraceNode>> }) {
@@ -112,6 +119,8 @@ function NodeContent({ node }: { node: NonNullable<ReturnType<typeof useTraceNod
 export interface TraceHeadlineProps extends HTMLAttributes<HTMLParagraphElement> {
   /** Default: the enclosing turn. */
   turnId?: string
+  /** Render the host's own element (its only child) with the headline inside it. */
+  asChild?: boolean
 }
 
 /**
@@ -121,8 +130,9 @@ export interface TraceHeadlineProps extends HTMLAttributes<HTMLParagraphElement>
  *
  * @example
  * <TraceHeadline turnId={turnId} />
+ * <TraceHeadline asChild><h3 className="headline" /></TraceHeadline>
  */
-export const TraceHeadline = forwardRef<HTMLParagraphElement, TraceHeadlineProps>(function TraceHeadline({ turnId: explicit, ...rest }, ref) {
+export const TraceHeadline = forwardRef<HTMLParagraphElement, TraceHeadlineProps>(function TraceHeadline({ turnId: explicit, asChild, children: host, ...rest }, ref) {
   const labels = useLabels()
   const turnId = useTurnIdFrom(explicit)
   const turn = useTurn(turnId)
@@ -133,20 +143,18 @@ export const TraceHeadline = forwardRef<HTMLParagraphElement, TraceHeadlineProps
     const running = headline && (asText(headline.label) || asText(headline.tool) || asText(headline.kind))
     // "Working…" only until the answer shows: then its caret and the Stop button say it, once.
     if (!running && turn.messageIds.length > 0) return null
-    return (
-      <p data-weft="trace-headline" data-state="running" {...rest} ref={ref}>
-        {running || labels.working}
-      </p>
-    )
+    return draw('running', running || labels.working)
   }
   // Only the counts there are: "3 sources", not "0 steps · 3 sources".
   const counts = [stepCount > 0 && labels.steps(stepCount), sourceCount > 0 && labels.sourceCount(sourceCount)].filter(Boolean)
   if (counts.length === 0) return null
-  return (
-    <p data-weft="trace-headline" data-state={turn.status} {...rest} ref={ref}>
-      {counts.join(' · ')}
-    </p>
-  )
+  return draw(turn.status, counts.join(' · '))
+
+  function draw(state: string, text: string) {
+    const props = { ...rest, 'data-weft': 'trace-headline', 'data-state': state }
+    if (asChild) return <Slot {...props} ref={ref as Ref<HTMLElement>}>{withContent(host, text)}</Slot>
+    return <p {...props} ref={ref}>{text}</p>
+  }
 })
 
 /**

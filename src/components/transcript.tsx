@@ -2,7 +2,7 @@
  * The conversation: a log of turns, each turn its messages in order, with
  * blocks (sections) and threads (concurrent lanes) where the agent opened them.
  */
-import { forwardRef, Fragment, lazy, Suspense, useContext, type HTMLAttributes, type ReactNode, type RefObject } from 'react'
+import { forwardRef, Fragment, lazy, memo, Suspense, useContext, type HTMLAttributes, type ReactNode, type Ref, type RefObject } from 'react'
 import { useAgentSelector, useThread, useTurn, useTurnIds } from '../react/selectors'
 import { asText, own } from './format'
 import { useLabels } from './labels'
@@ -10,6 +10,7 @@ import { Gates } from './gate-card'
 import { readOutlineKey, useBlockOutline, useTurnOutline, type OutlineKey } from './hooks'
 import { MessageView } from './message'
 import { MessageActions } from './message-actions'
+import { Slot, withContent } from './slot'
 import { Sources } from './sources'
 import { Suggestions } from './suggestions'
 import { TraceHeadline } from './trace'
@@ -97,14 +98,15 @@ export interface TranscriptTurnProps extends HTMLAttributes<HTMLElement> {
 
 /**
  * One turn (`data-role` user or assistant, `data-state` its status). Parts
- * inside it need no `turnId`.
+ * inside it need no `turnId`. Memoised on its props: it reads the store through
+ * its own hooks, so a new turn in the list does not draw the turns above again.
  *
  * @example
  * <Transcript.Turn turnId={id}>
  *   <Transcript.Content />
  * </Transcript.Turn>
  */
-const Turn = forwardRef<HTMLElement, TranscriptTurnProps>(function TranscriptTurn({ turnId, children, ...rest }, ref) {
+const Turn = memo(forwardRef<HTMLElement, TranscriptTurnProps>(function TranscriptTurn({ turnId, children, ...rest }, ref) {
   const turn = useTurn(turnId)
   if (!turn) return null
   return (
@@ -124,7 +126,7 @@ const Turn = forwardRef<HTMLElement, TranscriptTurnProps>(function TranscriptTur
       </article>
     </TurnIdContext.Provider>
   )
-})
+}))
 
 /**
  * Props of `Transcript.Content`.
@@ -222,19 +224,25 @@ const Thread = forwardRef<HTMLDivElement, TranscriptThreadProps>(function Transc
 export interface TurnErrorProps extends HTMLAttributes<HTMLParagraphElement> {
   /** Default: the enclosing turn. */
   turnId?: string
+  /** Render the host's own element (its only child, e.g. an alert box) with the error's message inside it. */
+  asChild?: boolean
 }
 
 /**
- * The error that ended a turn, if any.
+ * The error that ended a turn, if any (`data-error-type` is its type).
  *
  * @example
  * <Transcript.Turn turnId={id}><Transcript.Content /><TurnError /></Transcript.Turn>
+ * <TurnError asChild><div role="alert" className="callout" /></TurnError>
  */
-export const TurnError = forwardRef<HTMLParagraphElement, TurnErrorProps>(function TurnError({ turnId: explicit, ...rest }, ref) {
+export const TurnError = forwardRef<HTMLParagraphElement, TurnErrorProps>(function TurnError({ turnId: explicit, asChild, children, ...rest }, ref) {
   const turnId = useTurnIdFrom(explicit)
   const error = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.error : undefined))
   if (!error) return null
-  return <p data-weft="turn-error" data-error-type={asText(error.type)} {...rest} ref={ref}>{asText(error.message)}</p>
+  const props = { ...rest, 'data-weft': 'turn-error', 'data-error-type': asText(error.type) }
+  const message = asText(error.message)
+  if (asChild) return <Slot {...props} ref={ref as Ref<HTMLElement>}>{withContent(children, message)}</Slot>
+  return <p {...props} ref={ref}>{message}</p>
 })
 
 function renderEntry(key: OutlineKey) {

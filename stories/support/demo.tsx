@@ -6,7 +6,7 @@
 import '../../src/components/styles.css'
 import { useCallback, useState, type ReactNode } from 'react'
 import {
-  Composer, Gates, Sources, StateInspector, StatusBar, Suggestions, Trace, TraceHeadline, Transcript, TurnError,
+  Chat, Composer, Gates, MessageActions, Sources, StateInspector, StatusBar, Suggestions, Trace, Transcript, TurnError,
   WeftCallbacksProvider, type GateAnswer, type Recommendation,
 } from '../../src/components'
 import type { NavigationParams } from '../../src/protocols/ag-ui/navigation'
@@ -61,6 +61,7 @@ export function RecordingCallbacks({ children, onEntry }: { children: ReactNode;
       onAction={(rec: Recommendation) => onEntry(`action ${String(rec.actionId)}`)}
       onNavigate={(path: string, params: NavigationParams) => onEntry(`navigate ${path} ${JSON.stringify(params)}`)}
       onSuggest={(text: string) => onEntry(`suggest ${text}`)}
+      onFeedback={(turnId: string, rating: 'up' | 'down' | undefined) => onEntry(`feedback ${turnId} ${rating ?? 'cleared'}`)}
       onGateAnswer={(gate: Gate, answer: GateAnswer) => {
         onEntry(`gate ${gate.kind} ${answer}`)
         store.getState().dispatch([{ op: 'gate.resolve', gateId: gate.id, status: answer }])
@@ -71,7 +72,7 @@ export function RecordingCallbacks({ children, onEntry }: { children: ReactNode;
   )
 }
 
-/** One turn as the demos show it: the headline, the timeline folded away, the content and the rest. */
+/** One turn as the demos show it: the headline, the timeline folded away, the content, the rest and the action bar. */
 export function DemoTurn({ turnId }: { turnId: string }) {
   const role = useAgentSelector((s) => s.turns[turnId]?.role)
   return (
@@ -82,6 +83,7 @@ export function DemoTurn({ turnId }: { turnId: string }) {
       <Sources />
       <Suggestions />
       <TurnError />
+      {role === 'assistant' && <MessageActions />}
     </Transcript.Turn>
   )
 }
@@ -98,8 +100,11 @@ export interface ScenarioChatProps {
 }
 
 /**
- * A whole chat against the mock agent server: transcript, composer, status
- * bar, and the state inspector beside it.
+ * A whole chat against the mock agent server, as a product would lay it out:
+ * the kit's `Chat` (a scrolling column that follows the answer, Jump to latest,
+ * the composer and status bar docked below), an action bar under each answer,
+ * and beside it what the host received and the state inspector. The theme
+ * comes from the toolbar (`data-theme`).
  */
 export function ScenarioChat(props: ScenarioChatProps) {
   return (
@@ -114,14 +119,23 @@ function ScenarioChatInner({ protocol, scenario, delay = 30, prompt = 'Hello' }:
   const log = useHostLog()
   return (
     <RecordingCallbacks onEntry={log.add}>
-      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 3fr) minmax(0, 2fr)', gap: 24 }}>
-        <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
-          <Transcript.Root>{(id) => <DemoTurn turnId={id} />}</Transcript.Root>
-          <Composer send={send} stop={stop} defaultValue={prompt} placeholder="Ask the mock agent" />
-          <StatusBar onRetry={() => void send(prompt)} />
-          <HostLog entries={log.entries} />
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 24, alignItems: 'flex-start' }}>
+        <div style={{ flex: '3 1 22rem', minWidth: 0, height: 'min(42rem, calc(100vh - 2rem))' }}>
+          <Chat
+            footer={(
+              <>
+                <Composer send={send} stop={stop} defaultValue={prompt} placeholder="Ask the mock agent" />
+                <StatusBar onRetry={() => void send(prompt)} />
+              </>
+            )}
+          >
+            <Transcript.Root>{(id) => <DemoTurn turnId={id} />}</Transcript.Root>
+          </Chat>
         </div>
-        <StateInspector open={false} />
+        <div style={{ flex: '2 1 16rem', minWidth: 0, display: 'flex', flexDirection: 'column', gap: 12 }}>
+          <HostLog entries={log.entries} />
+          <StateInspector open={false} />
+        </div>
       </div>
     </RecordingCallbacks>
   )

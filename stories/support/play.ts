@@ -26,3 +26,16 @@ export function lastTurn(canvasElement: HTMLElement): HTMLElement {
 export function inspectorSummary(canvasElement: HTMLElement): string {
   return canvasElement.querySelector('[data-weft="inspector-summary"]')?.textContent ?? ''
 }
+
+/**
+ * The story is drawn in the kit's `Chat` with an action bar under the answer,
+ * in the theme asked for (a dark background's red channel is below 40, a light one's above 200).
+ */
+export async function expectChatIn(canvasElement: HTMLElement, theme: 'light' | 'dark'): Promise<void> {
+  const chat = canvasElement.querySelector<HTMLElement>('[data-weft="chat"]')
+  await expect(chat?.querySelector('[data-weft="chat-viewport"] [data-weft="transcript"]')).toBeTruthy()
+  await expect(within(lastTurn(canvasElement)).getByRole('toolbar', { name: 'Message actions' })).toBeTruthy()
+  const red = Number(getComputedStyle(chat as HTMLElement).backgroundColor.match(/\d+/)?.[0])
+  if (theme === 'dark') await expect(red).toBeLessThan(40)
+  else await expect(red).toBeGreaterThan(200)
+}

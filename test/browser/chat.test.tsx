@@ -44,6 +44,29 @@ describe('Chat: sticks to the bottom', () => {
   })
 })
 
+describe('Chat: lets go on small steps', () => {
+  it('a trackpad or smooth wheel scroll, a few pixels per frame, lets go of the end and is not pulled back', async () => {
+    const store = storeWith(turns(30))
+    const { container } = renderWith(store, <div style={{ height: 300 }}><Chat /></div>)
+    const viewport = container.querySelector<HTMLElement>('[data-weft="chat-viewport"]')!
+    const gap = () => viewport.scrollHeight - viewport.scrollTop - viewport.clientHeight
+    await waitFor(() => expect(gap()).toBeLessThan(2))
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)))
+    // One wheel event, then the gesture's scroll events alone, 8 px a frame: each within 48 px of the end.
+    fireEvent.wheel(viewport, { deltaY: -8 })
+    for (let i = 0; i < 12; i++) {
+      viewport.scrollTop -= 8
+      await frame()
+    }
+    await frame()
+    expect(gap()).toBeGreaterThan(90)
+    await waitFor(() => expect(screen.getByRole('button', { name: /Jump to latest/ })).toBeTruthy())
+    // Scrolling back down to the end sticks again.
+    viewport.scrollTop = viewport.scrollHeight
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull())
+  })
+})
+
 describe('MessageActions', () => {
   it('copies as text and as markdown, reports thumbs, and hides regenerate and edit without handlers', async () => {
     const writes: string[] = []

@@ -1,9 +1,12 @@
 import '../../src/components/styles.css'
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import axe from 'axe-core'
+import { useRef } from 'react'
 import { describe, expect, it } from 'vitest'
 import { Chat } from '../../src/components/chat'
 import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
+import { MarkdownMessage } from '../../src/components/messages/text'
+import { RendererProvider, type MessageRendererProps } from '../../src/components/renderers'
 import type { Op } from '../../src/core/ops'
 import { renderWith, scrollUp, storeWith } from './support'
 
@@ -87,5 +90,49 @@ describe('a virtualized transcript of 1,000 turns', () => {
     expect(container.querySelector('[data-weft="transcript"]')!.getAttribute('data-state')).toBe('virtual')
     const results = await axe.run(container, { rules: { region: { enabled: false } } })
     expect(results.violations.map((v) => v.id)).toEqual([])
+  })
+})
+
+describe('finished turns are not drawn again', () => {
+  it('a new question and the start of its answer draw none of the finished messages again, virtualized or not', async () => {
+    for (const count of [1000, 10]) {
+      let renders = 0
+      // Re-renders only: a row the virtual list mounts as the view moves is drawn for the first time.
+      const Counting = (props: MessageRendererProps) => {
+        const drawn = useRef(false)
+        if (drawn.current && props.message.id !== 'live/m' && props.message.id !== 'q/m') renders += 1
+        drawn.current = true
+        return <MarkdownMessage {...props} />
+      }
+      const store = storeWith(conversation(count))
+      const view = renderWith(store, (
+        <div style={{ height: 600, width: 800 }}>
+          <MarkdownSettingsProvider highlight={false}>
+            <RendererProvider renderers={{ text: Counting }}><Chat /></RendererProvider>
+          </MarkdownSettingsProvider>
+        </div>
+      ))
+      await screen.findByText(`Question ${count - 2}`, undefined, { timeout: 5000 })
+      await frames(10)
+      renders = 0
+      act(() => store.getState().dispatch([
+        { op: 'turn.open', turnId: 'q', role: 'user' },
+        { op: 'message.put', turnId: 'q', messageId: 'q/m', role: 'user', type: 'text', status: 'done', props: { content: 'One more?' } },
+        { op: 'turn.finish', turnId: 'q', status: 'done' },
+      ]))
+      await frames(3)
+      act(() => store.getState().dispatch([
+        { op: 'turn.open', turnId: 'live', role: 'assistant' },
+        { op: 'message.delta', turnId: 'live', messageId: 'live/m', type: 'text', action: 'append', path: 'content', value: 'Sure, ' },
+      ]))
+      await frames(3)
+      act(() => store.getState().dispatch([
+        { op: 'message.delta', turnId: 'live', messageId: 'live/m', type: 'text', action: 'append', path: 'content', value: 'here it is.' },
+      ]))
+      await frames(3)
+      expect(screen.getByText(/Sure, here it is/)).toBeTruthy()
+      expect([count, renders]).toEqual([count, 0])
+      view.unmount()
+    }
   })
 })

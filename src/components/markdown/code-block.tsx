@@ -3,7 +3,7 @@
  * in a scrolling `pre`, plain at first and coloured once the highlighter has
  * loaded (only for a closed fence, so a streaming block is not re-coloured per token).
  */
-import { useEffect, useState, type CSSProperties } from 'react'
+import { forwardRef, useEffect, useState, type CSSProperties, type HTMLAttributes } from 'react'
 import { CopyButton } from '../copy-button'
 import { CopyIcon } from '../icons'
 import { useLabels } from '../labels'
@@ -11,12 +11,18 @@ import type { CodeBlockProps } from './render'
 import { useMarkdownSettings, type HighlightedLine } from './highlight'
 
 /**
- * The default code block of markdown answers.
+ * The default code block of markdown answers (`data-state` `plain` or
+ * `highlighted`). `className`, `style`, the other DOM props and the ref go to
+ * its root `<div>`, so a host's own code block can wrap it.
  *
  * @example
  * <CodeBlock code={'const a = 1'} lang="ts" />
+ * const Mine = (props: CodeBlockProps) => <CodeBlock {...props} className="my-code" />
  */
-export function CodeBlock({ code, lang, open = false, focusable = true }: CodeBlockProps) {
+export const CodeBlock = forwardRef<HTMLDivElement, CodeBlockProps & Omit<HTMLAttributes<HTMLDivElement>, 'children'>>(function CodeBlock(
+  { code, lang, open = false, focusable = true, ...rest },
+  ref,
+) {
   const labels = useLabels()
   const { highlight } = useMarkdownSettings()
   const [lines, setLines] = useState<{ code: string; lines: HighlightedLine[] } | undefined>(undefined)
@@ -31,7 +37,7 @@ export function CodeBlock({ code, lang, open = false, focusable = true }: CodeBl
   }, [code, lang, open, highlight])
   const coloured = lines?.code === code ? lines.lines : undefined
   return (
-    <div data-weft="code-block" data-lang={lang} data-state={coloured ? 'highlighted' : 'plain'}>
+    <div {...rest} ref={ref} data-weft="code-block" data-lang={lang} data-state={coloured ? 'highlighted' : 'plain'}>
       <div data-weft="code-header">
         <span data-weft="code-lang">{lang ?? ''}</span>
         <CopyButton text={code} label={labels.copyCode} tabIndex={focusable ? undefined : -1}><CopyIcon /></CopyButton>
@@ -55,4 +61,4 @@ export function CodeBlock({ code, lang, open = false, focusable = true }: CodeBl
       </pre>
     </div>
   )
-}
+})
