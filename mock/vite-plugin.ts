@@ -15,14 +15,20 @@ export interface MockAgentPluginOptions extends MockAgentHandlerOptions {
   only?: RegExp
 }
 
+const SOURCE_FILE = /^\/mock\/[^?]*\.(?:ts|tsx|js|mjs)(?:\?|$)/
+
 export function mockAgentServer(options: MockAgentPluginOptions = {}): Plugin {
   const { setup, only, ...handlerOptions } = options
   // The resume endpoints ride along, after the host's own routes.
   const handler = createMockAgentHandler({ ...handlerOptions, routes: [...(handlerOptions.routes ?? []), ...createResumeRoutes()] })
   setup?.(handler)
-  const serve = only
-    ? (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => (only.test(req.url ?? '') ? handler(req, res, next) : next())
-    : handler
+  const serve = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
+    const url = req.url ?? ''
+    // The mock's own modules (`/mock/loop-agent.ts`, imported by stories) are Vite's to serve;
+    // no route of the mock agent names a source file.
+    if (SOURCE_FILE.test(url) || (only && !only.test(url))) return next()
+    return handler(req, res, next)
+  }
   return {
     name: 'weft:mock-agent-server',
     configureServer(server) {
