@@ -36,6 +36,24 @@ describe('one bad value does not take the transcript down', () => {
     expect(messages.map((m) => m.textContent)).toEqual(['Before', 'This part could not be shown.', 'After'])
   })
 
+  it('shows a short note in place of a trace row that cannot be drawn; the other rows stay', () => {
+    // A value that refuses to become text at all (as a host's own object in a recorded stream may).
+    const hostile = { toJSON: () => { throw new Error('no JSON') }, toString: () => { throw new Error('no text') } }
+    const store = storeWith([
+      { op: 'turn.open', turnId: 't1', role: 'assistant' },
+      { op: 'trace.node', turnId: 't1', node: { id: 'n1', kind: 'tool', status: 'done', label: 'Broken row', args: hostile } },
+      { op: 'trace.node', turnId: 't1', node: { id: 'n2', kind: 'tool', status: 'done', label: 'Fine row' } },
+    ])
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const { container } = renderWith(store, <Trace.Root turnId="t1" />)
+    spy.mockRestore()
+    const rows = [...container.querySelectorAll('[data-weft="trace-node"]')]
+    expect(rows).toHaveLength(2)
+    expect(rows[0]!.querySelector('[data-weft="part-error"]')?.textContent).toBe('This part could not be shown.')
+    expect(rows[1]!.querySelector('[data-weft="trace-label"]')?.textContent).toBe('Fine row')
+    expect(rows[1]!.querySelector('[data-weft="part-error"]')).toBeNull()
+  })
+
   it('turns every server value of a trace row into text (an object as a name does not crash)', () => {
     const store = storeWith([
       { op: 'turn.open', turnId: 't1', role: 'assistant' },
