@@ -923,7 +923,11 @@ export class AgentClient {
     transition(run, how.handle === 'keep' ? 'parked' : 'error')
     if (how.handle === 'forget') this.forget(run)
     const ops: Op[] = [{ op: 'stream.status', status: 'error', error }]
-    if (how.closeTurn && run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error })
+    if (how.closeTurn && run.opened) {
+      ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'error', error })
+      // The turn ends here for good: what the decoder held back for the next event is shown too.
+      if (run.memory.reader) ops.unshift(...run.memory.reader.release())
+    }
     this.store.getState().dispatch(ops)
     run.options.onError?.(error)
   }

@@ -144,6 +144,17 @@ export class FrameDecoder {
     }
   }
 
+  /** The stream is over without its end, for good (see `Decoder.release`). */
+  release(): Op[] {
+    const decoder = this.decoder
+    if (!decoder?.release) return []
+    try {
+      return decoder.release()
+    } catch (thrown) {
+      return [this.crash(thrown)]
+    }
+  }
+
   /** The stream closed. */
   end(reason: 'done' | 'eof'): Op[] {
     if (!this.decoder) {

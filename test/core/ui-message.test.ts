@@ -258,6 +258,16 @@ describe('text and reasoning', () => {
     expect(ofType(state, 'text').map((m) => m.props.content)).toEqual(['1 < 2 and <b>bold</b> and <thinking> and a cut <thi'])
   })
 
+  it('a stream over without its end releases what it held for a tag, closing nothing', () => {
+    const decoder = createUIMessageDecoder({ turnId: TURN, scope: TURN })
+    const ops: Op[] = [{ op: 'turn.open', turnId: TURN, role: 'assistant' }]
+    for (const chunk of [{ type: 'text-start', id: 'a' }, { type: 'text-delta', id: 'a', delta: 'Cut at <thi' }]) ops.push(...decoder.decode(chunk, {}))
+    const held = fold(emptyState(), ops)
+    expect(ofType(held, 'text').map((m) => m.props.content)).toEqual(['Cut at'])
+    const released = fold(held, decoder.release!())
+    expect(ofType(released, 'text').map((m) => [m.props.content, m.status])).toEqual([['Cut at <thi', 'streaming']])
+  })
+
   it('inside <think>, another <think> is just text', () => {
     const state = run(text('a', '<think>a <think> b</think>c'))
     expect(messages(state).map((m) => [m.type, m.props.content])).toEqual([['reasoning', 'a <think> b'], ['text', 'c']])

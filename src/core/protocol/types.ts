@@ -63,6 +63,12 @@ export interface Decoder {
    * folds to the same state.
    */
   flush?(): Op[]
+  /**
+   * The stream is over without its end and will not go on (a lost connection
+   * that is not resumed): write what the decoder holds back for an event that
+   * will not come (text kept in case a tag follows), closing nothing. Optional.
+   */
+  release?(): Op[]
   /** The stream closed (`done`: `[DONE]` arrived; `eof`: the body ended); finish what the protocol left open. */
   end(reason: 'done' | 'eof'): Op[]
   /** True once the protocol's own terminal event arrived (so an `eof` before it may be a dropped connection). */

@@ -235,6 +235,7 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
     protocol: 'ui-message',
     decode,
     flush: () => tools.flush(),
+    release: () => [...tools.flush(), ...texts.releaseAll()],
     end() {
       const ops = [...tools.flush(), ...texts.endAll(), ...closeStep('done')]
       if (ended) return ops

@@ -49,6 +49,8 @@ export interface TextParts {
   reasoningEnd(id: string, chunk: Chunk): Op[]
   /** End every open part (at `finish-step`, `finish` and the end of the stream). */
   endAll(): Op[]
+  /** Write what open parts hold back in case a tag follows, closing nothing (a stream that ends without its end). */
+  releaseAll(): Op[]
   /** Forget the parts a reset step opened; their messages leave with the step's block. */
   forgetStep(blockId: string): void
 }
@@ -228,6 +230,11 @@ export function createTextParts(stream: StreamContext): TextParts {
       const ops: Op[] = []
       for (const wireId of [...texts.keys()]) ops.push(...endText(wireId))
       for (const wireId of [...reasonings.keys()]) ops.push(...endReasoning(wireId))
+      return ops
+    },
+    releaseAll() {
+      const ops: Op[] = []
+      for (const part of texts.values()) for (const piece of part.splitter.flush()) write(part, piece, ops)
       return ops
     },
     forgetStep(blockId) {
