@@ -8,7 +8,7 @@
 const groups = {
   batcher: ['src/core/batcher.ts'],
   fold: ['src/core/fold/fold.ts'],
-  'fold-rules': ['src/core/fold/{deltas,paths,coalesce,branches,trace}.ts'],
+  'fold-rules': ['src/core/fold/{deltas,coalesce,branches,trace}.ts', 'src/core/util/paths.ts'],
   'resume-align': ['src/core/resume/align.ts'],
   resume: ['src/core/resume/**/*.ts', '!src/core/resume/align.ts'],
   transport: ['src/core/transport/**/*.ts'],
