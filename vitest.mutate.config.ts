@@ -12,7 +12,7 @@ const FOLD_TESTS = [
   'test/core/fold.test.ts', 'test/core/fold-safety.test.ts', 'test/core/coalesce.test.ts', 'test/core/store.test.ts',
   'test/core/timeline.test.ts', 'test/core/prototype-safety.test.ts', 'test/core/branches.test.ts', 'test/core/selectors.test.ts',
   'test/core/wire-strings.test.ts', 'test/core/yao.test.ts', 'test/core/vocion-scenarios.test.ts', 'test/core/end-of-stream.test.ts',
-  'test/core/scheduler.test.ts', 'test/core/batcher.test.ts',
+  'test/core/scheduler.test.ts', 'test/core/batcher.test.ts', 'test/core/fold-lifecycle.test.ts', 'test/core/sealed-values.test.ts',
 ]
 const foldGroup = ['fold', 'fold-rules', 'batcher'].includes(process.env.MUTATE_GROUP ?? '')
 
@@ -21,8 +21,8 @@ export default defineConfig({
     environment: 'node',
     setupFiles: ['test/register-protocols.ts', 'test/mutate-setup.ts'],
     include: foldGroup ? FOLD_TESTS : [
-      'test/core/fold.test.ts', 'test/core/fold-safety.test.ts', 'test/core/coalesce.test.ts', 'test/core/store.test.ts',
-      'test/core/timeline.test.ts', 'test/core/prototype-safety.test.ts', 'test/core/wire-strings.test.ts', 'test/core/end-of-stream.test.ts',
+      'test/core/fold.test.ts', 'test/core/fold-safety.test.ts', 'test/core/fold-lifecycle.test.ts', 'test/core/sealed-values.test.ts',
+      'test/core/coalesce.test.ts', 'test/core/store.test.ts', 'test/core/timeline.test.ts', 'test/core/prototype-safety.test.ts', 'test/core/wire-strings.test.ts', 'test/core/end-of-stream.test.ts',
       'test/core/yao.test.ts', 'test/core/ui-message.test.ts', 'test/core/ui-message-streams.test.ts', 'test/core/ui-messages.test.ts',
       'test/core/vocion.test.ts', 'test/core/vocion-scenarios.test.ts', 'test/core/ag-ui-decoder.test.ts', 'test/core/peer-ai-sdk.test.ts',
       'test/core/peer-ag-ui.test.ts', 'test/core/transport-units.test.ts', 'test/core/resume.test.ts', 'test/core/partial-json.test.ts',

@@ -333,14 +333,9 @@ function finishTurn(state: AgentState, op: OpOf<'turn.finish'>): void {
   }
   for (const id of turn.blockIds) {
     const block = own(state.blocks, id)
-    if (!block) continue
-    if (block.status === 'open') block.status = 'done'
-    for (const threadId of block.threadIds) {
-      const thread = own(state.threads, threadId)
-      if (thread && thread.status === 'open') thread.status = 'done'
-    }
+    if (block?.status === 'open') block.status = 'done'
   }
-  // Threads outside any block (sub-agent lanes) close with their turn too.
+  // Every lane of the turn, in a block or not (sub-agent lanes), closes with it.
   for (const thread of Object.values(state.threads)) {
     if (thread.turnId === turn.id && thread.status === 'open') thread.status = 'done'
   }
