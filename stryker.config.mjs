@@ -13,9 +13,11 @@ const groups = {
   resume: ['src/core/resume/**/*.ts', '!src/core/resume/align.ts'],
   transport: ['src/core/transport/**/*.ts'],
   yao: ['src/protocols/yao/decoder*.ts'],
-  'ui-message': ['src/protocols/ui-message/{decoder,stream-context,text-parts,think-tags,tool-calls,data-parts}.ts'],
-  vocion: ['src/protocols/vocion/decoder*.ts', 'src/protocols/vocion/decoder/**/*.ts'],
-  'ag-ui': ['src/protocols/ag-ui/decoder*.ts', 'src/protocols/ag-ui/decoder/**/*.ts', 'src/protocols/ag-ui/{runs,tool-calls,tool-result,messages}.ts'],
+  // A decoder group is the decoder and every module it is built from; the request
+  // builders, history readers and views are not part of the stream's fold.
+  'ui-message': ['src/protocols/ui-message/{decoder,stream-context,text-parts,think-tags,tool-calls,data-parts,chunk-fields}.ts'],
+  vocion: ['src/protocols/vocion/{decoder,answer,lanes,parts,search,stream-state,tool-calls,trace-rows}.ts'],
+  'ag-ui': ['src/protocols/ag-ui/{decoder,chunks,event-types,lanes,snapshots,stream-state,text-messages,tool-events,runs,tool-calls,tool-result,messages}.ts'],
 }
 const group = process.env.MUTATE_GROUP
 if (group !== undefined && !Object.hasOwn(groups, group)) {
@@ -26,7 +28,9 @@ const name = group ?? 'all'
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.mutate.config.ts' },
+  // related: false, since the decoders are reached through the protocol registry that a
+  // setup file fills, which vitest's import-graph filter for related tests does not see.
+  vitest: { configFile: 'vitest.mutate.config.ts', related: false },
   plugins: ['@stryker-mutator/vitest-runner'],
   coverageAnalysis: 'perTest',
   // A static mutant (a module-level table) reruns every test; they are few, and skipped to keep runs bounded.
