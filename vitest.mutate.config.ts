@@ -30,5 +30,9 @@ export default defineConfig({
       'test/core/batcher.test.ts', 'test/core/vocion-reference.test.ts', 'test/core/ui-message-wire-fields.test.ts',
     ],
     testTimeout: 60_000,
+    // The test files share one module graph: a mutant is switched on at run time, so
+    // nothing needs a fresh import, and re-running the setup per file was most of the
+    // time each mutant took (the whole set: 41 s isolated, 16 s shared).
+    isolate: false,
   },
 })
