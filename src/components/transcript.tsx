@@ -66,13 +66,19 @@ const Root = forwardRef<HTMLDivElement, TranscriptRootProps>(function Transcript
   const draw = (id: string) => (children ? children(id) : <Turn turnId={id} />)
   const limit = from === false ? Infinity : from
   const virtual = scroller !== undefined && turnIds.length > limit
+  const lastId = turnIds[turnIds.length - 1]
+  // The streaming turn is drawn after the virtual list, not in it: the list would
+  // measure it after every drawn frame and commit again, and move the viewport to
+  // keep up. It joins the list once it has finished.
+  const streaming = useAgentSelector((state) => virtual && lastId !== undefined && own(state.turns, lastId)?.status === 'streaming')
   return (
     // Only additions are announced: a streaming message is hidden until its finished text is added.
     <div data-weft="transcript" data-state={virtual ? 'virtual' : undefined} role="log" aria-live="polite" aria-relevant="additions" aria-label={labels.conversation} {...rest} ref={ref}>
       {virtual ? (
         // Until the list's chunk arrives, the latest turns stand in: the end is what a chat opens on.
         <Suspense fallback={turnIds.slice(-limit).map((id) => <Fragment key={id}>{draw(id)}</Fragment>)}>
-          <VirtualTurns turnIds={turnIds} scrollRef={scroller!} render={draw} />
+          <VirtualTurns turnIds={streaming ? turnIds.slice(0, -1) : turnIds} scrollRef={scroller!} render={draw} />
+          {streaming && <Fragment key={lastId}>{draw(lastId!)}</Fragment>}
         </Suspense>
       ) : (
         turnIds.map((id) => <Fragment key={id}>{draw(id)}</Fragment>)

@@ -76,6 +76,28 @@ describe('a virtualized transcript of 1,000 turns', () => {
     await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
   })
 
+  it('draws the streaming answer after the virtual list, where the list does not measure it, and moves it in when it finishes', async () => {
+    const { store, container, gap } = mount([...conversation(1000), { op: 'turn.open', turnId: 'live', role: 'assistant' }])
+    await screen.findByText('Question 998', undefined, { timeout: 5000 })
+    const liveTurn = () => screen.getByText(/Streaming paragraph 3/).closest('[data-weft="turn"]')!
+    for (let i = 0; i < 4; i++) {
+      act(() => store.getState().dispatch([
+        { op: 'message.delta', turnId: 'live', messageId: 'live/m', type: 'text', action: 'append', path: 'content', value: `Streaming paragraph ${i} of the live answer.\n\n` },
+      ]))
+      await frames()
+    }
+    await screen.findByText(/Streaming paragraph 3/)
+    expect(liveTurn().closest('[data-weft="virtual-turn"]')).toBeNull()
+    // It is the transcript's last child, after every row the list holds.
+    expect(container.querySelector('[data-weft="transcript"]')!.lastElementChild).toBe(liveTurn())
+    await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
+
+    act(() => store.getState().dispatch([{ op: 'turn.finish', turnId: 'live', status: 'done' }]))
+    await waitFor(() => expect(liveTurn().closest('[data-weft="virtual-turn"]')).not.toBeNull(), { timeout: 5000 })
+    expect(screen.getAllByText(/Streaming paragraph 3/)).toHaveLength(1)
+    await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
+  })
+
   it('keeps each message behind its own error boundary, and axe finds nothing', async () => {
     const ops = conversation(100)
     // A message whose content is not text: its renderer must fail alone, not the list.
