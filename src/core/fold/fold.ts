@@ -170,7 +170,8 @@ function refuseId(id: unknown): void {
   if (typeof id === 'string' && !isSafeKey(id)) throw new PathError(`refused the id "${id}" sent by the server`)
 }
 
-function applyOp(state: AgentState, op: Op): void {
+/** Every op but a delta, which `applyOps` hands to `applyMessageDelta` itself. */
+function applyOp(state: AgentState, op: Exclude<Op, OpOf<'message.delta'>>): void {
   switch (op.op) {
     case 'turn.open': {
       const turn = ensureTurn(state, op.turnId, op.role, op.parentId)
@@ -228,9 +229,6 @@ function applyOp(state: AgentState, op: Op): void {
       if (op.status) message.status = op.status
       return
     }
-    case 'message.delta':
-      applyMessageDelta(state, op, { id: undefined, message: undefined })
-      return
     case 'message.finish': {
       const message = own(state.messages, op.messageId)
       if (message) message.status = op.status
