@@ -317,7 +317,7 @@ function updateTurn(turn: Turn, op: OpOf<'turn.update'> | OpOf<'turn.open'>): vo
   if (op.usage !== undefined) turn.usage = cleanCopy(op.usage)
   if (op.finishReason !== undefined) turn.finishReason = op.finishReason
   if (op.suggestions !== undefined) turn.suggestions = op.suggestions.filter((s) => typeof s === 'string')
-  if (op.metadata !== undefined && isRecord(op.metadata)) Object.assign(turn.metadata, cleanCopy(op.metadata))
+  if (isRecord(op.metadata)) Object.assign(turn.metadata, cleanCopy(op.metadata))
 }
 
 function finishTurn(state: AgentState, op: OpOf<'turn.finish'>): void {
