@@ -377,7 +377,7 @@ function ensureMessage(state: AgentState, place: MessagePlace): Message {
     ensureTurn(state, place.turnId).messageIds.push(place.messageId)
   }
   // A chunk may name its block or thread before (or without) announcing them.
-  if (place.blockId && message.blockId !== place.blockId && !message.blockId) {
+  if (place.blockId && !message.blockId) {
     message.blockId = place.blockId
     ensureBlock(state, message.turnId, place.blockId).messageIds.push(message.id)
   }
