@@ -95,3 +95,25 @@ describe('what a turn or message the store holds keeps', () => {
     expect(state.threads.l1).toStrictEqual({ id: 'l1', turnId: 'h1', blockId: 'b1', status: 'open', messageIds: ['hm'] })
   })
 })
+
+describe('a history turn whose fields are present but undefined', () => {
+  // A host's loader writes `{ id, role, status: row.status }` when its row has no status.
+  const sparse = { id: 'h1', role: 'user', status: undefined, metadata: undefined, problems: undefined, sources: undefined } as unknown as HydratedTurn['turn']
+
+  it('is read as if it had none of them: a new turn gets the defaults', () => {
+    const state = fold(emptyState(), [hydrate('end', { turn: sparse, messages: [] })])
+    expect(state.turns.h1).toStrictEqual(bare('h1', { role: 'user' }))
+  })
+
+  it('a known turn keeps the values it had', () => {
+    const before = fold(emptyState(), [{ op: 'turn.open', turnId: 't1', role: 'assistant', runId: 'r1', metadata: { a: 1 } }])
+    const state = fold(before, [hydrate('end', { turn: { id: 't1', role: 'assistant', status: undefined, runId: undefined, metadata: undefined }, messages: [] })])
+    expect(state.turns.t1).toStrictEqual(before.turns.t1)
+  })
+
+  it('the turn still takes problems afterwards, and the fold does not throw', () => {
+    const state = fold(emptyState(), [hydrate('end', { turn: sparse, messages: [] })])
+    const after = fold(state, [{ op: 'problem', turnId: 'h1', error: { type: 'protocol', message: 'late', retryable: false } }])
+    expect(after.turns.h1!.problems).toStrictEqual([{ type: 'protocol', message: 'late', retryable: false }])
+  })
+})

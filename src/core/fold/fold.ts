@@ -434,7 +434,10 @@ function hydrate(state: AgentState, op: OpOf<'hydrate'>): void {
       turn.status = incoming.status ?? 'done'
     }
     const { id: _id, messageIds: _m, blockIds: _b, traceRootIds: _t, gateIds: _g, parentId: _p, ...fields } = safe(state, incoming.id, incoming)
-    Object.assign(turn, fields)
+    // A field sent as undefined is a field not sent: it must not wipe what the turn has (its status, its problems).
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== undefined) (turn as unknown as Record<string, unknown>)[key] = value
+    }
     for (const m of messages) {
       const message = ensureMessage(state, { turnId: turn.id, messageId: m.id, role: m.role, type: m.type, blockId: m.blockId, threadId: m.threadId })
       message.type = m.type
