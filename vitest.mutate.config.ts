@@ -13,6 +13,8 @@ const FOLD_TESTS = [
   'test/core/timeline.test.ts', 'test/core/prototype-safety.test.ts', 'test/core/branches.test.ts', 'test/core/selectors.test.ts',
   'test/core/wire-strings.test.ts', 'test/core/yao.test.ts', 'test/core/vocion-scenarios.test.ts', 'test/core/end-of-stream.test.ts',
   'test/core/scheduler.test.ts', 'test/core/batcher.test.ts', 'test/core/fold-lifecycle.test.ts', 'test/core/sealed-values.test.ts',
+  'test/core/fold-ops.test.ts', 'test/core/fold-turns.test.ts', 'test/core/fold-deltas.test.ts', 'test/core/fold-ids.test.ts', 'test/core/fold-reset.test.ts',
+  'test/core/fold-hydrate.test.ts',
 ]
 const foldGroup = ['fold', 'fold-rules', 'batcher'].includes(process.env.MUTATE_GROUP ?? '')
 
@@ -28,6 +30,8 @@ export default defineConfig({
       'test/core/peer-ag-ui.test.ts', 'test/core/transport-units.test.ts', 'test/core/resume.test.ts', 'test/core/partial-json.test.ts',
       'test/core/branches.test.ts', 'test/core/selectors.test.ts', 'test/core/history.test.ts', 'test/core/scheduler.test.ts',
       'test/core/batcher.test.ts', 'test/core/vocion-reference.test.ts', 'test/core/ui-message-wire-fields.test.ts',
+      'test/core/fold-ops.test.ts', 'test/core/fold-turns.test.ts', 'test/core/fold-deltas.test.ts', 'test/core/fold-ids.test.ts', 'test/core/fold-reset.test.ts',
+      'test/core/fold-hydrate.test.ts',
     ],
     testTimeout: 60_000,
     // The test files share one module graph: a mutant is switched on at run time, so

@@ -170,7 +170,8 @@ function refuseId(id: unknown): void {
   if (typeof id === 'string' && !isSafeKey(id)) throw new PathError(`refused the id "${id}" sent by the server`)
 }
 
-function applyOp(state: AgentState, op: Op): void {
+/** Every op but a delta, which `applyOps` hands to `applyMessageDelta` itself. */
+function applyOp(state: AgentState, op: Exclude<Op, OpOf<'message.delta'>>): void {
   switch (op.op) {
     case 'turn.open': {
       const turn = ensureTurn(state, op.turnId, op.role, op.parentId)
@@ -228,9 +229,6 @@ function applyOp(state: AgentState, op: Op): void {
       if (op.status) message.status = op.status
       return
     }
-    case 'message.delta':
-      applyMessageDelta(state, op, { id: undefined, message: undefined })
-      return
     case 'message.finish': {
       const message = own(state.messages, op.messageId)
       if (message) message.status = op.status
@@ -319,7 +317,7 @@ function updateTurn(turn: Turn, op: OpOf<'turn.update'> | OpOf<'turn.open'>): vo
   if (op.usage !== undefined) turn.usage = cleanCopy(op.usage)
   if (op.finishReason !== undefined) turn.finishReason = op.finishReason
   if (op.suggestions !== undefined) turn.suggestions = op.suggestions.filter((s) => typeof s === 'string')
-  if (op.metadata !== undefined && isRecord(op.metadata)) Object.assign(turn.metadata, cleanCopy(op.metadata))
+  if (isRecord(op.metadata)) Object.assign(turn.metadata, cleanCopy(op.metadata))
 }
 
 function finishTurn(state: AgentState, op: OpOf<'turn.finish'>): void {
@@ -379,7 +377,7 @@ function ensureMessage(state: AgentState, place: MessagePlace): Message {
     ensureTurn(state, place.turnId).messageIds.push(place.messageId)
   }
   // A chunk may name its block or thread before (or without) announcing them.
-  if (place.blockId && message.blockId !== place.blockId && !message.blockId) {
+  if (place.blockId && !message.blockId) {
     message.blockId = place.blockId
     ensureBlock(state, message.turnId, place.blockId).messageIds.push(message.id)
   }
@@ -436,7 +434,10 @@ function hydrate(state: AgentState, op: OpOf<'hydrate'>): void {
       turn.status = incoming.status ?? 'done'
     }
     const { id: _id, messageIds: _m, blockIds: _b, traceRootIds: _t, gateIds: _g, parentId: _p, ...fields } = safe(state, incoming.id, incoming)
-    Object.assign(turn, fields)
+    // A field sent as undefined is a field not sent: it must not wipe what the turn has (its status, its problems).
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== undefined) (turn as unknown as Record<string, unknown>)[key] = value
+    }
     for (const m of messages) {
       const message = ensureMessage(state, { turnId: turn.id, messageId: m.id, role: m.role, type: m.type, blockId: m.blockId, threadId: m.threadId })
       message.type = m.type
