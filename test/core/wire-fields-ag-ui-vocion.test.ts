@@ -1,14 +1,15 @@
 /**
- * Keep what the wire carries, for AG-UI: every field of a known event
+ * Keep what the wire carries, for AG-UI and Vocion: every field of a known event
  * that weft does not read is kept on what the event made (the message, the tool
- * call, the timeline row, the turn), as `extra`, and never a field weft
- * reads. The table is keyed by the decoder's own list of event types, so an
+ * call, the timeline row, the gate, the turn), as `extra`, and never a field weft
+ * reads. The tables are keyed by the decoders' own lists of event types, so an
  * event type added without a case here fails.
  */
 import { RunAgentInputSchema } from '@ag-ui/core/schemas'
 import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../src/core/fold-stream'
 import { fold } from '../../src/core/fold/fold'
+import { historyOps } from '../../src/core/history/merge'
 import { emptyState, type AgentState, type Message } from '../../src/core/model'
 import type { DataPart } from '../../src/core/protocol/types'
 import { createAgUiDecoder } from '../../src/protocols/ag-ui/decoder'
@@ -16,6 +17,9 @@ import { AG_UI_EVENT_FIELDS } from '../../src/protocols/ag-ui/event-fields'
 import { AG_UI_EVENT_TYPES } from '../../src/protocols/ag-ui/event-types'
 import { agUiHistoryOps } from '../../src/protocols/ag-ui/history'
 import { toAgUiMessages } from '../../src/protocols/ag-ui/request'
+import { VOCION_DROPPED_TYPES, VOCION_EVENT_FIELDS, VOCION_EVENT_TYPES } from '../../src/protocols/vocion/event-fields'
+import { createVocionDecoder } from '../../src/protocols/vocion/decoder'
+import { vocionHistory } from '../../src/protocols/vocion/history'
 
 type Ev = Record<string, unknown>
 const TURN = 'turn-1'
@@ -355,5 +359,161 @@ describe('AG-UI: wire data never reaches a prototype through extra', () => {
     expect(s.turns[TURN]!.metadata.extra).toBeUndefined()
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(problems(s)).toEqual(['undefined: refused the key "__proto__" sent by the server'])
+  })
+})
+
+// ---------------------------------------------------------------- Vocion
+
+const vocion = (events: readonly Ev[]) => foldStream(events, { protocol: 'vocion' })
+const DONE: Ev = { type: 'done', response: 'Hi', traceId: 'tr-1' }
+const ANSWER: Ev = { type: 'response_delta', delta: 'Hi' }
+const TOOL: Ev = { type: 'tool_start', tool: 'search', input: { q: 'renewals' } }
+const TOOL_END: Ev = { type: 'tool_end', tool: 'search', input: { q: 'renewals' }, output: '2 hits' }
+const LANE: Ev = { type: 'subagent_start', name: 'researcher' }
+const LANE_END: Ev = { type: 'subagent_end', name: 'researcher' }
+const toolExtra = extraOfType('tool')
+const delegateRow = rowWhere((n) => n.kind === 'delegate')
+
+/** A case, or `dropped` for an event type the decoder drops whole. */
+const VOCION_CASES: Record<string, Case | 'dropped'> = {
+  stream_meta: (p) => ({ events: [{ type: 'stream_meta', streamId: 's1', ...p }, ANSWER, DONE], where: turnExtra }),
+  thinking: (p) => ({ events: [{ type: 'thinking', ...p }, { type: 'thinking_delta', delta: 'hm' }, ANSWER, DONE], where: extraOfType('reasoning') }),
+  thinking_delta: (p) => ({ events: [{ type: 'thinking' }, { type: 'thinking_delta', delta: 'hm', ...p }, ANSWER, DONE], where: extraOfType('reasoning') }),
+  answering: (p) => ({ events: [{ type: 'thinking_delta', delta: 'hm' }, { type: 'answering', ...p }, ANSWER, DONE], where: turnExtra }),
+  response_delta: (p) => ({ events: [with_(ANSWER, p), DONE], where: extraOfType('text') }),
+  tool_start: (p) => ({ events: [with_(TOOL, p), TOOL_END, DONE], where: toolExtra }),
+  tool_end: (p) => ({ events: [TOOL, with_(TOOL_END, p), DONE], where: toolExtra }),
+  tool_error: (p) => ({ events: [TOOL, { type: 'tool_error', tool: 'search', message: 'unreachable', status: 503, ...p }, DONE], where: toolExtra }),
+  subagent_start: (p) => ({ events: [with_(LANE, p), LANE_END, DONE], where: delegateRow }),
+  subagent_end: (p) => ({ events: [LANE, with_(LANE_END, p), DONE], where: delegateRow }),
+  documents: (p) => ({
+    events: [{ type: 'documents', documents: [{ document_id: 'd1', semantic_identifier: 'Renewal', link: 'https://crm/1', blurb: 'Sep', citationIndex: 1 }], ...p }, DONE],
+    where: turnExtra,
+  }),
+  retrieval_progress: (p) => ({
+    events: [{ type: 'retrieval_progress', stage: 'started', meta: {}, ...p }, { type: 'retrieval_progress', stage: 'complete', meta: { hits: 2 } }, DONE],
+    where: rowWhere((n) => n.kind === 'search'),
+  }),
+  skill_result: (p) => ({
+    events: [{ type: 'skill_result', skillResult: { runId: 'k1', skillName: 'Summarise', skillSlug: 'summarise', content: 'Done' }, ...p }, DONE],
+    where: rowWhere((n) => n.kind === 'skill'),
+  }),
+  recommended_action: (p) => ({
+    events: [{ type: 'recommended_action', recommendation: { actionId: 'gmail.send', input: { to: 'a@b.c' }, label: 'Send', confidence: 0.8 }, ...p }, DONE],
+    where: extraOfType('recommended-action'),
+  }),
+  trace_node: (p) => ({
+    events: [
+      { type: 'trace_node', id: 'n1', actor: { id: 'lead', kind: 'lead', name: 'Lead' }, kind: 'search', status: 'start', label: 'Searching', detail: 'CRM', confidence: 0.5, ...p },
+      { type: 'trace_node', id: 'n1', status: 'done', delta: ' done' },
+      DONE,
+    ],
+    where: rowExtra(`${TURN}/trace/n1`),
+  }),
+  hitl_gate: (p) => ({
+    events: [{ type: 'hitl_gate', gate: { name: 'send_email', question: 'Send it?', payload: { to: 'a@b.c' }, resumeUrl: '/resume' }, ...p }],
+    where: (s) => Object.values(s.gates)[0]?.extra,
+  }),
+  done: (p) => ({ events: [ANSWER, { ...DONE, ...p }], where: turnExtra }),
+  error: (p) => ({ events: [ANSWER, { type: 'error', message: 'boom', ...p }], where: turnExtra }),
+  run_meta: (p) => ({ events: [{ type: 'run_meta', model: 'm', provider: 'p', strength: 'high', thinking: true, ...p }, ANSWER, DONE], where: turnExtra }),
+  artifact: (p) => ({ events: [{ type: 'artifact', artifact: { id: 'a1', title: 'Plan' }, pending: true, ...p }, DONE], where: extraOfType('data-artifact') }),
+  record_created: (p) => ({ events: [{ type: 'record_created', record: { id: 'r1', kind: 'task' }, ...p }, DONE], where: extraOfType('data-record') }),
+  usage: 'dropped',
+  step_progress: 'dropped',
+  composing: 'dropped',
+  memories_mounted: 'dropped',
+}
+
+describe('Vocion: every known event keeps its unread fields on what it made', () => {
+  it('has a case for every event type the decoder knows, and nothing else', () => {
+    expect(Object.keys(VOCION_CASES).sort()).toEqual([...VOCION_EVENT_TYPES].sort())
+    expect(Object.entries(VOCION_CASES).filter(([, c]) => c === 'dropped').map(([t]) => t).sort()).toEqual([...VOCION_DROPPED_TYPES].sort())
+    expect([...VOCION_EVENT_FIELDS.keys()].every((type) => !VOCION_DROPPED_TYPES.has(type))).toBe(true)
+  })
+
+  it('an event type the list does not name is unknown, whatever the decoder could do with it', () => {
+    const decoder = createVocionDecoder({ turnId: 't1', scope: 't1' })
+    expect(decoder.decode({ type: 'toString' }, {})).toMatchObject([{ op: 'problem', error: { code: 'unknown_event' } }])
+  })
+
+  it.each([...VOCION_EVENT_TYPES])('%s', (type) => {
+    const build = VOCION_CASES[type]
+    if (!build) throw new Error(`no case for the Vocion event type ${type}: add one to VOCION_CASES`)
+    if (build === 'dropped') {
+      // Dropped whole, as the rail asks (usage) or because it carries nothing the transcript shows.
+      const s = vocion([{ type, model: 'm', ...PROBE }, ANSWER, DONE])
+      expect(JSON.stringify(s)).not.toContain('x_weft_probe')
+      expect(problems(s)).toEqual([])
+      return
+    }
+    const plain = build({})
+    const folded = vocion(plain.events)
+    expect(problems(folded)).toEqual([])
+    expect(plain.where(folded)).toBeUndefined()
+
+    const probed = build(PROBE)
+    const kept = vocion(probed.events)
+    expect(problems(kept)).toEqual([])
+    expect(probed.where(kept)).toEqual(PROBE)
+  })
+})
+
+describe('Vocion: objects an event carries keep theirs, deltas merge, and history keeps a turn\'s', () => {
+  it('each search document keeps its unread fields on its source; a gate\'s object keeps its own beside the event\'s', () => {
+    const s = vocion([
+      { type: 'documents', documents: [{ document_id: 'd1', semantic_identifier: 'Renewal', source_type: 'hubspot', foundBy: ['vector'], ...PROBE }] },
+      { type: 'hitl_gate', gate: { name: 'send', question: 'Send?', expiresAt: '2026-12-01' }, channel: 'email' },
+    ])
+    expect(s.turns[TURN]!.sources).toEqual([{ id: 'd1', kind: 'document', title: 'Renewal', extra: { source_type: 'hubspot', foundBy: ['vector'], ...PROBE } }])
+    expect(Object.values(s.gates)[0]!.extra).toEqual({ channel: 'email', expiresAt: '2026-12-01' })
+  })
+
+  it('answer and reasoning deltas and a row\'s updates merge their extras, a later value winning', () => {
+    const s = vocion([
+      { type: 'thinking_delta', delta: 'a', step: 1 }, { type: 'thinking_delta', delta: 'b', step: 2 },
+      { type: 'response_delta', delta: 'H', lang: 'en', stats: { n: 1 } }, { type: 'response_delta', delta: 'i', stats: { m: 2 } },
+      { type: 'trace_node', id: 'n1', label: 'Searching', status: 'start', weight: 1, meta: { a: 1 } },
+      { type: 'trace_node', id: 'n1', status: 'done', meta: { b: 2 } },
+      DONE,
+    ])
+    expect(typed(s, 'reasoning')[0]!.props).toMatchObject({ content: 'ab', extra: { step: 2 } })
+    expect(typed(s, 'text')[0]!.props).toMatchObject({ content: 'Hi', extra: { lang: 'en', stats: { n: 1, m: 2 } } })
+    expect(s.trace[`${TURN}/trace/n1`]).toMatchObject({ status: 'done', extra: { weight: 1, meta: { a: 1, b: 2 } } })
+  })
+
+  it('an ordinary delta decodes to its one append', () => {
+    const decoder = createVocionDecoder({ turnId: 't1', scope: 't1' })
+    expect(decoder.decode(ANSWER, {})).toHaveLength(1)
+    expect(decoder.decode({ type: 'thinking_delta', delta: 'x' }, {})).toHaveLength(1)
+    expect(decoder.decode({ type: 'trace_node', id: 'n1', label: 'Searching', delta: 'a' }, {})).toHaveLength(1)
+  })
+
+  it('a recommendation keeps the event\'s fields in its extra, beside an extra it already had', () => {
+    const s = vocion([{ type: 'recommended_action', recommendation: { actionId: 'a', label: 'Go', input: {}, extra: { own: 1 } }, origin: 'rail' }, DONE])
+    expect(typed(s, 'recommended-action')[0]!.props).toEqual({ actionId: 'a', label: 'Go', input: {}, extra: { own: 1, origin: 'rail' } })
+  })
+
+  it('history: a user turn\'s fields on its text, an assistant turn\'s on the turn, merged with its events\'', () => {
+    const batch = vocionHistory([
+      { id: 'q1', role: 'user', content: 'Where is it?', sentAt: '2026-03-16', ...PROBE },
+      { id: 'a1', role: 'assistant', events: [ANSWER, { ...DONE, latencyMs: 9 }], model: 'm' },
+    ])
+    const s = fold(emptyState(), historyOps(batch, emptyState()))
+    expect(s.messages['q1/text']!.props).toEqual({ content: 'Where is it?', extra: { sentAt: '2026-03-16', ...PROBE } })
+    expect(s.turns.a1!.metadata.extra).toEqual({ model: 'm', latencyMs: 9 })
+  })
+
+  it('a __proto__ field is neither kept nor a prototype', () => {
+    const s = vocion([
+      JSON.parse('{"type":"response_delta","delta":"Hi","__proto__":{"polluted":true},"ok":1}'),
+      JSON.parse('{"type":"trace_node","id":"n1","label":"x","__proto__":{"polluted":true}}'),
+      DONE,
+    ])
+    const extra = typed(s, 'text')[0]!.props.extra as Record<string, unknown>
+    expect(extra).toEqual({ ok: 1 })
+    expect(Object.getPrototypeOf(extra)).toBe(Object.prototype)
+    expect(s.trace[`${TURN}/trace/n1`]!.extra).toBeUndefined()
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 })
