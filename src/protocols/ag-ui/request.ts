@@ -123,9 +123,9 @@ function extraOf(extra: unknown, built: ReadonlySet<string> = BUILT_MESSAGE): Re
 }
 
 /** A wire message with what its weft message kept: `name`, `metadata`, `encryptedValue`, then the unread fields under them. */
-function withKept(props: Record<string, unknown>, built: AgUiMessage, extra: unknown = props.extra): AgUiMessage {
+function withKept(props: Record<string, unknown>, built: AgUiMessage): AgUiMessage {
   return {
-    ...extraOf(extra),
+    ...extraOf(props.extra),
     ...(typeof props.name === 'string' ? { name: props.name } : {}),
     ...(isRecord(props.metadata) ? { metadata: props.metadata } : {}),
     ...(typeof props.encryptedValue === 'string' ? { encryptedValue: props.encryptedValue } : {}),
