@@ -68,6 +68,11 @@ export interface Turn {
   traceRootIds: string[]
   gateIds: string[]
   sources: Source[]
+  /**
+   * What the protocol said about the turn (ids, timing, a server's metadata), merged
+   * key by key. `metadata.extra` holds the fields of the turn's own events that weft
+   * does not read (a run's start and end, say); it merges, objects key by key.
+   */
   metadata: Record<string, unknown>
   usage?: Record<string, unknown>
   finishReason?: string
@@ -108,6 +113,8 @@ export interface Thread {
   label?: string
   status: SpanStatus
   messageIds: string[]
+  /** Fields the protocol sent for the lane that weft does not read, kept as they came (later ones merge in). */
+  extra?: Record<string, unknown>
 }
 
 /** Where a tool call is in its life. */
@@ -179,6 +186,13 @@ export interface TraceNode {
   confidence?: number
   citations: unknown[]
   childIds: string[]
+  /**
+   * Fields the protocol sent for the row that weft does not read, kept as they
+   * came. Unlike the other fields it is merged, not replaced: a later event's
+   * fields merge in (objects key by key, anything else replaced), so a `done`
+   * that carries one field keeps what the `start` carried.
+   */
+  extra?: Record<string, unknown>
 }
 
 /** Where a human-in-the-loop request is. */
@@ -204,6 +218,8 @@ export interface Gate {
   /** Where the server said the answer can be sent (Vocion's `resumeUrl`); the host decides whether to. */
   url?: string
   response?: unknown
+  /** Fields of the request the protocol sent that weft does not read, kept as they came. */
+  extra?: Record<string, unknown>
 }
 
 /**

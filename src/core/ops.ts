@@ -14,7 +14,7 @@ export type DeltaAction = 'append' | 'replace' | 'merge' | 'set'
 
 /** Fields a turn can be opened or updated with. */
 export type TurnFields = Partial<Pick<Turn, 'runId' | 'threadId' | 'usage' | 'finishReason' | 'suggestions' | 'protocol'>> & {
-  /** Merged into the turn's metadata. */
+  /** Merged into the turn's metadata, key by key; `extra` merges into `metadata.extra` (objects key by key). */
   metadata?: Record<string, unknown>
 }
 
@@ -58,15 +58,16 @@ export type Op =
   | { op: 'block.close'; blockId: string; status?: SpanStatus }
   /** Drop what a block added (the UI stream's `reset-step`). */
   | { op: 'block.reset'; blockId: string }
-  | { op: 'thread.open'; turnId: string; threadId: string; blockId?: string; label?: string }
-  | { op: 'thread.close'; threadId: string; status?: SpanStatus }
+  /** `extra` merges into the thread's `extra` (a later value wins), on open and on close alike. */
+  | { op: 'thread.open'; turnId: string; threadId: string; blockId?: string; label?: string; extra?: Record<string, unknown> }
+  | { op: 'thread.close'; threadId: string; status?: SpanStatus; extra?: Record<string, unknown> }
   /** Replace a message's type and props (creating it if needed). */
   | ({ op: 'message.put'; props: Record<string, unknown>; status?: MessageStatus } & MessagePlace & { type: string })
   /** Apply one delta at a path inside a message's props (creating it if needed). */
   | ({ op: 'message.delta'; action: DeltaAction; path: string; value: unknown; retype?: boolean } & MessagePlace)
   | { op: 'message.finish'; messageId: string; status: MessageStatus }
   | { op: 'message.remove'; messageId: string }
-  /** Upsert a timeline row: `delta` appends to its text, other fields are latest-wins. */
+  /** Upsert a timeline row: `delta` appends to its text, `extra` merges, other fields are latest-wins. */
   | { op: 'trace.node'; turnId: string; node: Partial<Omit<TraceNode, 'turnId' | 'childIds'>> & { id: string }; delta?: string }
   /** Close a tool's row as failed: the node named, or the latest open node of that tool. */
   | { op: 'trace.fail'; turnId: string; nodeId?: string; tool?: string; message: string }

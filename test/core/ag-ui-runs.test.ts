@@ -257,7 +257,8 @@ describe('AG-UI history, then runs and events, on a real server', () => {
         { id: 'asst_old', role: 'assistant', content: 'Hi! How can I help?' },
         { id: 'user_0', role: 'user', content: 'Remind me to call mom' },
         { id: 'asst_0', role: 'assistant', content: 'Adding it.', toolCalls: [{ id: 'call_0', type: 'function', function: { name: 'todo.create', arguments: '{"title":"Call mom"}' } }] },
-        { id: 'tool_msg_0', role: 'tool', toolCallId: 'call_0', content: 'Created todo 7' },
+        // The stored result's metadata goes back with it, as @ag-ui/client sends the messages it holds.
+        { id: 'tool_msg_0', role: 'tool', toolCallId: 'call_0', content: 'Created todo 7', metadata: { tool_agent_output: { id: 7, title: 'Call mom' } } },
         { id: 'asst_0b', role: 'assistant', content: 'Done: "Call mom" is on your list.' },
         { id: s.turns[question]!.messageIds[0], role: 'user', content: 'Add milk to my list' },
       ],

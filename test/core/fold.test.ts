@@ -171,4 +171,24 @@ describe('fold', () => {
     const s = run([{ op: 'nonsense' } as unknown as Op])
     expect(s.turns.t1!.problems[0]).toMatchObject({ type: 'protocol' })
   })
+
+  it('merges a turn\'s metadata.extra, where its other metadata is replaced key by key', () => {
+    const s = run([
+      { op: 'turn.update', turnId: 't1', metadata: { runId: 'r1', extra: { run: { region: 'eu' }, a: 1 } } },
+      { op: 'turn.update', turnId: 't1', metadata: { runId: 'r2', extra: { run: { tier: 2 } } } },
+    ])
+    expect(s.turns.t1!.metadata).toEqual({ runId: 'r2', extra: { run: { region: 'eu', tier: 2 }, a: 1 } })
+  })
+
+  it('merges a thread\'s extra on open and close, a later value winning, and copies it from the op', () => {
+    const extra = { lane: { region: 'eu', tier: 1 } }
+    const s = run([
+      { op: 'thread.open', turnId: 't1', threadId: 'th1', extra },
+      { op: 'thread.close', threadId: 'th1', extra: { lane: { tier: 2 }, cost: 3 } },
+      { op: 'thread.close', threadId: 'th-unknown', extra: { cost: 1 } },
+    ])
+    expect(s.threads.th1!.extra).toEqual({ lane: { region: 'eu', tier: 2 }, cost: 3 })
+    expect(extra).toEqual({ lane: { region: 'eu', tier: 1 } })
+    expect(s.threads['th-unknown']).toBeUndefined()
+  })
 })

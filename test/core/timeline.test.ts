@@ -126,3 +126,21 @@ describe('one timeline for all four protocols', () => {
     },
   )
 })
+
+describe('a row\'s extra', () => {
+  it('merges across the ops that write the row, where every other field is latest-wins', () => {
+    const s = fold(emptyState(), [
+      { op: 'trace.node', turnId: 't1', node: { id: 'n1', label: 'Searching', status: 'start', extra: { source: { id: 'a', rank: 1 }, region: 'eu' } } },
+      { op: 'trace.node', turnId: 't1', node: { id: 'n1', label: 'Searched', status: 'done', extra: { source: { rank: 2 } } } },
+      { op: 'trace.node', turnId: 't1', node: { id: 'n1', extra: JSON.parse('{"__proto__":{"polluted":true},"late":[1]}') } },
+    ])
+    expect(s.trace.n1).toMatchObject({ label: 'Searched', status: 'done', extra: { source: { id: 'a', rank: 2 }, region: 'eu', late: [1] } })
+    expect(Object.getPrototypeOf(s.trace.n1!.extra)).toBe(Object.prototype)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('a row written without extra has none', () => {
+    const s = fold(emptyState(), [{ op: 'trace.node', turnId: 't1', node: { id: 'n1', label: 'Step' } }])
+    expect(s.trace.n1).not.toHaveProperty('extra')
+  })
+})

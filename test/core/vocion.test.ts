@@ -314,11 +314,11 @@ describe('vocion decoder: documents and citations', () => {
     ],
   }
 
-  it('adds every document as a source of the turn', () => {
+  it('adds every document as a source of the turn, what weft does not read (source_type) in its extra', () => {
     const state = fold([docs])
     expect(state.turns['turn-1']!.sources).toEqual([
-      { id: 'd1', kind: 'document', url: 'https://crm/1', title: 'Renewal record', snippet: 'Renews 30 Sep', citationIndex: 1 },
-      { id: 'd2', kind: 'document', url: 'https://notes/2', title: 'Call notes', snippet: 'Two-year term', citationIndex: 2 },
+      { id: 'd1', kind: 'document', url: 'https://crm/1', title: 'Renewal record', snippet: 'Renews 30 Sep', citationIndex: 1, extra: { source_type: 'hubspot' } },
+      { id: 'd2', kind: 'document', url: 'https://notes/2', title: 'Call notes', snippet: 'Two-year term', citationIndex: 2, extra: { source_type: 'granola' } },
     ])
   })
 

@@ -14,7 +14,7 @@ import { parentAt, parsePath, PathError } from '../util/paths'
 export class DeltaError extends Error {
   override name = 'DeltaError'
 }
-import { isRecord, writable } from '../util/record'
+import { isRecord, mergeInto, writable } from '../util/record'
 
 /**
  * Apply one delta to `props` in place.
@@ -114,15 +114,6 @@ function appendInto(target: Record<string, unknown>, value: Record<string, unkno
     }
   }
   if (refused) throw refused
-}
-
-function mergeInto(target: Record<string, unknown>, value: Record<string, unknown>): void {
-  for (const key of Object.keys(value)) {
-    const incoming = value[key]
-    const existing = target[key]
-    if (isRecord(existing) && isRecord(incoming)) mergeInto((target[key] = writable(existing)) as Record<string, unknown>, incoming)
-    else target[key] = incoming
-  }
 }
 
 function typeName(value: unknown): string {

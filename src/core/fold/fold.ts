@@ -11,7 +11,7 @@ import type { MessagePlace, Op, OpOf } from '../ops'
 import { coalesce, type MergedAppend } from './coalesce'
 import { applyDelta, DeltaError } from './deltas'
 import { getAt, parsePath, PathError } from '../util/paths'
-import { cleanCopy, isRecord, isSafeKey, own } from '../util/record'
+import { cleanCopy, isRecord, isSafeKey, mergedRecord, own } from '../util/record'
 import { attachTurn, prependChain, selectTurnBranch } from './branches'
 import { allNodeIds } from '../trace-tree'
 import { failToolNode, finalizeTrace, upsertTraceNode } from './trace'
@@ -213,11 +213,14 @@ function applyOp(state: AgentState, op: Exclude<Op, OpOf<'message.delta'>>): voi
     case 'thread.open': {
       const thread = ensureThread(state, op.turnId, op.threadId, op.blockId)
       if (op.label !== undefined) thread.label = op.label
+      if (isRecord(op.extra)) thread.extra = mergedRecord(thread.extra, safe(state, op.turnId, op.extra))
       return
     }
     case 'thread.close': {
       const thread = own(state.threads, op.threadId)
-      if (thread) thread.status = op.status ?? 'done'
+      if (!thread) return
+      thread.status = op.status ?? 'done'
+      if (isRecord(op.extra)) thread.extra = mergedRecord(thread.extra, safe(state, thread.turnId, op.extra))
       return
     }
     case 'message.put': {
@@ -317,7 +320,13 @@ function updateTurn(turn: Turn, op: OpOf<'turn.update'> | OpOf<'turn.open'>): vo
   if (op.usage !== undefined) turn.usage = cleanCopy(op.usage)
   if (op.finishReason !== undefined) turn.finishReason = op.finishReason
   if (op.suggestions !== undefined) turn.suggestions = op.suggestions.filter((s) => typeof s === 'string')
-  if (isRecord(op.metadata)) Object.assign(turn.metadata, cleanCopy(op.metadata))
+  if (isRecord(op.metadata)) {
+    const { extra, ...fields } = cleanCopy(op.metadata)
+    Object.assign(turn.metadata, fields)
+    // What a protocol sent for the turn beyond weft's fields merges, as a row's does; the rest is replaced key by key.
+    if (isRecord(extra)) turn.metadata.extra = mergedRecord(turn.metadata.extra, extra)
+    else if (extra !== undefined) turn.metadata.extra = extra
+  }
 }
 
 function finishTurn(state: AgentState, op: OpOf<'turn.finish'>): void {

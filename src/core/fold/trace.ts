@@ -1,13 +1,13 @@
 /**
- * The work timeline's folding rules: `delta` appends to `text`; every other
- * field is latest-wins and an absent field keeps its value; a child that
+ * The work timeline's folding rules: `delta` appends to `text`; `extra` merges
+ * key by key; every other field is latest-wins and an absent field keeps its value; a child that
  * arrives before its parent nests once the parent comes; a finished turn
  * closes every open row; a tool error fails its row.
  */
 import type { AgentState, TraceNode, Turn } from '../model'
 import type { OpOf } from '../ops'
 import { allNodeIds } from '../trace-tree'
-import { own, peek } from '../util/record'
+import { isRecord, mergedRecord, own, peek } from '../util/record'
 
 /** Fields a `trace.node` op may not overwrite from the wire. */
 const STRUCTURAL = new Set(['id', 'turnId', 'childIds'])
@@ -31,6 +31,11 @@ export function upsertTraceNode(state: AgentState, turn: Turn, op: OpOf<'trace.n
   const previousParent = node.parentId
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined || STRUCTURAL.has(key)) continue
+    if (key === 'extra') {
+      // What the protocol sent beyond weft's fields merges: a later event adds to it, never blanks it.
+      if (isRecord(value)) node.extra = mergedRecord(node.extra, value)
+      continue
+    }
     ;(node as unknown as Record<string, unknown>)[key] = value
   }
   if (delta) node.text += delta

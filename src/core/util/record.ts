@@ -126,15 +126,23 @@ export function recordOf(value: unknown): Record<string, unknown> | undefined {
  * The fields of a wire record that weft does not read, so they can be kept (for
  * example as a message's `props.extra`) instead of dropped: a server's own
  * additions, or fields of a newer protocol version. `undefined` when there are none.
+ * Keys that could reach a prototype (`__proto__`, `constructor`, `prototype`) and
+ * `undefined` values are left out.
+ *
+ * Decoders call it on every event, so a record with nothing beyond `read` costs one
+ * pass over its keys and allocates nothing (no key list, no object): the result is
+ * made only once a key outside `read` turns up.
  *
  * @example
  * extrasOf({ type: 'text-end', id: 'a', cost: 3 }, new Set(['type', 'id'])) // { cost: 3 }
+ * extrasOf({ type: 'text-end', id: 'a' }, new Set(['type', 'id']))          // undefined
  */
 export function extrasOf(record: Record<string, unknown>, read: ReadonlySet<string>): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined
-  for (const key of Object.keys(record)) {
-    if (read.has(key) || !isSafeKey(key) || record[key] === undefined) continue
-    ;(out ??= {})[key] = record[key]
+  for (const key in record) {
+    if (read.has(key) || !isSafeKey(key) || !Object.prototype.hasOwnProperty.call(record, key)) continue
+    const value = record[key]
+    if (value !== undefined) (out ??= {})[key] = value
   }
   return out
 }
@@ -167,4 +175,39 @@ export function seal<T extends object>(value: T): T {
 export function writable<T extends object>(value: T): T {
   if (!Object.isFrozen(value)) return value
   return (Array.isArray(value) ? value.slice() : { ...value }) as T
+}
+
+/**
+ * Deep-merge `value` into `target` in place, as the `merge` delta action does:
+ * objects merge key by key, anything else (arrays included) is replaced. Objects
+ * inside `target` that are frozen are copied before they are written.
+ *
+ * @example
+ * const target = { a: { x: 1 } }
+ * mergeInto(target, { a: { y: 2 }, b: [1] }) // target is { a: { x: 1, y: 2 }, b: [1] }
+ */
+export function mergeInto(target: Record<string, unknown>, value: Record<string, unknown>): void {
+  for (const key of Object.keys(value)) {
+    const incoming = value[key]
+    const existing = target[key]
+    if (isRecord(existing) && isRecord(incoming)) mergeInto((target[key] = writable(existing)) as Record<string, unknown>, incoming)
+    else target[key] = incoming
+  }
+}
+
+/**
+ * `incoming` merged into `current` as `mergeInto` does: `current` itself (or its
+ * writable copy, when frozen) when it is an object, else `incoming`. The `extra` of
+ * rows, lanes and turns merges this way where their other fields are replaced.
+ * Both must be values the caller owns (copies, not the wire's objects).
+ *
+ * @example
+ * mergedRecord({ a: { x: 1 }, b: 1 }, { a: { y: 2 } }) // { a: { x: 1, y: 2 }, b: 1 }
+ * mergedRecord(undefined, { a: 1 })                 // { a: 1 }
+ */
+export function mergedRecord(current: unknown, incoming: Record<string, unknown>): Record<string, unknown> {
+  if (!isRecord(current)) return incoming
+  const target = writable(current)
+  mergeInto(target, incoming)
+  return target
 }

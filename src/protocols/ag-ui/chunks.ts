@@ -5,6 +5,7 @@
  */
 import type { Op } from '../../core/ops'
 import { nonEmpty } from '../../core/util/values'
+import { eventExtras } from './event-fields'
 import { roleOf, type AgUiEvent, type AgUiStream } from './stream-state'
 import type { TextMessages } from './text-messages'
 import type { ToolEvents } from './tool-events'
@@ -16,6 +17,17 @@ import type { ToolEvents } from './tool-events'
  * const kind: ChunkKind = 'tool'
  */
 export type ChunkKind = 'text' | 'reasoning' | 'tool'
+
+/** The event type of each kind of chunk. */
+const CHUNK_TYPE: Readonly<Record<ChunkKind, string>> = { text: 'TEXT_MESSAGE_CHUNK', reasoning: 'REASONING_MESSAGE_CHUNK', tool: 'TOOL_CALL_CHUNK' }
+
+/**
+ * The chunk event types, which read their extra fields themselves.
+ *
+ * @example
+ * CHUNK_TYPES.has('TOOL_CALL_CHUNK') // true
+ */
+export const CHUNK_TYPES: ReadonlySet<string> = new Set(Object.values(CHUNK_TYPE))
 
 /** Events that end an implicit chunk stream in their lane. */
 const LANE_CLOSERS: ReadonlySet<string> = new Set([
@@ -61,20 +73,29 @@ export function createChunks(stream: AgUiStream, texts: TextMessages, calls: Too
     const current = open.get(lane)
     const ops: Op[] = []
     let target = current?.kind === kind && (id === undefined || id === current.id) ? current.id : undefined
+    const starts = target === undefined
+    // The chunk that starts a stream reads as a start; one that goes on, as a token event.
+    const extra = eventExtras(e, CHUNK_TYPE[kind], !starts)
     if (target === undefined) {
       ops.push(...close(lane))
       if (!id) return [...ops, stream.problem(`the first ${String(e.type)} of a ${kind === 'tool' ? 'tool call' : 'message'} needs "${idField}"`, e, 'missing_id')]
       target = id
       open.set(lane, { kind, id })
       if (kind === 'tool') {
-        ops.push(...calls.start(id, { ...e, subagentRunId: lane || undefined }))
+        ops.push(...calls.start(id, { ...e, subagentRunId: lane || undefined }, extra))
       } else {
-        ops.push(...texts.start(id, kind, kind === 'text' ? roleOf(e.role) : 'assistant', lane, e))
+        ops.push(...texts.start(id, kind, kind === 'text' ? roleOf(e.role) : 'assistant', lane, e, extra))
       }
     }
+    const more = starts ? undefined : extra
     if (typeof e.delta === 'string') {
-      if (kind === 'tool') ops.push(...calls.args(target, e.delta, e))
-      else ops.push(...texts.content(target, kind, lane, e.delta, e))
+      if (kind === 'tool') ops.push(...calls.args(target, e.delta, e, more))
+      else ops.push(...texts.content(target, kind, lane, e.delta, e, more))
+    } else if (more) {
+      // A chunk with no delta still has its fields kept on the message it goes on with.
+      const track = kind === 'tool' ? stream.tools.get(target) : undefined
+      const at = stream.place(target, kind, 'assistant', track?.lane ?? lane)
+      ops.push({ op: 'message.delta', ...at, action: 'merge', path: 'extra', value: more })
     }
     return ops
   }

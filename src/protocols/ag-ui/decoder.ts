@@ -11,7 +11,8 @@ import type { Op } from '../../core/ops'
 import type { DecodeContext, Decoder, FrameMeta } from '../../core/protocol/types'
 import { isRecord } from '../../core/util/record'
 import { nonEmpty } from '../../core/util/values'
-import { createChunks } from './chunks'
+import { CHUNK_TYPES, createChunks } from './chunks'
+import { eventExtras } from './event-fields'
 import { AG_UI_EVENT_TYPES } from './event-types'
 import { createLanes } from './lanes'
 import { createSnapshots } from './snapshots'
@@ -20,6 +21,9 @@ import { createTextMessages } from './text-messages'
 import { createToolEvents } from './tool-events'
 
 export { agUiInputMessageId } from './stream-state'
+
+/** No ops, shared: the common answer of the checks every event passes through. */
+const NO_OPS: readonly Op[] = Object.freeze([])
 
 /**
  * What of a replayed earlier run reaches the live turn: its messages, which
@@ -93,7 +97,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     if (closedBy && type !== 'RUN_STARTED' && !(type === 'RUN_ERROR' && closedBy === 'RUN_FINISHED')) {
       return [problem(`${type} arrived after ${closedBy}; it was ignored until a new RUN_STARTED`, raw, 'after_end')]
     }
-    const ops: Op[] = [...chunks.closeBefore(type, raw), ...handle(type, raw)]
+    const ops: Op[] = [...(raw.rawEvent === undefined ? NO_OPS : handOnRawEvent(raw, type)), ...chunks.closeBefore(type, raw), ...handle(type, raw)]
     return replaying() ? ops.flatMap(keepFromReplay) : ops
   }
 
@@ -103,52 +107,81 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   }
 
   function handle(type: string, e: AgUiEvent): Op[] {
+    // What the event carries beyond weft's fields, for what it makes (chunks read their own: a
+    // chunk that goes on with an open stream reads differently from the one that starts it).
+    const extra = CHUNK_TYPES.has(type) ? undefined : eventExtras(e, type)
     switch (type) {
-      case 'RUN_STARTED': return runStarted(e)
-      case 'RUN_FINISHED': return runFinished(e)
-      case 'RUN_ERROR': return runError(e)
-      case 'STEP_STARTED': return lanes.stepStarted(e)
-      case 'STEP_FINISHED': return lanes.stepFinished(e)
-      case 'TEXT_MESSAGE_START': return withId(e, 'messageId', type, (id) => texts.start(id, 'text', roleOf(e.role), laneOf(e), e))
-      case 'TEXT_MESSAGE_CONTENT': return withId(e, 'messageId', type, (id) => texts.content(id, 'text', laneOf(e), e.delta, e))
-      case 'TEXT_MESSAGE_END': return withId(e, 'messageId', type, (id) => texts.end(id, 'text', laneOf(e), e))
+      case 'RUN_STARTED': return [...runStarted(e), ...turnExtra(extra)]
+      case 'RUN_FINISHED': return withTurnExtra(runFinished(e), extra)
+      case 'RUN_ERROR': return withTurnExtra(runError(e), extra)
+      case 'STEP_STARTED': return lanes.stepStarted(e, extra)
+      case 'STEP_FINISHED': return lanes.stepFinished(e, extra)
+      case 'TEXT_MESSAGE_START': return withId(e, 'messageId', type, (id) => texts.start(id, 'text', roleOf(e.role), laneOf(e), e, extra))
+      case 'TEXT_MESSAGE_CONTENT': return withId(e, 'messageId', type, (id) => texts.content(id, 'text', laneOf(e), e.delta, e, extra))
+      case 'TEXT_MESSAGE_END': return withId(e, 'messageId', type, (id) => texts.end(id, 'text', laneOf(e), e, extra))
       case 'TEXT_MESSAGE_CHUNK': return chunks.chunk('text', e)
-      case 'REASONING_START': return withId(e, 'messageId', type, (id) => texts.reasoningStart(id, laneOf(e)))
-      case 'REASONING_END': return withId(e, 'messageId', type, (id) => texts.reasoningEnd(id))
-      case 'REASONING_MESSAGE_START': return withId(e, 'messageId', type, (id) => texts.start(id, 'reasoning', 'assistant', laneOf(e), e))
-      case 'REASONING_MESSAGE_CONTENT': return withId(e, 'messageId', type, (id) => texts.content(id, 'reasoning', laneOf(e), e.delta, e))
-      case 'REASONING_MESSAGE_END': return withId(e, 'messageId', type, (id) => texts.end(id, 'reasoning', laneOf(e), e))
+      case 'REASONING_START': return withId(e, 'messageId', type, (id) => texts.reasoningStart(id, laneOf(e), undefined, extra))
+      case 'REASONING_END': return withId(e, 'messageId', type, (id) => texts.reasoningEnd(id, extra))
+      case 'REASONING_MESSAGE_START': return withId(e, 'messageId', type, (id) => texts.start(id, 'reasoning', 'assistant', laneOf(e), e, extra))
+      case 'REASONING_MESSAGE_CONTENT': return withId(e, 'messageId', type, (id) => texts.content(id, 'reasoning', laneOf(e), e.delta, e, extra))
+      case 'REASONING_MESSAGE_END': return withId(e, 'messageId', type, (id) => texts.end(id, 'reasoning', laneOf(e), e, extra))
       case 'REASONING_MESSAGE_CHUNK': return chunks.chunk('reasoning', e)
-      case 'REASONING_ENCRYPTED_VALUE': return texts.encryptedValue(e)
-      case 'TOOL_CALL_START': return withId(e, 'toolCallId', type, (id) => calls.start(id, e))
-      case 'TOOL_CALL_ARGS': return withId(e, 'toolCallId', type, (id) => calls.args(id, e.delta, e))
-      case 'TOOL_CALL_END': return withId(e, 'toolCallId', type, (id) => calls.end(id, e))
-      case 'TOOL_CALL_RESULT': return withId(e, 'toolCallId', type, (id) => calls.result(id, e))
+      case 'REASONING_ENCRYPTED_VALUE': return texts.encryptedValue(e, extra)
+      case 'TOOL_CALL_START': return withId(e, 'toolCallId', type, (id) => calls.start(id, e, extra))
+      case 'TOOL_CALL_ARGS': return withId(e, 'toolCallId', type, (id) => calls.args(id, e.delta, e, extra))
+      case 'TOOL_CALL_END': return withId(e, 'toolCallId', type, (id) => calls.end(id, e, extra))
+      case 'TOOL_CALL_RESULT': return withId(e, 'toolCallId', type, (id) => calls.result(id, e, extra))
       case 'TOOL_CALL_CHUNK': return chunks.chunk('tool', e)
-      case 'STATE_SNAPSHOT': return snapshots.stateSnapshot(e)
+      case 'STATE_SNAPSHOT': return withTurnExtra(snapshots.stateSnapshot(e), extra)
       case 'STATE_DELTA':
         return Array.isArray(e.delta)
-          ? [{ op: 'agentState.patch', patch: e.delta, turnId }]
+          ? [{ op: 'agentState.patch', patch: e.delta, turnId }, ...turnExtra(extra)]
           : [problem('STATE_DELTA needs a JSON Patch array in "delta"', e, 'state_delta')]
       case 'MESSAGES_SNAPSHOT':
         return Array.isArray(e.messages)
-          ? snapshots.mergeMessages(e.messages)
+          ? [...snapshots.mergeMessages(e.messages), ...turnExtra(extra)]
           : [problem('MESSAGES_SNAPSHOT needs a "messages" array', e, 'messages_snapshot')]
-      case 'ACTIVITY_SNAPSHOT': return withId(e, 'messageId', type, (id) => snapshots.activitySnapshot(id, e))
-      case 'ACTIVITY_DELTA': return withId(e, 'messageId', type, (id) => snapshots.activityDelta(id, e))
-      case 'RAW': return snapshots.rawEvent(e)
-      case 'CUSTOM': return snapshots.customEvent(e)
-      case 'SUBAGENT_STARTED': return withId(e, 'subagentRunId', type, (id) => lanes.subagentStarted(id, e))
-      case 'SUBAGENT_FINISHED': return withId(e, 'subagentRunId', type, (id) => lanes.subagentFinished(id, e))
-      case 'SUBAGENT_ERROR': return withId(e, 'subagentRunId', type, (id) => lanes.subagentError(id, e))
+      case 'ACTIVITY_SNAPSHOT': return withId(e, 'messageId', type, (id) => snapshots.activitySnapshot(id, e, extra))
+      case 'ACTIVITY_DELTA': return withId(e, 'messageId', type, (id) => snapshots.activityDelta(id, e, extra))
+      case 'RAW': return snapshots.rawEvent(e, extra)
+      case 'CUSTOM': return snapshots.customEvent(e, extra)
+      case 'SUBAGENT_STARTED': return withId(e, 'subagentRunId', type, (id) => lanes.subagentStarted(id, e, extra))
+      case 'SUBAGENT_FINISHED': return withId(e, 'subagentRunId', type, (id) => lanes.subagentFinished(id, e, extra))
+      case 'SUBAGENT_ERROR': return withId(e, 'subagentRunId', type, (id) => lanes.subagentError(id, e, extra))
       case 'THINKING_START':
       case 'THINKING_END':
       case 'THINKING_TEXT_MESSAGE_START':
       case 'THINKING_TEXT_MESSAGE_CONTENT':
       case 'THINKING_TEXT_MESSAGE_END':
-        return texts.thinking(type, e)
+        return texts.thinking(type, e, extra)
       default:
         return [problem(`unhandled AG-UI event type "${type}"`, e, 'unknown_event')]
+    }
+  }
+
+  /**
+   * A run's, the state's and a snapshot's own extra fields belong to the turn. A replayed
+   * earlier run's do not reach it (its turn updates are left out, and so are they).
+   */
+  function turnExtra(extra: Record<string, unknown> | undefined): readonly Op[] {
+    // The fold merges `metadata.extra`, so a later event adds to what an earlier one kept.
+    return extra && !replaying() ? [{ op: 'turn.update', turnId, metadata: { extra } }] : NO_OPS
+  }
+
+  /** The turn's extras before what the event did (a run's finish comes last). */
+  function withTurnExtra(ops: Op[], extra: Record<string, unknown> | undefined): Op[] {
+    if (!extra || ops.every((op) => op.op === 'problem')) return ops
+    return [...turnExtra(extra), ...ops]
+  }
+
+  /** A known event's `rawEvent`, the upstream framework's own event, goes to the host as a `raw` part; the store does not keep it. */
+  function handOnRawEvent(e: AgUiEvent, type: string): Op[] {
+    if (!stream.onData) return []
+    try {
+      stream.onData({ type: 'raw', data: { event: e.rawEvent, eventType: type } })
+      return []
+    } catch (thrown) {
+      return [problem(`the host's onData failed on the rawEvent of ${type}: ${thrown instanceof Error ? thrown.message : String(thrown)}`, undefined, 'invalid')]
     }
   }
 

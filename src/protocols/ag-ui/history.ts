@@ -177,12 +177,15 @@ export function agUiHistoryOps(page: AgUiHistoryPage, state: AgentState): Op[] {
   return ops
 }
 
+/** The fields of a stored message the history reader uses itself (order and grouping), so none of them is an extra. */
+const HISTORY_FIELDS: ReadonlySet<string> = new Set(['seq', 'runId', 'run_id'])
+
 function groupMessages(messages: unknown[]): Group[] {
   const groups: Group[] = []
   const byId = new Map<string, MessagePart>()
   let current: Group | undefined
   for (const raw of messages) {
-    const { parts, problems } = readAgUiMessage(raw)
+    const { parts, problems } = readAgUiMessage(raw, HISTORY_FIELDS)
     const role = isRecord(raw) ? raw.role : undefined
     const runId = runIdOf(raw)
     if (role === 'user' || !current || current.role === 'user' || (runId && current.runId && runId !== current.runId)) {

@@ -3,9 +3,10 @@
  * read into weft messages: text, reasoning, activity, and one tool message per
  * tool call, keyed by its `toolCallId`, that its result merges into.
  */
-import { isRecord } from '../../core/util/record'
+import { extrasOf, isRecord } from '../../core/util/record'
 import type { Message } from '../../core/model'
 import { nonEmpty } from '../../core/util/values'
+import { messageExtras, TOOL_CALL_OBJECT_FIELDS } from './event-fields'
 import { parseJson, readToolResult } from './tool-result'
 
 /**
@@ -38,14 +39,17 @@ export interface ReadMessage {
 
 /**
  * Read one AG-UI message. Snake-case fields of history records (`tool_calls`,
- * `tool_call_id`) are read too.
+ * `tool_call_id`) are read too. What the message carries beyond the fields weft
+ * reads (and beyond `alsoRead`, the fields the caller reads itself) is kept in
+ * `props.extra`: of a tool call, in its tool message's `props.extra`; of a
+ * `role: "tool"` result, in `props.resultExtra`.
  *
  * @example
  * readAgUiMessage({ id: 'a1', role: 'assistant', content: 'Checking', toolCalls: [
  *   { id: 'c1', type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } },
  * ] }).parts.map((p) => p.type) // ['text', 'tool']
  */
-export function readAgUiMessage(raw: unknown): ReadMessage {
+export function readAgUiMessage(raw: unknown, alsoRead?: ReadonlySet<string>): ReadMessage {
   if (!isRecord(raw)) return { parts: [], problems: ['a message must be an object'] }
   const id = nonEmpty(raw.id)
   const role = nonEmpty(raw.role)
@@ -56,6 +60,8 @@ export function readAgUiMessage(raw: unknown): ReadMessage {
   if (typeof raw.name === 'string') extra.name = raw.name
   if (typeof raw.encryptedValue === 'string') extra.encryptedValue = raw.encryptedValue
   if (isRecord(raw.metadata)) extra.metadata = raw.metadata
+  const unread = messageExtras(raw, role, alsoRead)
+  if (unread && role !== 'tool') extra.extra = unread
 
   switch (role) {
     case 'user':
@@ -72,11 +78,11 @@ export function readAgUiMessage(raw: unknown): ReadMessage {
       return { parts: [{ id, role: 'assistant', type: 'reasoning', props: { content: text(raw.content), ...extra }, ...place }], problems: [] }
     case 'activity':
       return {
-        parts: [{ id, role: 'assistant', type: 'activity', props: { activityType: nonEmpty(raw.activityType) ?? 'activity', content: raw.content ?? {} }, ...place }],
+        parts: [{ id, role: 'assistant', type: 'activity', props: { activityType: nonEmpty(raw.activityType) ?? 'activity', content: raw.content ?? {}, ...extra }, ...place }],
         problems: [],
       }
     case 'tool':
-      return toolResultPart(id, raw, place)
+      return toolResultPart(id, raw, place, unread)
     default:
       return {
         parts: [{ id, role: 'assistant', type: 'text', props: { content: text(raw.content), sourceRole: role, ...extra }, ...place }],
@@ -109,6 +115,9 @@ export function toolCallProps(call: Record<string, unknown>, parentMessageId?: s
   }
   if (parentMessageId) props.parentMessageId = parentMessageId
   if (typeof call.encryptedValue === 'string') props.encryptedValue = call.encryptedValue
+  // A call's own fields weft does not read (its `metadata`, a server's additions) go back on the call in a request.
+  const unread = extrasOf(call, TOOL_CALL_OBJECT_FIELDS)
+  if (unread) props.extra = unread
   return props
 }
 
@@ -127,7 +136,7 @@ function assistantParts(id: string, raw: Record<string, unknown>, extra: Record<
   return { parts, problems }
 }
 
-function toolResultPart(id: string, raw: Record<string, unknown>, place: { threadId?: string }): ReadMessage {
+function toolResultPart(id: string, raw: Record<string, unknown>, place: { threadId?: string }, unread?: Record<string, unknown>): ReadMessage {
   const toolCallId = nonEmpty(raw.toolCallId) ?? nonEmpty(raw.tool_call_id)
   const { props, refused } = readToolResult(raw)
   const name = nonEmpty(raw.toolName) ?? nonEmpty(raw.tool_name) ?? nonEmpty(raw.name)
@@ -136,7 +145,7 @@ function toolResultPart(id: string, raw: Record<string, unknown>, place: { threa
   return {
     parts: [{
       id: toolCallId ?? id, role: 'assistant', type: 'tool', isResult: true,
-      props: { ...props, toolCallId: toolCallId ?? id, resultMessageId: id, ...(name ? { name } : {}) },
+      props: { ...props, toolCallId: toolCallId ?? id, resultMessageId: id, ...(name ? { name } : {}), ...(unread ? { resultExtra: unread } : {}) },
       ...place,
     }],
     problems,

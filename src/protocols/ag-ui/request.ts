@@ -2,12 +2,15 @@
  * AG-UI's `RunAgentInput` built from the active path: user and assistant
  * messages with their tool calls, one `role: "tool"` message per tool result,
  * the client's tools, the shared state, and `resume` entries answering the
- * interrupts a run ended with.
+ * interrupts a run ended with. A message goes back with what it came with: its
+ * `name`, `metadata` and `encryptedValue`, and the fields weft kept without
+ * reading (`props.extra`; a tool result's `props.resultExtra`), as `@ag-ui/client`
+ * sends back the messages it holds. The builder's own fields win over those.
  */
 import type { RequestBody } from '../../core/client-options'
 import type { AgentState, Message } from '../../core/model'
 import type { RequestContext } from '../../core/protocol/request'
-import { isRecord, own } from '../../core/util/record'
+import { isRecord, isSafeKey, own } from '../../core/util/record'
 
 type AgUiMessage = Record<string, unknown> & { id: string; role: string }
 
@@ -40,10 +43,10 @@ export function toAgUiMessages(state: AgentState, path: readonly string[]): AgUi
     for (const message of messages) {
       if (message.role === 'system' && message.type === 'text') {
         flush()
-        out.push({ id: message.id, role: 'system', content: text(message.props.content) })
+        out.push(withKept(message.props, { id: message.id, role: 'system', content: text(message.props.content) }))
       } else if (message.type === 'text' && message.role !== 'user') {
         flush()
-        assistant = { id: message.id, role: 'assistant', content: text(message.props.content) }
+        assistant = withKept(message.props, { id: message.id, role: 'assistant', content: text(message.props.content) })
       } else if (message.type === 'tool') {
         const props = message.props
         const toolCallId = typeof props.toolCallId === 'string' ? props.toolCallId : message.id
@@ -53,7 +56,10 @@ export function toAgUiMessages(state: AgentState, path: readonly string[]): AgUi
           assistant = { id: parent ?? `${toolCallId}:call`, role: 'assistant' }
         }
         const calls = (assistant.toolCalls ??= []) as unknown[]
-        calls.push({ id: toolCallId, type: 'function', function: { name: text(props.name) || 'tool', arguments: argumentsOf(props) } })
+        calls.push({
+          ...extraOf(props.extra, BUILT_CALL), ...(typeof props.encryptedValue === 'string' ? { encryptedValue: props.encryptedValue } : {}),
+          id: toolCallId, type: 'function', function: { name: text(props.name) || 'tool', arguments: argumentsOf(props) },
+        })
         const result = toolResult(message, toolCallId)
         if (result) results.push(result)
       }
@@ -92,7 +98,7 @@ function userMessage(turnId: string, messages: Message[]): AgUiMessage | undefin
   const first = texts[0] ?? files[0]
   if (!first) return undefined
   const content = texts.map((m) => text(m.props.content)).join('\n')
-  if (files.length === 0) return { id: first.id, role: 'user', content }
+  if (files.length === 0) return withKept(first.props, { id: first.id, role: 'user', content })
   const parts: unknown[] = content ? [{ type: 'text', text: content }] : []
   for (const file of files) {
     const url = text(file.props.url)
@@ -101,18 +107,43 @@ function userMessage(turnId: string, messages: Message[]): AgUiMessage | undefin
     const source = data ? { type: 'data', value: data[2], mimeType: data[1] ?? mimeType } : { type: 'url', value: url, mimeType }
     parts.push({ type: mimeType.startsWith('image/') ? 'image' : 'document', source })
   }
-  return { id: first.id ?? `${turnId}:input`, role: 'user', content: parts }
+  return withKept(first.props, { id: first.id ?? `${turnId}:input`, role: 'user', content: parts })
+}
+
+/** The fields the builder writes itself, on a message and on a tool call: a kept field of the same name never replaces them. */
+const BUILT_MESSAGE: ReadonlySet<string> = new Set(['id', 'role', 'content', 'toolCalls', 'toolCallId', 'error', 'name', 'metadata', 'encryptedValue'])
+const BUILT_CALL: ReadonlySet<string> = new Set(['id', 'type', 'function', 'encryptedValue'])
+
+/** Kept fields that may go back on a wire message or call (never one the builder writes). */
+function extraOf(extra: unknown, built: ReadonlySet<string> = BUILT_MESSAGE): Record<string, unknown> {
+  if (!isRecord(extra)) return {}
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(extra)) if (!built.has(key) && isSafeKey(key)) out[key] = extra[key]
+  return out
+}
+
+/** A wire message with what its weft message kept: `name`, `metadata`, `encryptedValue`, then the unread fields under them. */
+function withKept(props: Record<string, unknown>, built: AgUiMessage): AgUiMessage {
+  return {
+    ...extraOf(props.extra),
+    ...(typeof props.name === 'string' ? { name: props.name } : {}),
+    ...(isRecord(props.metadata) ? { metadata: props.metadata } : {}),
+    ...(typeof props.encryptedValue === 'string' ? { encryptedValue: props.encryptedValue } : {}),
+    ...built,
+  }
 }
 
 function toolResult(message: Message, toolCallId: string): AgUiMessage | undefined {
   const props = message.props
   const id = typeof props.resultMessageId === 'string' ? props.resultMessageId : `${toolCallId}:result`
-  if (props.state === 'output-available') return { id, role: 'tool', toolCallId, content: asContent(props.output) }
+  // The result message's own fields: its metadata and what its event or stored message carried unread.
+  const kept = { ...extraOf(props.resultExtra), ...(isRecord(props.metadata) ? { metadata: props.metadata } : {}) }
+  if (props.state === 'output-available') return { ...kept, id, role: 'tool', toolCallId, content: asContent(props.output) }
   if (props.state === 'output-error') {
     const error = text(props.errorText) || 'the tool failed'
-    return { id, role: 'tool', toolCallId, content: error, error }
+    return { ...kept, id, role: 'tool', toolCallId, content: error, error }
   }
-  if (props.state === 'output-denied') return { id, role: 'tool', toolCallId, content: 'The user denied this tool call.', error: 'denied' }
+  if (props.state === 'output-denied') return { ...kept, id, role: 'tool', toolCallId, content: 'The user denied this tool call.', error: 'denied' }
   return undefined
 }
 

@@ -4,7 +4,7 @@
  */
 // The default export works both in Node's ESM loader (CJS main) and in bundlers.
 import jsonPatch from 'fast-json-patch'
-import type { Op } from '../../core/ops'
+import type { MessagePlace, Op } from '../../core/ops'
 import { isRecord } from '../../core/util/record'
 import { nonEmpty } from '../../core/util/values'
 import { readAgUiMessage, type MessagePart } from './messages'
@@ -23,12 +23,16 @@ const RAW_KEPT = 20
  */
 export interface Snapshots {
   stateSnapshot(e: AgUiEvent): Op[]
-  /** Merge AG-UI messages by id: known ids update in place, new ones join this turn. A snapshot never removes. */
+  /**
+   * Merge AG-UI messages by id: known ids update in place, new ones join this turn. A snapshot never removes.
+   * Each message's own fields weft does not read come with it, in `props.extra`.
+   */
   mergeMessages(list: unknown[]): Op[]
-  activitySnapshot(id: string, e: AgUiEvent): Op[]
-  activityDelta(id: string, e: AgUiEvent): Op[]
-  rawEvent(e: AgUiEvent): Op[]
-  customEvent(e: AgUiEvent): Op[]
+  /** These keep `extra` (the event's fields weft does not read) on what they make: the activity message, the raw entry, the data part. */
+  activitySnapshot(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
+  activityDelta(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
+  rawEvent(e: AgUiEvent, extra?: Record<string, unknown>): Op[]
+  customEvent(e: AgUiEvent, extra?: Record<string, unknown>): Op[]
 }
 
 /**
@@ -90,17 +94,28 @@ export function createSnapshots(stream: AgUiStream): Snapshots {
     return ops
   }
 
-  function activitySnapshot(id: string, e: AgUiEvent): Op[] {
-    if (e.replace === false && activities.has(id)) return []
+  function activitySnapshot(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
+    const at = stream.place(id, 'activity', 'assistant', stream.laneOf(e))
+    const metadata = isRecord(e.metadata) ? e.metadata : undefined
+    // A snapshot that does not replace leaves the content; its metadata and fields still reach the message, as in @ag-ui/client.
+    if (e.replace === false && activities.has(id)) return kept(at, metadata, extra)
     const content = isRecord(e.content) ? e.content : {}
     activities.set(id, content)
     return [{
-      op: 'message.put', ...stream.place(id, 'activity', 'assistant', stream.laneOf(e)), type: 'activity',
-      props: { activityType: nonEmpty(e.activityType) ?? 'activity', content }, status: 'done',
+      op: 'message.put', ...at, type: 'activity',
+      props: { activityType: nonEmpty(e.activityType) ?? 'activity', content, ...(metadata ? { metadata } : {}), ...(extra ? { extra } : {}) }, status: 'done',
     }]
   }
 
-  function activityDelta(id: string, e: AgUiEvent): Op[] {
+  /** Event metadata and unread fields merged into an existing message. */
+  function kept(at: MessagePlace, metadata: Record<string, unknown> | undefined, extra: Record<string, unknown> | undefined): Op[] {
+    const ops: Op[] = []
+    if (metadata) ops.push({ op: 'message.delta', ...at, action: 'merge', path: 'metadata', value: metadata })
+    if (extra) ops.push({ op: 'message.delta', ...at, action: 'merge', path: 'extra', value: extra })
+    return ops
+  }
+
+  function activityDelta(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     const current = activities.get(id)
     if (current === undefined) return [stream.problem(`ACTIVITY_DELTA for "${id}", which has no snapshot`, e, 'activity_delta')]
     if (!Array.isArray(e.patch)) return [stream.problem('ACTIVITY_DELTA needs a JSON Patch array in "patch"', e, 'activity_delta')]
@@ -115,25 +130,29 @@ export function createSnapshots(stream: AgUiStream): Snapshots {
     return [
       { op: 'message.delta', ...at, action: 'set', path: 'content', value: next },
       ...(nonEmpty(e.activityType) ? [{ op: 'message.delta', ...at, action: 'set', path: 'activityType', value: e.activityType } as Op] : []),
+      ...kept(at, isRecord(e.metadata) ? e.metadata : undefined, extra),
       { op: 'message.finish', messageId: id, status: 'done' },
     ]
   }
 
-  function rawEvent(e: AgUiEvent): Op[] {
-    const data = { event: e.event, ...(e.source !== undefined ? { source: e.source } : {}) }
+  function rawEvent(e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
+    const data = { event: e.event, ...(e.source !== undefined ? { source: e.source } : {}), ...(extra ? { extra } : {}) }
     stream.onData?.({ type: 'raw', data })
     rawEvents.push(data)
     if (rawEvents.length > RAW_KEPT) rawEvents.shift()
     return [{ op: 'turn.update', turnId, metadata: { rawEvents: rawEvents.slice() } }]
   }
 
-  function customEvent(e: AgUiEvent): Op[] {
+  function customEvent(e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     const name = nonEmpty(e.name)
     if (!name) return [stream.problem('CUSTOM without "name"', e, 'missing_name')]
     const value = e.value
     const ownId = isRecord(value) ? nonEmpty(value.id) : undefined
     const messageId = ownId ? `${scope}/custom/${name}/${ownId}` : stream.fresh('custom')
-    return [{ op: 'message.put', ...stream.place(messageId, `data-${name}`, 'assistant', stream.laneOf(e)), type: `data-${name}`, props: { data: value }, status: 'done' }]
+    return [{
+      op: 'message.put', ...stream.place(messageId, `data-${name}`, 'assistant', stream.laneOf(e)), type: `data-${name}`,
+      props: { data: value, ...(extra ? { extra } : {}) }, status: 'done',
+    }]
   }
 
   return { stateSnapshot, mergeMessages, activitySnapshot, activityDelta, rawEvent, customEvent }

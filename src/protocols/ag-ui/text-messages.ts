@@ -29,14 +29,15 @@ export type ThinkingEventType =
  * texts.start('m1', 'text', 'assistant', '', event); texts.content('m1', 'text', '', 'Hi', event)
  */
 export interface TextMessages {
-  start(id: string, type: TextKind, role: Message['role'], lane: string, e: AgUiEvent): Op[]
-  content(id: string, type: TextKind, lane: string, delta: unknown, e: AgUiEvent): Op[]
-  end(id: string, type: TextKind, lane: string, e: AgUiEvent): Op[]
-  reasoningStart(id: string, lane: string, label?: string): Op[]
-  reasoningEnd(id: string): Op[]
-  encryptedValue(e: AgUiEvent): Op[]
+  /** Each handler keeps `extra` (the event's fields weft does not read) on what it makes: the message, or the reasoning span's row. */
+  start(id: string, type: TextKind, role: Message['role'], lane: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
+  content(id: string, type: TextKind, lane: string, delta: unknown, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
+  end(id: string, type: TextKind, lane: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
+  reasoningStart(id: string, lane: string, label?: string, extra?: Record<string, unknown>): Op[]
+  reasoningEnd(id: string, extra?: Record<string, unknown>): Op[]
+  encryptedValue(e: AgUiEvent, extra?: Record<string, unknown>): Op[]
   /** `THINKING_*`: the older names, whose events carry no ids. */
-  thinking(type: ThinkingEventType, e: AgUiEvent): Op[]
+  thinking(type: ThinkingEventType, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
   /** A run ended: no span or message stays open. */
   reset(): void
 }
@@ -52,7 +53,7 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
   const reasoningSpans = new Map<string, string>()
   const thinking: { span?: string; message?: string } = {}
 
-  function start(id: string, type: TextKind, role: Message['role'], lane: string, e: AgUiEvent): Op[] {
+  function start(id: string, type: TextKind, role: Message['role'], lane: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     texts.add(id)
     openMessages.add(id)
     // A start begins the text afresh (a replayed run folds onto what it folded before).
@@ -60,6 +61,7 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
     if (typeof e.name === 'string') props.name = e.name
     if (role === 'system' && e.role === 'developer') props.sourceRole = 'developer'
     if (isRecord(e.metadata)) props.metadata = e.metadata
+    if (extra) props.extra = extra
     const ops: Op[] = [{ op: 'message.delta', ...stream.place(id, type, role, lane), action: 'merge', path: '', value: props }]
     if (type === 'reasoning' && !reasoningSpans.has(lane)) {
       ops.push({ op: 'trace.node', turnId, node: { id: `reason:${id}`, kind: 'reason', label: 'Reasoning', status: 'start', parentId: stream.traceParent(lane) } })
@@ -67,19 +69,23 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
     return ops
   }
 
-  function content(id: string, type: TextKind, lane: string, delta: unknown, e: AgUiEvent): Op[] {
+  function content(id: string, type: TextKind, lane: string, delta: unknown, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     if (typeof delta !== 'string') return [stream.problem(`${String(e.type)} needs a string "delta"`, e, 'delta')]
     const ops: Op[] = []
     if (!texts.has(id)) {
       ops.push(stream.problem(`content for message "${id}" before its start; the message was created`, e, 'repaired'))
       ops.push(...start(id, type, type === 'text' ? roleOf(e.role) : 'assistant', lane, e))
     }
+    const at = stream.place(id, type, 'assistant', lane)
     // An append, not a set of the text so far: the fold merges a batch's appends into one write.
-    ops.push({ op: 'message.delta', ...stream.place(id, type, 'assistant', lane), action: 'append', path: 'content', value: delta })
+    ops.push({ op: 'message.delta', ...at, action: 'append', path: 'content', value: delta })
+    // Written under their own props, so the appends around them still merge.
+    if (isRecord(e.metadata)) ops.push({ op: 'message.delta', ...at, action: 'merge', path: 'metadata', value: e.metadata })
+    if (extra) ops.push({ op: 'message.delta', ...at, action: 'merge', path: 'extra', value: extra })
     return ops
   }
 
-  function end(id: string, type: TextKind, lane: string, e: AgUiEvent): Op[] {
+  function end(id: string, type: TextKind, lane: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     const ops: Op[] = []
     // The document's back end sends no CONTENT: END carries the whole text.
     const whole = textField(e, 'content', 'text', 'delta')
@@ -96,54 +102,59 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
       ops.push({ op: 'message.delta', ...at, action: 'set', path: 'result', value: structured })
     }
     if (isRecord(e.metadata)) ops.push({ op: 'message.delta', ...at, action: 'merge', path: 'metadata', value: e.metadata })
+    if (extra) ops.push({ op: 'message.delta', ...at, action: 'merge', path: 'extra', value: extra })
     openMessages.delete(id)
     ops.push({ op: 'message.finish', messageId: id, status: 'done' })
     if (type === 'reasoning' && !reasoningSpans.has(lane)) ops.push({ op: 'trace.node', turnId, node: { id: `reason:${id}`, status: 'done' } })
     return ops
   }
 
-  function reasoningStart(id: string, lane: string, label = 'Reasoning'): Op[] {
+  function reasoningStart(id: string, lane: string, label = 'Reasoning', extra?: Record<string, unknown>): Op[] {
     reasoningSpans.set(lane, id)
-    return [{ op: 'trace.node', turnId, node: { id: `reason:${id}`, kind: 'reason', label, status: 'start', parentId: stream.traceParent(lane) } }]
+    return [{
+      op: 'trace.node', turnId,
+      node: { id: `reason:${id}`, kind: 'reason', label, status: 'start', parentId: stream.traceParent(lane), ...(extra ? { extra } : {}) },
+    }]
   }
 
-  function reasoningEnd(id: string): Op[] {
+  function reasoningEnd(id: string, extra?: Record<string, unknown>): Op[] {
     for (const [lane, span] of reasoningSpans) if (span === id) reasoningSpans.delete(lane)
-    return [{ op: 'trace.node', turnId, node: { id: `reason:${id}`, kind: 'reason', status: 'done' } }]
+    return [{ op: 'trace.node', turnId, node: { id: `reason:${id}`, kind: 'reason', status: 'done', ...(extra ? { extra } : {}) } }]
   }
 
-  function encryptedValue(e: AgUiEvent): Op[] {
+  function encryptedValue(e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     const entityId = nonEmpty(e.entityId)
     const value = e.encryptedValue
     if (!entityId || typeof value !== 'string') return [stream.problem('REASONING_ENCRYPTED_VALUE needs "entityId" and "encryptedValue"', e, 'missing_id')]
     const isTool = e.subtype === 'tool-call'
     const lane = isTool ? stream.tools.get(entityId)?.lane ?? stream.laneOf(e) : stream.laneOf(e)
-    return [{
-      op: 'message.delta', ...stream.place(entityId, isTool ? 'tool' : 'reasoning', 'assistant', lane), action: 'set', path: '',
-      value: isTool ? { encryptedValue: value, toolCallId: entityId } : { encryptedValue: value },
-    }]
+    const at = stream.place(entityId, isTool ? 'tool' : 'reasoning', 'assistant', lane)
+    return [
+      { op: 'message.delta', ...at, action: 'set', path: '', value: isTool ? { encryptedValue: value, toolCallId: entityId } : { encryptedValue: value } },
+      ...(extra ? [{ op: 'message.delta', ...at, action: 'merge', path: 'extra', value: extra } as Op] : []),
+    ]
   }
 
-  function thinkingEvent(type: ThinkingEventType, e: AgUiEvent): Op[] {
+  function thinkingEvent(type: ThinkingEventType, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     switch (type) {
       case 'THINKING_START':
         thinking.span = stream.fresh('thinking')
-        return reasoningStart(thinking.span, stream.laneOf(e), nonEmpty(e.title))
+        return reasoningStart(thinking.span, stream.laneOf(e), nonEmpty(e.title), extra)
       case 'THINKING_END': {
         const span = thinking.span
         thinking.span = undefined
-        return span ? reasoningEnd(span) : [stream.problem('THINKING_END without THINKING_START', e, 'end_without_start')]
+        return span ? reasoningEnd(span, extra) : [stream.problem('THINKING_END without THINKING_START', e, 'end_without_start')]
       }
       case 'THINKING_TEXT_MESSAGE_START':
         thinking.message = stream.fresh('thinking')
-        return start(thinking.message, 'reasoning', 'assistant', stream.laneOf(e), e)
+        return start(thinking.message, 'reasoning', 'assistant', stream.laneOf(e), e, extra)
       case 'THINKING_TEXT_MESSAGE_CONTENT':
         thinking.message ??= stream.fresh('thinking')
-        return content(thinking.message, 'reasoning', stream.laneOf(e), e.delta, e)
+        return content(thinking.message, 'reasoning', stream.laneOf(e), e.delta, e, extra)
       case 'THINKING_TEXT_MESSAGE_END': {
         const id = thinking.message
         thinking.message = undefined
-        return id ? end(id, 'reasoning', stream.laneOf(e), e) : [stream.problem('THINKING_TEXT_MESSAGE_END without a start', e, 'end_without_start')]
+        return id ? end(id, 'reasoning', stream.laneOf(e), e, extra) : [stream.problem('THINKING_TEXT_MESSAGE_END without a start', e, 'end_without_start')]
       }
     }
   }

@@ -17,10 +17,15 @@ import { readToolResult } from './tool-result'
  * calls.start('c1', { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' })
  */
 export interface ToolEvents {
-  start(id: string, e: AgUiEvent): Op[]
-  args(id: string, delta: unknown, e: AgUiEvent): Op[]
-  end(id: string, e: AgUiEvent): Op[]
-  result(id: string, e: AgUiEvent): Op[]
+  /**
+   * Each handler keeps `extra` (the event's fields weft does not read) on the tool
+   * message: the call's events in `props.extra`, the result's in `props.resultExtra`
+   * (on the wire they are fields of the call and of the `role: "tool"` message).
+   */
+  start(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
+  args(id: string, delta: unknown, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
+  end(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
+  result(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
   /** The arguments are complete: parse them and move the call on. */
   inputDone(track: ToolTrack): Op[]
   /** Every call still taking arguments is complete (a run ended). */
@@ -55,7 +60,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     return ops
   }
 
-  function start(id: string, e: AgUiEvent): Op[] {
+  function start(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     const name = nonEmpty(e.toolCallName)
     const parentMessageId = nonEmpty(e.parentMessageId)
     const lane = stream.laneOf(e)
@@ -70,7 +75,13 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
       track = newToolTrack(id, name ?? 'tool', lane, parentMessageId)
       tools.set(id, track)
     }
-    return [...ops, ...opened(track)]
+    return [...ops, ...opened(track), ...kept(track, 'extra', extra)]
+  }
+
+  /** The event's unread fields, merged into the tool message under `key`. */
+  function kept(track: ToolTrack, key: 'extra' | 'resultExtra', extra: Record<string, unknown> | undefined): Op[] {
+    if (!extra) return []
+    return [{ op: 'message.delta', ...stream.place(track.id, 'tool', 'assistant', track.lane), action: 'merge', path: key, value: extra }]
   }
 
   function opened(track: ToolTrack): Op[] {
@@ -89,7 +100,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     ]
   }
 
-  function args(id: string, delta: unknown, e: AgUiEvent): Op[] {
+  function args(id: string, delta: unknown, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     if (typeof delta !== 'string') return [stream.problem(`${String(e.type)} needs a string "delta"`, e, 'delta')]
     const ops: Op[] = []
     let track = tools.get(id)
@@ -100,6 +111,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
       ops.push(...opened(track))
     }
     ops.push(pushArguments(track, { turnId, messageId: id }, delta))
+    if (extra) ops.push(...kept(track, 'extra', extra))
     pending.add(track)
     const { unsafeKey, depth } = track.parser
     if (unsafeKey !== undefined && !track.reportedKey) {
@@ -117,10 +129,10 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     return ops
   }
 
-  function end(id: string, e: AgUiEvent): Op[] {
+  function end(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     const track = tools.get(id)
     if (!track) return [stream.problem(`TOOL_CALL_END for "${id}", which was not started`, e, 'end_without_start')]
-    return inputDone(track)
+    return [...inputDone(track), ...kept(track, 'extra', extra)]
   }
 
   function inputDone(track: ToolTrack): Op[] {
@@ -153,7 +165,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     return ops
   }
 
-  function result(id: string, e: AgUiEvent): Op[] {
+  function result(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     const { props, refused } = readToolResult(e)
     let track = tools.get(id)
     if (!track) {
@@ -170,6 +182,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     const failed = props.state === 'output-error'
     return [
       { op: 'message.delta', ...stream.place(id, 'tool', 'assistant', track.lane), action: 'set', path: '', value },
+      ...kept(track, 'resultExtra', extra),
       { op: 'message.finish', messageId: id, status: failed ? 'error' : 'done' },
       {
         op: 'trace.node', turnId,

@@ -14,10 +14,14 @@ import type { VocionStream } from './stream-state'
  * answer.reasoning('Let me look'); answer.delta('Hello')
  */
 export interface Answer {
-  /** `thinking` (no delta) opens the reasoning message; each `thinking_delta` grows it. */
-  reasoning(delta: string | undefined): Op[]
+  /**
+   * `thinking` (no delta) opens the reasoning message; each `thinking_delta` grows it.
+   * `extra` (the event's fields weft does not read) merges into the message's `props.extra`.
+   */
+  reasoning(delta: string | undefined, extra?: Record<string, unknown>): Op[]
   closeReasoning(): Op[]
-  delta(text: string): Op[]
+  /** A `response_delta`: `extra` merges into the answer's `props.extra`. */
+  delta(text: string, extra?: Record<string, unknown>): Op[]
   /** The server's final response, when it differs from what the deltas built. */
   final(response: string): Op[]
 }
@@ -34,12 +38,14 @@ export function createAnswer(stream: VocionStream): Answer {
   let reasoningId: string | undefined
   let text: string | undefined
 
-  function reasoning(delta: string | undefined): Op[] {
+  function reasoning(delta: string | undefined, extra?: Record<string, unknown>): Op[] {
     if (!reasoningId) reasoningId = stream.fresh('reasoning')
-    return [{
+    const ops: Op[] = [{
       op: 'message.delta', turnId, messageId: reasoningId, type: 'reasoning', role: 'assistant',
       action: 'append', path: 'content', value: delta ?? '',
     }]
+    if (extra) ops.push({ op: 'message.delta', turnId, messageId: reasoningId, type: 'reasoning', role: 'assistant', action: 'merge', path: 'extra', value: extra })
+    return ops
   }
 
   function closeReasoning(): Op[] {
@@ -49,12 +55,15 @@ export function createAnswer(stream: VocionStream): Answer {
     return [{ op: 'message.finish', messageId: id, status: 'done' }]
   }
 
-  function delta(chunk: string): Op[] {
+  function delta(chunk: string, extra?: Record<string, unknown>): Op[] {
     text = (text ?? '') + chunk
-    return [
+    const ops: Op[] = [
       ...closeReasoning(),
       { op: 'message.delta', turnId, messageId: answerId, type: 'text', role: 'assistant', action: 'append', path: 'content', value: chunk },
     ]
+    // Under its own prop, so the answer's appends around it still merge into one write.
+    if (extra) ops.push({ op: 'message.delta', turnId, messageId: answerId, type: 'text', role: 'assistant', action: 'merge', path: 'extra', value: extra })
+    return ops
   }
 
   function final(response: string): Op[] {

@@ -8,9 +8,10 @@
 import { weftError, type ErrorType } from '../../core/errors'
 import type { Op } from '../../core/ops'
 import type { DecodeContext, Decoder, DetectInput } from '../../core/protocol/types'
-import { isRecord } from '../../core/util/record'
+import { extrasOf, isRecord } from '../../core/util/record'
 import { idOf } from '../../core/util/values'
 import { createAnswer } from './answer'
+import { VOCION_DROPPED_TYPES, VOCION_EVENT_FIELDS } from './event-fields'
 import { createLanes } from './lanes'
 import { createParts } from './parts'
 import { createSearch } from './search'
@@ -23,12 +24,6 @@ const DISTINCT_TYPES: ReadonlySet<string> = new Set([
   'thinking_delta', 'response_delta', 'tool_start', 'tool_end', 'tool_error', 'subagent_start', 'subagent_end',
   'documents', 'retrieval_progress', 'skill_result', 'recommended_action', 'trace_node', 'hitl_gate',
 ])
-
-/**
- * Events newer servers send that carry nothing the transcript shows: progress
- * notes, a tool name before its call, mounted memory files.
- */
-const ADVISORY_TYPES: ReadonlySet<string> = new Set(['step_progress', 'composing', 'memories_mounted'])
 
 /**
  * A decoder for one Vocion stream.
@@ -47,64 +42,73 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
   const lanes = createLanes(stream)
   const search = createSearch(stream)
   const parts = createParts(stream)
+  /** What a turn-level event (the stream's meta, `answering`, `done`, `error`, `run_meta`) carries unread; the fold merges `metadata.extra`. */
+  const turnExtra = (extra: Record<string, unknown> | undefined): Op[] => (extra ? [{ op: 'turn.update', turnId, metadata: { extra } }] : [])
   let ended = false
 
   function decode(event: unknown): Op[] {
     if (!isRecord(event)) return [problem('a Vocion event must be an object', event, 'not_object')]
     const type = event.type
     if (typeof type !== 'string' || type === '') return [problem('a Vocion event has no type', event, 'missing_type')]
-    if (type === 'stream_meta') return streamMeta(event)
-    if (type === 'usage' || ADVISORY_TYPES.has(type)) return []
+    // Only a listed type is read, so a type handled below is one whose fields the list names.
+    const read = VOCION_EVENT_FIELDS.get(type)
+    if (type === 'stream_meta') return streamMeta(event, extrasOf(event, read as ReadonlySet<string>))
+    if (!read && VOCION_DROPPED_TYPES.has(type)) return []
     if (ended) return [problem(`"${type}" arrived after the turn ended; it was ignored`, event, 'after_end')]
+    if (!read) return [problem(`unknown Vocion event "${type}"`, event, 'unknown_event')]
+    // What the event carries beyond weft's fields, for what it makes (nothing is allocated when there is none).
+    const extra = extrasOf(event, read)
     switch (type) {
       case 'thinking':
-        return answer.reasoning(undefined)
+        return answer.reasoning(undefined, extra)
       case 'thinking_delta':
-        return typeof event.delta === 'string' ? answer.reasoning(event.delta) : [problem('thinking_delta without a delta', event, 'invalid')]
+        return typeof event.delta === 'string' ? answer.reasoning(event.delta, extra) : [problem('thinking_delta without a delta', event, 'invalid')]
       case 'answering':
-        return answer.closeReasoning()
+        // The answer begins: a mark on the turn, which owns what it carries.
+        return [...turnExtra(extra), ...answer.closeReasoning()]
       case 'response_delta':
-        return typeof event.delta === 'string' ? answer.delta(event.delta) : [problem('response_delta without a delta', event, 'invalid')]
+        return typeof event.delta === 'string' ? answer.delta(event.delta, extra) : [problem('response_delta without a delta', event, 'invalid')]
       case 'tool_start':
-        return tools.start(event)
+        return tools.start(event, extra)
       case 'tool_end':
-        return tools.end(event)
+        return tools.end(event, extra)
       case 'tool_error':
-        return tools.error(event)
+        return tools.error(event, extra)
       case 'subagent_start':
-        return lanes.start(event)
+        return lanes.start(event, extra)
       case 'subagent_end':
-        return lanes.end(event)
+        return lanes.end(event, extra)
       case 'documents':
-        return search.documents(event)
+        // The documents become sources (each keeps its own extra fields); the event's belong to the turn.
+        return Array.isArray(event.documents) ? [...turnExtra(extra), ...search.documents(event)] : search.documents(event)
       case 'retrieval_progress':
-        return search.retrievalProgress(event)
+        return search.retrievalProgress(event, extra)
       case 'skill_result':
-        return search.skillResult(event)
+        return search.skillResult(event, extra)
       case 'recommended_action':
-        return parts.recommendedAction(event)
+        return parts.recommendedAction(event, extra)
       case 'trace_node':
-        return rows.traceNode(event)
+        return rows.traceNode(event, extra)
       case 'hitl_gate':
-        return parts.hitlGate(event)
+        return parts.hitlGate(event, extra)
       case 'done':
-        return done(event)
+        return done(event, extra)
       case 'error':
-        return failed(event)
+        return failed(event, extra)
       case 'run_meta':
-        return [{ op: 'turn.update', turnId, metadata: pick(event, ['model', 'provider', 'strength', 'thinking']) }]
+        return [{ op: 'turn.update', turnId, metadata: pick(event, ['model', 'provider', 'strength', 'thinking']) }, ...turnExtra(extra)]
       case 'artifact':
       case 'record_created':
-        return parts.dataPart(type, event)
+        return parts.dataPart(type, event, extra)
       default:
-        return [problem(`unknown Vocion event "${type}"`, event, 'unknown_event')]
+        return [problem(`unhandled Vocion event "${type}"`, event, 'unknown_event')]
     }
   }
 
-  function streamMeta(event: VocionEvent): Op[] {
+  function streamMeta(event: VocionEvent, extra: Record<string, unknown> | undefined): Op[] {
     const streamId = typeof event.streamId === 'string' ? idOf(event.streamId) : undefined
     if (!streamId) return [problem('stream_meta without a streamId', event, 'invalid')]
-    return [{ op: 'cursor', cursor: { streamId, protocol: 'vocion' } }]
+    return [{ op: 'cursor', cursor: { streamId, protocol: 'vocion' } }, ...turnExtra(extra)]
   }
 
   /** What closes with the turn, however it ends. */
@@ -112,9 +116,9 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
     return [...answer.closeReasoning(), ...lanes.closeAll(), ...rows.pastTenseForOpen()]
   }
 
-  function done(event: VocionEvent): Op[] {
+  function done(event: VocionEvent, extra: Record<string, unknown> | undefined): Op[] {
     ended = true
-    const ops: Op[] = closeAll()
+    const ops: Op[] = [...closeAll(), ...turnExtra(extra)]
     // Deltas can be lost on the way; the server's final response is the answer.
     const response = typeof event.response === 'string' ? event.response : undefined
     if (event.response !== undefined && event.response !== null && response === undefined) {
@@ -127,10 +131,10 @@ export function createVocionDecoder(context: DecodeContext): Decoder {
     return ops
   }
 
-  function failed(event: VocionEvent): Op[] {
+  function failed(event: VocionEvent, extra: Record<string, unknown> | undefined): Op[] {
     ended = true
     const message = idOf(event.message) ?? 'the agent stream ended with an error'
-    return [...closeAll(), { op: 'turn.finish', turnId, status: 'error', error: weftError(classify(message), message) }]
+    return [...closeAll(), ...turnExtra(extra), { op: 'turn.finish', turnId, status: 'error', error: weftError(classify(message), message) }]
   }
 
   return {

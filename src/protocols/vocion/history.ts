@@ -7,7 +7,11 @@
 import { streamToOps } from '../../core/fold-stream'
 import { historyOps, replayOps, type HistoryBatch } from '../../core/history/merge'
 import type { HistoryReader } from '../../core/protocol/types'
-import { isRecord, isSafeKey } from '../../core/util/record'
+import { extrasOf, isRecord, isSafeKey } from '../../core/util/record'
+
+/** The fields read from a transcript turn (the events of an assistant turn are read by the decoder). */
+const USER_TURN_FIELDS: ReadonlySet<string> = new Set(['id', 'role', 'content'])
+const ASSISTANT_TURN_FIELDS: ReadonlySet<string> = new Set(['id', 'role', 'events'])
 
 /**
  * One turn of a Vocion transcript.
@@ -25,7 +29,9 @@ export type VocionTranscriptTurn =
 /**
  * Turn a stored Vocion transcript into a history batch. A turn that cannot be
  * read is reported and skipped; a bad event inside a turn is the decoder's
- * problem on that turn, as it is live.
+ * problem on that turn, as it is live. What a stored turn carries beyond its
+ * fields is kept: a user turn's in its text message's `props.extra`, an assistant
+ * turn's in the turn's `metadata.extra` (its events keep theirs as they do live).
  *
  * @example
  * store.getState().dispatch(historyOps(vocionHistory(await loadTranscript(id)), store.getState()))
@@ -43,12 +49,14 @@ export function vocionHistory(transcript: unknown): HistoryBatch {
     }
     const id = raw.id
     if (raw.role === 'user' && typeof raw.content === 'string') {
+      const extra = extrasOf(raw, USER_TURN_FIELDS)
       batch.turns.push({
         turn: { id, role: 'user', status: 'done', protocol: 'vocion' },
-        messages: [{ id: `${id}/text`, role: 'user', type: 'text', props: { content: raw.content }, status: 'done' }],
+        messages: [{ id: `${id}/text`, role: 'user', type: 'text', props: { content: raw.content, ...(extra ? { extra } : {}) }, status: 'done' }],
       })
     } else if (raw.role === 'assistant' && Array.isArray(raw.events)) {
-      batch.turns.push({ turn: { id, role: 'assistant', status: 'done', protocol: 'vocion' }, messages: [] })
+      const extra = extrasOf(raw, ASSISTANT_TURN_FIELDS)
+      batch.turns.push({ turn: { id, role: 'assistant', status: 'done', protocol: 'vocion', ...(extra ? { metadata: { extra } } : {}) }, messages: [] })
       ;(batch.replay as Record<string, unknown>)[id] = replayOps(streamToOps(raw.events, { protocol: 'vocion', turnId: id }), id)
     } else {
       batch.problems.push({ message: `turn ${index} ("${id}") is neither a user turn with content nor an assistant turn with events` })

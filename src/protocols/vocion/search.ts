@@ -3,8 +3,9 @@
  * timeline row per retrieval, `skill_result` a finished `skill` row.
  */
 import type { Op } from '../../core/ops'
-import { isRecord } from '../../core/util/record'
+import { extrasOf, isRecord } from '../../core/util/record'
 import { defined, finiteNumber, idOf } from '../../core/util/values'
+import { SEARCH_DOCUMENT_FIELDS } from './event-fields'
 import type { VocionEvent, VocionStream } from './stream-state'
 
 /** How each retrieval stage reads on its timeline row. */
@@ -25,9 +26,11 @@ const RETRIEVAL_LABELS: ReadonlyMap<string, (meta: Record<string, unknown>) => s
  * search.retrievalProgress({ type: 'retrieval_progress', stage: 'started' })
  */
 export interface Search {
+  /** Each document is a source; what it carries beyond weft's fields is the source's `extra`. */
   documents(event: VocionEvent): Op[]
-  retrievalProgress(event: VocionEvent): Op[]
-  skillResult(event: VocionEvent): Op[]
+  /** These keep `extra` (the event's fields weft does not read) on their row. */
+  retrievalProgress(event: VocionEvent, extra?: Record<string, unknown>): Op[]
+  skillResult(event: VocionEvent, extra?: Record<string, unknown>): Op[]
 }
 
 /**
@@ -56,6 +59,8 @@ export function createSearch(stream: VocionStream): Search {
           ...defined({
             url: idOf(doc.link), title: idOf(doc.semantic_identifier), snippet: idOf(doc.blurb),
             citationIndex: typeof doc.citationIndex === 'number' ? doc.citationIndex : undefined,
+            // `source_type`, `foundBy` and a server's own fields.
+            extra: extrasOf(doc, SEARCH_DOCUMENT_FIELDS),
           }),
         },
       })
@@ -63,7 +68,7 @@ export function createSearch(stream: VocionStream): Search {
     return ops
   }
 
-  function retrievalProgress(event: VocionEvent): Op[] {
+  function retrievalProgress(event: VocionEvent, extra?: Record<string, unknown>): Op[] {
     const stage = idOf(event.stage) ?? 'started'
     const meta = isRecord(event.meta) ? event.meta : {}
     // One row per retrieval: `started` (or any stage with none open) opens it, `complete` closes it.
@@ -72,10 +77,10 @@ export function createSearch(stream: VocionStream): Search {
     const complete = stage === 'complete'
     if (complete) retrievalId = undefined
     const label = (RETRIEVAL_LABELS.get(stage) ?? (() => `Searching… (${stage})`))(meta)
-    return [{ op: 'trace.node', turnId, node: { id, kind: 'search', label, status: complete ? 'done' : 'progress', detail: meta } }]
+    return [{ op: 'trace.node', turnId, node: { id, kind: 'search', label, status: complete ? 'done' : 'progress', detail: meta, ...(extra ? { extra } : {}) } }]
   }
 
-  function skillResult(event: VocionEvent): Op[] {
+  function skillResult(event: VocionEvent, extra?: Record<string, unknown>): Op[] {
     const skill = isRecord(event.skillResult) ? event.skillResult : undefined
     if (!skill) return [stream.problem('skill_result without a skillResult', event, 'invalid')]
     const runId = idOf(skill.runId)
@@ -83,7 +88,7 @@ export function createSearch(stream: VocionStream): Search {
     const name = idOf(skill.skillName) ?? idOf(skill.skillSlug) ?? 'Skill'
     return [{
       op: 'trace.node', turnId,
-      node: { id, kind: 'skill', label: name, tool: idOf(skill.skillSlug), status: 'done', result: skill.content, detail: skill },
+      node: { id, kind: 'skill', label: name, tool: idOf(skill.skillSlug), status: 'done', result: skill.content, detail: skill, ...(extra ? { extra } : {}) },
     }]
   }
 

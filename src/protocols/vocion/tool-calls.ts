@@ -17,9 +17,15 @@ import type { TraceRows } from './trace-rows'
  * tools.start({ type: 'tool_start', tool: 'search', input: { q: 'renewals' } })
  */
 export interface ToolCalls {
-  start(event: VocionEvent): Op[]
-  end(event: VocionEvent): Op[]
-  error(event: VocionEvent): Op[]
+  /** Each keeps `extra` (the event's fields weft does not read) in the tool message's `props.extra`. */
+  start(event: VocionEvent, extra?: Record<string, unknown>): Op[]
+  end(event: VocionEvent, extra?: Record<string, unknown>): Op[]
+  error(event: VocionEvent, extra?: Record<string, unknown>): Op[]
+}
+
+/** The merge of an event's unread fields into a tool message, or nothing. */
+function kept(turnId: string, messageId: string, extra: Record<string, unknown> | undefined): Op[] {
+  return extra ? [{ op: 'message.delta', turnId, messageId, type: 'tool', role: 'assistant', action: 'merge', path: 'extra', value: extra }] : []
 }
 
 /**
@@ -36,7 +42,7 @@ export function createToolCalls(stream: VocionStream, rows: TraceRows, answer: A
     return { messageId, toolCallId: messageId, nodeId: messageId, rowFromServer: false }
   }
 
-  function start(event: VocionEvent): Op[] {
+  function start(event: VocionEvent, extra?: Record<string, unknown>): Op[] {
     const tool = idOf(event.tool)
     if (!tool) return [stream.problem('tool_start without a tool', event, 'invalid')]
     const input = isRecord(event.input) ? event.input : {}
@@ -54,7 +60,7 @@ export function createToolCalls(stream: VocionStream, rows: TraceRows, answer: A
       ...answer.closeReasoning(),
       {
         op: 'message.put', turnId, messageId, type: 'tool', role: 'assistant', status: 'streaming',
-        props: { toolCallId: call.toolCallId, name: tool, input, inputText: safeJson(input), state: 'input-available' },
+        props: { toolCallId: call.toolCallId, name: tool, input, inputText: safeJson(input), state: 'input-available', ...(extra ? { extra } : {}) },
       },
     ]
     if (!call.rowFromServer) {
@@ -63,7 +69,7 @@ export function createToolCalls(stream: VocionStream, rows: TraceRows, answer: A
     return ops
   }
 
-  function end(event: VocionEvent): Op[] {
+  function end(event: VocionEvent, extra?: Record<string, unknown>): Op[] {
     const tool = idOf(event.tool)
     if (!tool) return [stream.problem('tool_end without a tool', event, 'invalid')]
     const input = isRecord(event.input) ? event.input : undefined
@@ -77,7 +83,7 @@ export function createToolCalls(stream: VocionStream, rows: TraceRows, answer: A
         ...(output !== undefined ? { output } : {}),
         ...(input ? { input, inputText: safeJson(input) } : {}),
       },
-    }, { op: 'message.finish', messageId: call.messageId, status: 'done' }]
+    }, ...kept(turnId, call.messageId, extra), { op: 'message.finish', messageId: call.messageId, status: 'done' }]
     if (!call.rowFromServer) {
       ops.push({
         op: 'trace.node', turnId,
@@ -87,7 +93,7 @@ export function createToolCalls(stream: VocionStream, rows: TraceRows, answer: A
     return ops
   }
 
-  function error(event: VocionEvent): Op[] {
+  function error(event: VocionEvent, extra?: Record<string, unknown>): Op[] {
     const tool = idOf(event.tool)
     const message = idOf(event.message) ?? 'the tool failed'
     const status = typeof event.status === 'number' ? event.status : undefined
@@ -105,6 +111,7 @@ export function createToolCalls(stream: VocionStream, rows: TraceRows, answer: A
           ...(status !== undefined ? { httpStatus: status } : {}),
         },
       },
+      ...kept(turnId, target.messageId, extra),
       { op: 'message.finish', messageId: target.messageId, status: 'error' },
       fail,
     ]

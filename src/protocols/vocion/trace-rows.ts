@@ -19,7 +19,8 @@ const TRACE_STATUSES: ReadonlySet<string> = new Set<TraceStatus>(['start', 'prog
  * rows.traceNode({ type: 'trace_node', id: 'n1', label: 'Searching', status: 'start' })
  */
 export interface TraceRows {
-  traceNode(event: VocionEvent): Op[]
+  /** `extra` (the event's fields weft does not read) merges into the row's `extra`. */
+  traceNode(event: VocionEvent, extra?: Record<string, unknown>): Op[]
   /** The latest open server row for a tool that no call has claimed yet. */
   unclaimedRowFor(tool: string): ServerRow | undefined
   /** The latest open server row for a tool. */
@@ -56,7 +57,7 @@ export function createTraceRows(stream: VocionStream): TraceRows {
     return undefined
   }
 
-  function traceNode(event: VocionEvent): Op[] {
+  function traceNode(event: VocionEvent, extra?: Record<string, unknown>): Op[] {
     const wireId = idOf(event.id)
     if (!wireId) return [stream.problem('trace_node without an id', event, 'missing_id')]
     const ops: Op[] = []
@@ -97,6 +98,7 @@ export function createTraceRows(stream: VocionStream): TraceRows {
     if (tool) node.tool = tool
     for (const key of ['detail', 'args', 'result', 'resultDetail'] as const) if (event[key] !== undefined) node[key] = event[key]
     if (typeof event.confidence === 'number') node.confidence = event.confidence
+    if (extra) node.extra = extra
     const delta = typeof event.delta === 'string' && event.delta !== '' ? event.delta : undefined
     ops.unshift({ op: 'trace.node', turnId, node, ...(delta ? { delta } : {}) })
     return ops

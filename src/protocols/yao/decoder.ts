@@ -9,6 +9,7 @@ import { idOf } from '../../core/util/values'
 import type { Op, DeltaAction } from '../../core/ops'
 import { protocolProblem } from '../../core/protocol/problem'
 import type { DecodeContext, Decoder, DetectInput, FrameMeta } from '../../core/protocol/types'
+import { yaoChunkExtras, yaoLifecycleExtras } from './chunk-fields'
 
 /** A key that reads the same as a one-segment path. */
 const PLAIN_KEY = /^[A-Za-z0-9_$-]+$/
@@ -145,41 +146,44 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     const blockId = idOf(props.block_id) ?? idOf(chunk.block_id)
     const threadId = idOf(props.thread_id) ?? idOf(chunk.thread_id)
     const messageId = idOf(props.message_id) ?? idOf(chunk.message_id)
+    // What the event carries beyond weft's fields goes on what it opens or closes: the turn, the block's row, the thread, the message.
+    const extra = yaoLifecycleExtras(name, props, chunk as Record<string, unknown>)
+    const kept = extra ? { extra } : {}
     switch (name) {
       case 'stream_start':
         return [{
           op: 'turn.update', turnId,
-          metadata: pick(props, { request_id: 'requestId', chat_id: 'chatId', trace_id: 'traceId', assistant: 'assistant' }),
+          metadata: { ...pick(props, { request_id: 'requestId', chat_id: 'chatId', trace_id: 'traceId', assistant: 'assistant' }), ...kept },
         }]
       case 'stream_end':
-        return streamEnd(props)
+        return streamEnd(props, extra)
       case 'block_start': {
         if (!blockId) return [problem('block_start without a block_id', props)]
         const kind = idOf(props.type) ?? 'block'
         const label = idOf(props.label)
         return [
           { op: 'block.open', turnId, blockId: scoped(blockId), kind, label },
-          { op: 'trace.node', turnId, node: { id: scoped(blockId), kind, label: label ?? kind, status: 'start' } },
+          { op: 'trace.node', turnId, node: { id: scoped(blockId), kind, label: label ?? kind, status: 'start', ...kept } },
         ]
       }
       case 'block_end':
         if (!blockId) return [problem('block_end without a block_id', props)]
         return [
           { op: 'block.close', blockId: scoped(blockId), status: props.status === 'error' ? 'error' : 'done' },
-          { op: 'trace.node', turnId, node: { id: scoped(blockId), status: props.status === 'error' ? 'error' : 'done' } },
+          { op: 'trace.node', turnId, node: { id: scoped(blockId), status: props.status === 'error' ? 'error' : 'done', ...kept } },
         ]
       case 'thread_start':
         if (!threadId) return [problem('thread_start without a thread_id', props)]
-        return [{ op: 'thread.open', turnId, threadId: scoped(threadId), blockId: blockId && scoped(blockId), label: idOf(props.label) }]
+        return [{ op: 'thread.open', turnId, threadId: scoped(threadId), blockId: blockId && scoped(blockId), label: idOf(props.label), ...kept }]
       case 'thread_end':
         if (!threadId) return [problem('thread_end without a thread_id', props)]
-        return [{ op: 'thread.close', threadId: scoped(threadId), status: props.status === 'error' ? 'error' : 'done' }]
+        return [{ op: 'thread.close', threadId: scoped(threadId), status: props.status === 'error' ? 'error' : 'done', ...kept }]
       case 'message_start': {
         if (!messageId) return [problem('message_start without a message_id', props)]
         const wireType = idOf(props.type) ?? 'text'
         messageTypes.set(messageId, wireType)
         const ops: Op[] = [{
-          op: 'message.delta', action: 'merge', path: '', value: {}, ...place(messageId, wireType, chunk, props),
+          op: 'message.delta', action: 'merge', path: '', value: kept, ...place(messageId, wireType, chunk, props),
         }]
         if (wireType === 'tool_call' && isRecord(props.tool_call)) ops.push(...toolCall(messageId, props.tool_call, false))
         return ops
@@ -188,12 +192,13 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
         if (!messageId) return [problem('message_end without a message_id', props)]
         const ops: Op[] = []
         const wireType = messageTypes.get(messageId)
-        const extra = isRecord(props.extra) ? props.extra : {}
-        // The server's final text wins over what the deltas built, in case some were dropped.
-        if (typeof extra.content === 'string' && (wireType === 'text' || wireType === 'thinking')) {
-          ops.push({ op: 'message.delta', turnId, messageId: scoped(messageId), action: 'set', path: 'content', value: extra.content })
+        const final = isRecord(props.extra) ? props.extra.content : undefined
+        // The server's final text (Yao's `extra.content`) wins over what the deltas built, in case some were dropped.
+        if (typeof final === 'string' && (wireType === 'text' || wireType === 'thinking')) {
+          ops.push({ op: 'message.delta', turnId, messageId: scoped(messageId), action: 'set', path: 'content', value: final })
         }
         const failed = props.status === 'error'
+        if (extra) ops.push({ op: 'message.delta', turnId, messageId: scoped(messageId), action: 'merge', path: 'extra', value: extra })
         ops.push({ op: 'message.finish', messageId: scoped(messageId), status: failed ? 'error' : 'done' })
         const tool = tools.get(messageId)
         if (tool) ops.push(...toolFinished(messageId, tool, failed))
@@ -204,9 +209,9 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     }
   }
 
-  function streamEnd(props: Record<string, unknown>): Op[] {
+  function streamEnd(props: Record<string, unknown>, extra: Record<string, unknown> | undefined): Op[] {
     ended = true
-    const ops: Op[] = []
+    const ops: Op[] = extra ? [{ op: 'turn.update', turnId, metadata: { extra } }] : []
     if (isRecord(props.usage)) ops.push({ op: 'turn.update', turnId, usage: props.usage })
     if (typeof props.duration_ms === 'number') ops.push({ op: 'turn.update', turnId, metadata: { durationMs: props.duration_ms } })
     const status = props.status
@@ -257,6 +262,9 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
         ops.push({ op: 'message.delta', ...where, action: action as DeltaAction, path, value, retype: typeChange })
       }
     }
+    // The chunk's own fields beyond weft's (not its props, which are the message's): merged, under their own prop.
+    const extra = yaoChunkExtras(chunk as Record<string, unknown>)
+    if (extra) ops.push({ op: 'message.delta', ...where, action: 'merge', path: 'extra', value: extra })
     const appends = isDelta && (chunk.delta_action ?? 'append') === 'append'
     if (wireType === 'tool_call') ops.push(...toolCall(wireId, props, appends))
     if (wireType === 'execute') ops.push(executeNode(wireId, props))

@@ -8,7 +8,11 @@
 import { streamToOps } from '../../core/fold-stream'
 import { historyOps, replayOps, type HistoryBatch } from '../../core/history/merge'
 import type { HistoryReader } from '../../core/protocol/types'
-import { isRecord, isSafeKey } from '../../core/util/record'
+import { extrasOf, isRecord, isSafeKey } from '../../core/util/record'
+import { YAO_CHUNK_FIELDS } from './chunk-fields'
+
+/** The fields read from a stored message. */
+const STORED_FIELDS: ReadonlySet<string> = new Set(['message_id', 'role', 'type', 'props', 'request_id', 'block_id', 'thread_id', 'sequence'])
 
 /**
  * A stored Yao chat message (the fields weft reads).
@@ -35,6 +39,9 @@ interface Group {
 
 /**
  * Turn stored Yao chat messages into a history batch (sorted by `sequence` when every message has one).
+ * What a stored message carries beyond its fields is kept in its message's `props.extra`,
+ * as a live chunk's is; an assistant message is replayed as a chunk, so of its fields
+ * one that a chunk itself carries (its `metadata`, say) is read as the chunk's, not kept.
  *
  * @example
  * store.getState().dispatch(historyOps(yaoHistory(await loadChat(chatId)), store.getState()))
@@ -64,12 +71,16 @@ export function yaoHistory(messages: unknown): HistoryBatch {
       const id = `yao-user:${first.message_id ?? key}`
       batch.turns.push({
         turn: { id, role: 'user', status: 'done', protocol: 'yao' },
-        messages: group.messages.map((m, at) => ({ id: `${id}/${m.message_id ?? at}`, role: 'user' as const, type: m.type === 'user_input' ? 'text' : m.type, props: m.props, status: 'done' as const })),
+        messages: group.messages.map((m, at) => ({
+          id: `${id}/${m.message_id ?? at}`, role: 'user' as const, type: m.type === 'user_input' ? 'text' : m.type, props: withExtra(m), status: 'done' as const,
+        })),
       })
       continue
     }
     const id = `yao:${key}`
+    // A stored message's own fields ride on its chunk, which the decoder keeps as the message's extra.
     const chunks = group.messages.map((m, at) => ({
+      ...chunkExtras(m),
       chunk_id: `history-${at}`, message_id: m.message_id ?? `history-${at}`, type: m.type, props: m.props, delta: false,
       ...(m.block_id ? { block_id: m.block_id } : {}), ...(m.thread_id ? { thread_id: m.thread_id } : {}),
     }))
@@ -80,6 +91,25 @@ export function yaoHistory(messages: unknown): HistoryBatch {
     ;(batch.replay as Record<string, unknown>)[id] = replayOps(streamToOps(chunks, { protocol: 'yao', turnId: id }), id)
   }
   return batch
+}
+
+/** A stored message's fields beyond those read, or `undefined`. */
+const storedExtras = (m: YaoStoredMessage) => extrasOf(m as unknown as Record<string, unknown>, STORED_FIELDS)
+
+/** The stored fields a replayed chunk may carry: not those the decoder reads as the chunk's own. */
+function chunkExtras(m: YaoStoredMessage): Record<string, unknown> {
+  const extra = storedExtras(m)
+  if (!extra) return {}
+  for (const key of YAO_CHUNK_FIELDS) delete extra[key]
+  return extra
+}
+
+/** A user message's props with its stored fields in `extra` (merged into a record `extra` the props already have). */
+function withExtra(m: YaoStoredMessage): Record<string, unknown> {
+  const extra = storedExtras(m)
+  if (!extra) return m.props
+  const own = m.props.extra
+  return { ...m.props, extra: isRecord(own) ? { ...own, ...extra } : extra }
 }
 
 function groups(messages: YaoStoredMessage[]): Group[] {
