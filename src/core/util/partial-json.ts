@@ -11,6 +11,10 @@ import { isSafeKey, seal } from './record'
  * @example
  * const path: JsonPathSegment[] = ['filters', 'year', 0]
  */
+
+/** Below this many characters of input every flush takes a snapshot (a copy that small is cheap). */
+const SNAPSHOT_ALWAYS_BELOW = 16_384
+
 export type JsonPathSegment = string | number
 
 /**
@@ -121,6 +125,8 @@ export class IncrementalJsonParser {
   private expect: Expect = 'value'
   private token: Token | undefined
   private consumed = 0
+  /** `consumed` when the last snapshot was taken. */
+  private snapshotAt = 0
   private failure: JsonParseFailure | undefined
   private readonly onEdit: ((edit: JsonEdit) => void) | undefined
   private deepestSeen = 0
@@ -219,8 +225,9 @@ export class IncrementalJsonParser {
 
   /**
    * A frozen copy of the value so far that shares every container unchanged since
-   * the previous snapshot, so taking one costs the size of what changed, not of
-   * the whole value. Snapshots are sealed (see `seal`): never mutated, by the
+   * the previous snapshot, so taking one costs about the size of what changed, not
+   * of the whole value (a changed object is walked key by key; a changed array
+   * copies its final elements in one slice). Snapshots are sealed (see `seal`): never mutated, by the
    * parser or by anyone, and stored by the fold without a copy.
    *
    * @example
@@ -234,7 +241,23 @@ export class IncrementalJsonParser {
   snapshot(options: JsonSnapshotOptions = {}): unknown {
     const out = this.publish(this.root, options, 0)
     this.dirty.clear()
+    this.snapshotAt = this.consumed
     return out
+  }
+
+  /**
+   * Whether a snapshot is worth taking now: always while the text is short, and
+   * past that once the text has grown by an eighth since the last one. A snapshot
+   * costs about the size of the value's changed containers (a long array's copy),
+   * so taking one per network read made a long input quadratic; spaced by its
+   * growth, all of them together cost a few times the input. The last snapshot of
+   * an input is taken regardless (its end, or the stream's).
+   *
+   * @example
+   * if (parser.snapshotDue) ops.push(set('input', parser.snapshot()))
+   */
+  get snapshotDue(): boolean {
+    return this.consumed <= SNAPSHOT_ALWAYS_BELOW || (this.consumed - this.snapshotAt) * 8 >= this.consumed
   }
 
   private publish(value: unknown, options: JsonSnapshotOptions, depth: number): unknown {
@@ -245,8 +268,14 @@ export class IncrementalJsonParser {
     const deeper = options.maxDepth === undefined || depth < options.maxDepth
     let copy: Container
     if (Array.isArray(container)) {
-      const array: unknown[] = []
-      for (const item of container) {
+      // An array only grows at its end, and only its last element can still change: of the
+      // elements the previous copy holds, all but its last are final and carry over in one
+      // native slice. Without this a long array cost its whole length on every snapshot.
+      const previous = deeper && Array.isArray(known) && known.length > 0 && known.length <= container.length ? known : undefined
+      const from = previous ? previous.length - 1 : 0
+      const array: unknown[] = previous ? previous.slice(0, from) : []
+      for (let i = from; i < container.length; i++) {
+        const item = container[i]
         if (!deeper && item !== null && typeof item === 'object') continue
         array.push(this.publish(item, options, depth + 1))
       }

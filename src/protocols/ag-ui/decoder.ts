@@ -83,8 +83,8 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     return input
   }
 
-  function flush(except?: string): Op[] {
-    const ops = calls.flush(except)
+  function flush(except?: string, force = false): Op[] {
+    const ops = calls.flush(except, force)
     return replaying() ? ops.flatMap(keepFromReplay) : ops
   }
 
@@ -281,9 +281,11 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     protocol: 'ag-ui',
     decode,
     flush: () => flush(),
+    // A connection lost for good: the arguments held back since the last snapshot are written.
+    release: () => flush(undefined, true),
     end() {
-      if (ended) return flush()
-      const ops: Op[] = [...chunks.closeAll(), ...calls.closeOpen(), ...flush(), { op: 'turn.finish', turnId, status: 'done' }]
+      if (ended) return flush(undefined, true)
+      const ops: Op[] = [...chunks.closeAll(), ...calls.closeOpen(), ...flush(undefined, true), { op: 'turn.finish', turnId, status: 'done' }]
       runClosed(undefined)
       ended = true
       return ops

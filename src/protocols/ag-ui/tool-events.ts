@@ -34,8 +34,10 @@ export interface ToolEvents {
    * Write the arguments parsed so far of every call that got more since the last
    * flush, except `except` (whose end writes them itself). The decoder calls it
    * before any event that is not more arguments, the client at each read's end.
+   * Long arguments are written once they have grown enough to be worth a copy
+   * (`snapshotDue`), unless `force` (the stream's end or release).
    */
-  flush(except?: string): Op[]
+  flush(except?: string, force?: boolean): Op[]
 }
 
 /**
@@ -49,11 +51,11 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
   /** Calls whose arguments grew since the last flush. */
   const pending = new Set<ToolTrack>()
 
-  function flush(except?: string): Op[] {
+  function flush(except?: string, force = false): Op[] {
     if (pending.size === 0) return []
     const ops: Op[] = []
     for (const track of pending) {
-      if (track.id === except) continue
+      if (track.id === except || (!force && !track.parser.snapshotDue)) continue
       ops.push(inputSnapshot(track, stream.place(track.id, 'tool', 'assistant', track.lane)))
       pending.delete(track)
     }

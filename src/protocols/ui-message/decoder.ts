@@ -235,9 +235,9 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
     protocol: 'ui-message',
     decode,
     flush: () => tools.flush(),
-    release: () => [...tools.flush(), ...texts.releaseAll()],
+    release: () => [...tools.flush(undefined, true), ...texts.releaseAll()],
     end() {
-      const ops = [...tools.flush(), ...texts.endAll(), ...closeStep('done')]
+      const ops = [...tools.flush(undefined, true), ...texts.endAll(), ...closeStep('done')]
       if (ended) return ops
       ended = true
       outcome = 'done'

@@ -53,8 +53,10 @@ export interface ToolCalls {
    * The decoder calls it before any chunk that is not an input delta, so the order
    * of everything else is kept, and the client at the end of each network read.
    * A `next` chunk that sets a call's whole input itself makes that call's write moot.
+   * A long input is written once it has grown enough to be worth a copy
+   * (`snapshotDue`), unless `force` (the stream's end or release).
    */
-  flush(next?: Chunk): Op[]
+  flush(next?: Chunk, force?: boolean): Op[]
   outputAvailable(chunk: Chunk): Op[]
   outputError(chunk: Chunk): Op[]
   outputDenied(chunk: Chunk): Op[]
@@ -198,16 +200,19 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     return ops
   }
 
-  function flush(next?: Chunk): Op[] {
+  function flush(next?: Chunk, force = false): Op[] {
     if (pending.size === 0) return []
     const settled = next && (next.type === 'tool-input-available' || next.type === 'tool-input-error') && next.input !== undefined
       ? idOf(next.toolCallId)
       : undefined
     const ops: Op[] = []
     for (const track of pending) {
-      if (track.parser && track.toolCallId !== settled) ops.push(delta(track, 'set', 'input', track.parser.snapshot({ maxDepth })))
+      if (track.parser && track.toolCallId !== settled) {
+        if (!force && !track.parser.snapshotDue) continue
+        ops.push(delta(track, 'set', 'input', track.parser.snapshot({ maxDepth })))
+      }
+      pending.delete(track)
     }
-    pending.clear()
     return ops
   }
 
