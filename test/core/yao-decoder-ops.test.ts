@@ -343,5 +343,7 @@ describe('Yao sniffing', () => {
     expect(sniffYao({ first: { chunk_id: 1 } } as never)).toBe(0)
     expect(sniffYao({ first: 'C1' } as never)).toBe(0)
     expect(sniffYao({ first: ['C1'] } as never)).toBe(0)
+    expect(sniffYao({ first: null } as never)).toBe(0)
+    expect(sniffYao({} as never)).toBe(0)
   })
 })
