@@ -245,7 +245,6 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
       let value: unknown
       try {
         value = getAt(props, parsePath(path))
-        if (path === '') value = props
       } catch (thrown) {
         return [problem(thrown instanceof PathError ? thrown.message : 'bad delta_path', chunk, 'delta_path')]
       }
