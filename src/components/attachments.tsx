@@ -246,12 +246,13 @@ const List = forwardRef<HTMLUListElement, AttachmentsListProps>(function Attachm
           </li>
         ))}
       </ul>
-      {error && <p role="alert" data-weft="attachment-error">{error.message}</p>}
+      {error && <p role="alert" data-weft="attachment-error">{labels.fileRefused(error)}</p>}
     </>
   )
 })
 
 function Preview({ file }: { file: File }) {
+  const labels = useLabels()
   const [url, setUrl] = useState<string | undefined>()
   const image = file.type.startsWith('image/')
   useEffect(() => {
@@ -263,15 +264,9 @@ function Preview({ file }: { file: File }) {
   return (
     <span data-weft="attachment-preview">
       {image && url ? <img src={url} alt={file.name} /> : null}
-      <span>{file.name}</span> <small>{formatSize(file.size)}</small>
+      <span>{file.name}</span> <small>{labels.fileSize(file.size)}</small>
     </span>
   )
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 102.4) / 10} KB`
-  return `${Math.round(bytes / 104857.6) / 10} MB`
 }
 
 /**

@@ -54,8 +54,8 @@ export interface ComposerRootProps extends Omit<FormHTMLAttributes<HTMLFormEleme
 
 /**
  * The form that holds the composer's text (`data-state` `busy`, `idle`, or
- * `disabled` while the conversation shown takes no send: `useSendRefusal`, whose
- * message the text area then shows as its placeholder). Busy follows the store's
+ * `disabled` while the conversation shown takes no send: `useSendRefusal`, which
+ * the text area then shows as its placeholder, through the `sendRefused` label). Busy follows the store's
  * status (connecting, streaming or reconnecting) unless `busy` says otherwise.
  * Escape anywhere in it stops a streaming answer.
  *
@@ -125,6 +125,7 @@ export interface ComposerInputProps extends Omit<TextareaHTMLAttributes<HTMLText
 const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function ComposerInput({ rows = 1, onKeyDown, onChange, placeholder, disabled, asChild, children, ...rest }, ref) {
   const labels = useLabels()
   const { text, setText, refusal } = useComposer('Input')
+  const reason = refusal && labels.sendRefused(refusal)
   const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     onKeyDown?.(event)
     if (event.defaultPrevented) return
@@ -137,9 +138,9 @@ const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function Compo
     'data-weft': 'composer-input',
     'aria-label': labels.message,
     rows,
-    placeholder: refusal ? refusal.message : placeholder,
+    placeholder: reason ?? placeholder,
     disabled: disabled || refusal !== undefined,
-    title: refusal?.message,
+    title: reason,
     ...rest,
     value: text,
     onChange: (event: ChangeEvent<HTMLTextAreaElement>) => {

@@ -1,4 +1,5 @@
 import { partProps } from '../../core/parts'
+import { useLabels } from '../labels'
 import type { MessageRendererProps } from '../renderers'
 
 /**
@@ -8,10 +9,11 @@ import type { MessageRendererProps } from '../renderers'
  * <RendererProvider renderers={{ error: ErrorMessage }} />
  */
 export function ErrorMessage({ message }: MessageRendererProps) {
+  const labels = useLabels()
   const { message: text, code } = partProps(message, 'error')
   return (
     <p data-weft="error" data-error-type={code}>
-      {text ?? 'Something went wrong.'}
+      {text ?? labels.somethingWentWrong}
     </p>
   )
 }

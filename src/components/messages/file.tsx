@@ -1,4 +1,5 @@
 import { partProps } from '../../core/parts'
+import { useLabels } from '../labels'
 import type { MessageRendererProps } from '../renderers'
 import { safeUrl } from '../safe-url'
 
@@ -11,11 +12,12 @@ import { safeUrl } from '../safe-url'
  * <RendererProvider renderers={{ file: FileMessage, image: FileMessage }} />
  */
 export function FileMessage({ message }: MessageRendererProps) {
+  const labels = useLabels()
   const { url, mediaType, filename: name, alt } = partProps(message, 'file')
   const image = message.type === 'image' || mediaType?.startsWith('image/') === true
   if (image) {
     const src = safeUrl(url, { image: true })
-    if (src) return <img data-weft="file" data-kind="image" src={src} alt={alt || name || 'Image'} />
+    if (src) return <img data-weft="file" data-kind="image" src={src} alt={alt || name || labels.image} />
   } else {
     const href = safeUrl(url)
     if (href) {
@@ -28,7 +30,7 @@ export function FileMessage({ message }: MessageRendererProps) {
   }
   return (
     <span data-weft="file" data-kind="blocked" data-media-type={mediaType}>
-      {name || (image ? 'Image' : 'File')} (link not shown)
+      {name || (image ? labels.image : labels.file)} {labels.linkNotShown}
     </span>
   )
 }

@@ -1,4 +1,5 @@
 import { partProps } from '../../core/parts'
+import { useLabels } from '../labels'
 import type { MessageRendererProps } from '../renderers'
 
 /**
@@ -8,9 +9,10 @@ import type { MessageRendererProps } from '../renderers'
  * <RendererProvider renderers={{ loading: LoadingMessage }} />
  */
 export function LoadingMessage({ message }: MessageRendererProps) {
+  const labels = useLabels()
   return (
     <p data-weft="loading" data-state={message.status}>
-      {partProps(message, 'loading').message ?? 'Working…'}
+      {partProps(message, 'loading').message ?? labels.working}
     </p>
   )
 }

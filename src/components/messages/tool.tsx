@@ -93,10 +93,6 @@ export function summarizeInput(input: unknown, max = 60): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
-}
-
 /** How long the call ran: the server's `durationMs`, else what this view saw from start to result. */
 function useDuration(given: number | undefined, running: boolean): number | undefined {
   const started = useRef<number | undefined>(running ? Date.now() : undefined)
@@ -154,7 +150,7 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
         <span data-weft="tool-state" data-state={state}>{stateLabel(state, labels)}</span>
         {props.preliminary === true && <span data-weft="tool-preliminary">{labels.preliminary}</span>}
         {summary && <span data-weft="tool-summary">{summary}</span>}
-        {duration !== undefined && <span data-weft="tool-duration">{formatDuration(duration)}</span>}
+        {duration !== undefined && <span data-weft="tool-duration">{labels.duration(duration)}</span>}
       </summary>
       <div data-weft="tool-body">
         {inputText !== '' && (
