@@ -116,7 +116,7 @@ export const Chat = forwardRef<HTMLDivElement, ChatProps>(function Chat({ childr
   const labels = useLabels()
   const { viewport, content, atEnd, jump } = useStickToBottom()
   return (
-    <div data-weft="chat" data-state={atEnd ? 'at-end' : 'scrolled'} {...rest} ref={ref}>
+    <div {...rest} ref={ref} data-weft="chat" data-state={atEnd ? 'at-end' : 'scrolled'}>
       <div data-weft="chat-viewport" ref={viewport}>
         <div data-weft="chat-column" ref={content}>
           <TranscriptScrollContext.Provider value={viewport}>{children ?? <Transcript.Root />}</TranscriptScrollContext.Provider>

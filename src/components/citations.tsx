@@ -1,11 +1,11 @@
 /**
  * `[n]` citation markers in answer text, linked to the turn's sources.
  */
-import { forwardRef, type AnchorHTMLAttributes, type HTMLAttributes, type ReactNode, type Ref } from 'react'
+import { forwardRef, type AnchorHTMLAttributes, type ReactNode } from 'react'
 import type { Source } from '../core/model'
 import { asText } from './format'
 import { safeUrl } from './safe-url'
-import { Slot, withContent } from './slot'
+import { drawPart } from './slot'
 
 const MARKER = /\[(\d{1,4})\]/g
 
@@ -80,7 +80,5 @@ export const Citation = forwardRef<HTMLElement, CitationProps>(function Citation
   const props = href
     ? { ...own, href, target: '_blank', rel: 'noopener noreferrer', tabIndex: focusable ? rest.tabIndex : -1 }
     : own
-  if (asChild) return <Slot {...(props as HTMLAttributes<HTMLElement>)} ref={ref}>{withContent(children, marker)}</Slot>
-  if (!href) return <span {...(props as HTMLAttributes<HTMLSpanElement>)} ref={ref as Ref<HTMLSpanElement>}>{marker}</span>
-  return <a {...props} ref={ref as Ref<HTMLAnchorElement>}>{marker}</a>
+  return drawPart(href ? 'a' : 'span', asChild, children, props, ref, marker)
 })

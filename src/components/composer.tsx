@@ -83,10 +83,10 @@ const Root = forwardRef<HTMLFormElement, ComposerRootProps>(function ComposerRoo
   return (
     <ComposerContext.Provider value={state}>
       <form
-        data-weft="composer"
-        data-state={refusal ? 'disabled' : busy ? 'busy' : 'idle'}
         {...rest}
         ref={ref}
+        data-weft="composer"
+        data-state={refusal ? 'disabled' : busy ? 'busy' : 'idle'}
         onSubmit={submit}
         onKeyDown={(event) => {
           onKeyDown?.(event)
@@ -135,13 +135,13 @@ const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function Compo
     }
   }
   const props = {
-    'data-weft': 'composer-input',
     'aria-label': labels.message,
     rows,
     placeholder: reason ?? placeholder,
     disabled: disabled || refusal !== undefined,
     title: reason,
     ...rest,
+    'data-weft': 'composer-input',
     value: text,
     onChange: (event: ChangeEvent<HTMLTextAreaElement>) => {
       onChange?.(event)
@@ -164,9 +164,9 @@ export interface ComposerButtonProps extends ButtonHTMLAttributes<HTMLButtonElem
   asChild?: boolean
 }
 
-function ButtonOrSlot({ asChild, ...props }: ComposerButtonProps & { ref?: React.Ref<HTMLButtonElement> }) {
-  return asChild ? <Slot {...(props as React.HTMLAttributes<HTMLElement>)} /> : <button {...props} />
-}
+const ButtonOrSlot = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ButtonOrSlot({ asChild, ...props }, ref) {
+  return asChild ? <Slot {...(props as HTMLAttributes<HTMLElement>)} ref={ref as Ref<HTMLElement>} /> : <button {...props} ref={ref} />
+})
 
 /** An up arrow, drawn in the button's text colour; the button's label names it. */
 function SendIcon() {
@@ -201,12 +201,12 @@ const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
   return (
     <ButtonOrSlot
       type="submit"
-      data-weft="composer-send"
       aria-label={icon ? labels.send : undefined}
       title={icon ? labels.send : undefined}
       disabled={busy || refusal !== undefined || (text.trim() === '' && !attached)}
       {...rest}
       ref={ref}
+      data-weft="composer-send"
     >
       {icon ? <SendIcon /> : children}
     </ButtonOrSlot>
@@ -228,12 +228,12 @@ const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
   return (
     <ButtonOrSlot
       type="button"
-      data-weft="composer-stop"
       aria-label={icon ? labels.stop : undefined}
       title={icon ? labels.stop : undefined}
       disabled={!canStop}
       {...rest}
       ref={ref}
+      data-weft="composer-stop"
       onClick={(event) => {
         onClick?.(event)
         stop()
@@ -253,7 +253,7 @@ const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
  */
 const Action = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerAction(props, ref) {
   const { busy } = useComposer('Action')
-  return busy ? <Stop data-state="stop" {...props} ref={ref} /> : <Send data-state="send" {...props} ref={ref} />
+  return busy ? <Stop {...props} ref={ref} data-state="stop" /> : <Send {...props} ref={ref} data-state="send" />
 })
 
 /**

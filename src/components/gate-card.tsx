@@ -142,9 +142,6 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   const given = answerText(gate.response)
   return (
     <div
-      data-weft="gate"
-      data-state={status}
-      data-kind={kind}
       role="group"
       aria-labelledby={titleId}
       tabIndex={-1}
@@ -154,6 +151,9 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
         if (typeof ref === 'function') ref(node)
         else if (ref) ref.current = node
       }}
+      data-weft="gate"
+      data-state={status}
+      data-kind={kind}
     >
       <div data-weft="gate-title" id={titleId}>
         <span data-weft="gate-icon" aria-hidden="true" />
@@ -225,7 +225,7 @@ export const Gates = forwardRef<HTMLDivElement, GatesProps>(function Gates({ tur
   const ids = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.gateIds : undefined) ?? NO_IDS)
   if (ids.length === 0) return null
   return (
-    <div data-weft="gates" {...rest} ref={ref}>
+    <div {...rest} ref={ref} data-weft="gates">
       {ids.map((id) => <GateCard key={id} id={id} />)}
     </div>
   )

@@ -41,13 +41,13 @@ function MessageFrame({ message, rest, frameRef }: { message: MessageModel; rest
   const streaming = message.status === 'streaming'
   return (
     <div
+      {...rest}
+      ref={frameRef}
       data-weft="message"
       data-type={message.type}
       data-role={message.role}
       data-state={message.status}
       aria-busy={streaming || undefined}
-      {...rest}
-      ref={frameRef}
     >
       <PartBoundary resetKey={message}>
         <Renderer message={message} />

@@ -39,7 +39,7 @@ export const Sources = forwardRef<HTMLOListElement, SourcesProps>(function Sourc
   const sources = useSources(turnId)
   if (sources.length === 0) return null
   return (
-    <ol data-weft="sources" aria-label={labels.sources} {...rest} ref={ref}>
+    <ol aria-label={labels.sources} {...rest} ref={ref} data-weft="sources">
       {sources.map((source, i) => {
         const href = safeUrl(source.url)
         const title = asText(source.title) || asText(source.filename) || asText(source.url) || asText(source.id)

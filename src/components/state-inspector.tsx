@@ -40,7 +40,7 @@ export const StateInspector = forwardRef<HTMLDivElement, StateInspectorProps>(fu
   const labels = useLabels()
   const state = useAgentSelector((s) => s)
   return (
-    <div data-weft="inspector" role="group" aria-label={labels.stateInspector} {...rest} ref={ref}>
+    <div role="group" aria-label={labels.stateInspector} {...rest} ref={ref} data-weft="inspector">
       <p data-weft="inspector-summary">{summary(state)}</p>
       {sections.map((name) => (
         <details key={name} data-weft="inspector-section" data-section={name} open={open}>

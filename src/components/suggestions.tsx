@@ -36,7 +36,7 @@ export const Suggestions = forwardRef<HTMLDivElement, SuggestionsProps>(function
   const list = (Array.isArray(items ?? fromTurn) ? (items ?? fromTurn) : NONE).map(asText).filter((text) => text !== '')
   if (list.length === 0) return null
   return (
-    <div data-weft="suggestions" role="group" aria-label={labels.suggestions} {...rest} ref={ref}>
+    <div role="group" aria-label={labels.suggestions} {...rest} ref={ref} data-weft="suggestions">
       {list.map((text, i) => (
         <button key={i} type="button" data-weft="suggestion" disabled={!onSuggest} onClick={() => onSuggest?.(text)}>
           {text}

@@ -28,8 +28,10 @@ interface Undo {
  * The conversation sidebar: "New chat", the list (newest first, a dot on those
  * still answering, in the background too), rename in place, delete with undo.
  * Keyboard: one tab stop; arrows, Home and End move, Enter opens, F2 renames,
- * Delete deletes. Needs a `ConversationsProvider` above it. `className`, `style`,
- * the other DOM props and the ref go to its root `<nav>`.
+ * Delete deletes. Each row's `data-state` is `active` for the conversation
+ * shown, else `inactive`; `data-status` is the conversation's (`idle`,
+ * `loading`, `streaming`, `error`, `conflict`). Needs a `ConversationsProvider` above it.
+ * `className`, `style`, the other DOM props and the ref go to its root `<nav>`.
  *
  * @example
  * <ConversationsProvider conversations={conversations}>
@@ -105,7 +107,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
   }
 
   return (
-    <nav data-weft="thread-list" aria-label={label} {...rest} ref={ref}>
+    <nav aria-label={label} {...rest} ref={ref} data-weft="thread-list">
       <button type="button" data-weft="thread-new" onClick={() => moveTo(create())}>{newLabel ?? labels.newChat}</button>
       <ul role="listbox" aria-label={label} data-weft="threads">
         {conversations.map((conversation, index) => {
@@ -122,6 +124,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
               aria-selected={selected}
               tabIndex={conversation.id === stop ? 0 : -1}
               data-weft="thread-list-item"
+              data-state={selected ? 'active' : 'inactive'}
               data-status={conversation.status}
               onFocus={(event) => {
                 if (event.target === event.currentTarget) setFocusId(conversation.id)

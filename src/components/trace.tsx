@@ -4,12 +4,12 @@
  * Every value from the server is turned into text before it is drawn, and each
  * row sits in its own error boundary.
  */
-import { forwardRef, type DetailsHTMLAttributes, type HTMLAttributes, type OlHTMLAttributes, type Ref } from 'react'
+import { forwardRef, type DetailsHTMLAttributes, type HTMLAttributes, type OlHTMLAttributes } from 'react'
 import { useTurn } from '../react/selectors'
 import { asText, formatJson } from './format'
 import { useLabels } from './labels'
 import { PartBoundary } from './part-boundary'
-import { Slot, withContent } from './slot'
+import { drawPart } from './slot'
 import { useHeadline, useTraceNode, useTraceRootIds, useTraceSummary } from '../react/selectors'
 import { useTurnIdFrom } from './turn-context'
 
@@ -36,7 +36,7 @@ const Root = forwardRef<HTMLOListElement, TraceRootProps>(function TraceRoot({ t
   const rootIds = useTraceRootIds(turnId)
   if (rootIds.length === 0) return null
   return (
-    <ol data-weft="trace" aria-label={labels.workTimeline} {...rest} ref={ref}>
+    <ol aria-label={labels.workTimeline} {...rest} ref={ref} data-weft="trace">
       {rootIds.map((id) => <Node key={id} id={id} />)}
     </ol>
   )
@@ -82,8 +82,7 @@ const Node = forwardRef<HTMLLIElement, TraceNodeProps>(function TraceNode({ id, 
       )}
     </>
   )
-  if (asChild) return <Slot {...props} ref={ref as Ref<HTMLElement>}>{withContent(host, content)}</Slot>
-  return <li {...props} ref={ref}>{content}</li>
+  return drawPart('li', asChild, host, props, ref, content)
 })
 
 function NodeContent({ node }: { node: NonNullable<ReturnType<typeof useTraceNode>> }) {
@@ -151,9 +150,7 @@ export const TraceHeadline = forwardRef<HTMLParagraphElement, TraceHeadlineProps
   return draw(turn.status, counts.join(' · '))
 
   function draw(state: string, text: string) {
-    const props = { ...rest, 'data-weft': 'trace-headline', 'data-state': state }
-    if (asChild) return <Slot {...props} ref={ref as Ref<HTMLElement>}>{withContent(host, text)}</Slot>
-    return <p {...props} ref={ref}>{text}</p>
+    return drawPart('p', asChild, host, { ...rest, 'data-weft': 'trace-headline', 'data-state': state }, ref, text)
   }
 })
 
@@ -181,7 +178,7 @@ const Disclosure = forwardRef<HTMLDetailsElement, TraceDisclosureProps>(function
   const rootIds = useTraceRootIds(turnId)
   if (rootIds.length === 0) return null
   return (
-    <details data-weft="trace-disclosure" {...rest} ref={ref}>
+    <details {...rest} ref={ref} data-weft="trace-disclosure">
       <summary>
         <TraceHeadline turnId={turnId} />
         <span data-weft="visually-hidden"> {labels.workTimeline}</span>

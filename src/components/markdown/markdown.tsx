@@ -55,7 +55,7 @@ export const Markdown = forwardRef<HTMLDivElement, MarkdownProps>(function Markd
   parser.current ??= new MarkdownBlocks()
   const blocks = useMemo(() => parser.current!.update(text, streaming), [text, streaming])
   return (
-    <div data-weft="markdown" {...rest} ref={ref}>
+    <div {...rest} ref={ref} data-weft="markdown">
       {turnId ? <CitedBlocks blocks={blocks} turnId={turnId} streaming={streaming} /> : <Blocks blocks={blocks} citations={NO_CITATIONS} streaming={streaming} />}
     </div>
   )

@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react'
+import { forwardRef, useEffect, useRef, useState, type ComponentType, type ReactNode, type Ref } from 'react'
 import type { Gate, Message, ToolState } from '../../core/model'
 import { partProps } from '../../core/parts'
 import { useAgentSelector } from '../../react/selectors'
 import { recordOf, formatJson, own } from '../format'
 import { useLabels, type WeftLabels } from '../labels'
-import type { MessageRendererProps } from '../renderers'
+import type { MessagePartProps } from '../renderers'
 import { useToolRenderer } from '../tool-renderers'
 
 /** Past this many characters (or lines) an output is cut, with "Show more". */
@@ -110,13 +110,15 @@ function useDuration(given: number | undefined, running: boolean): number | unde
  * output; a running call, one waiting for approval and a failed one stay open,
  * the input streaming live. Long outputs are cut with "Show more". A host's
  * per-tool renderer (`RendererProvider toolRenderers`) replaces the body.
+ * `className`, `style`, the other DOM props and the ref go to the card's root
+ * (`<details>`, or the `<div>` around a host's renderer); `data-state` is the tool state.
  *
  * @example
  * <RendererProvider toolRenderers={{ get_weather: WeatherCard }}>
  *   <Transcript.Root />
  * </RendererProvider>
  */
-export function ToolCallMessage({ message }: MessageRendererProps) {
+export const ToolCallMessage = forwardRef<HTMLElement, MessagePartProps>(function ToolCallMessage({ message, ...rest }, ref) {
   const labels = useLabels()
   const props = partProps(message, 'tool')
   const name = props.name || labels.tool
@@ -129,7 +131,7 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
   const { errorText } = props
   if (Custom) {
     return (
-      <div data-weft="tool" data-state={state} data-custom="">
+      <div {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="tool" data-state={state} data-custom="">
         <Custom input={props.input} output={props.output} state={state} errorText={errorText} message={message} />
       </div>
     )
@@ -137,7 +139,7 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
   const inputText = state === 'input-streaming' && props.inputText !== undefined ? props.inputText : formatJson(props.input ?? props.inputText)
   const summary = summarizeInput(props.input ?? props.inputText)
   return (
-    <details data-weft="tool" data-state={state} open={open}>
+    <details {...rest} ref={ref as Ref<HTMLDetailsElement>} data-weft="tool" data-state={state} open={open}>
       <summary
         data-weft="tool-header"
         onClick={(event) => {
@@ -171,7 +173,7 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
       </div>
     </details>
   )
-}
+})
 
 /** Text cut after a few lines or characters, with a toggle for the rest. */
 function LongText({ text }: { text: string }): ReactNode {
