@@ -1,6 +1,6 @@
 import { forwardRef, useEffect, useRef, useState, type HTMLAttributes, type KeyboardEvent } from 'react'
 import type { ConversationSummary } from '../core/conversations/conversations'
-import { UNTITLED } from '../core/conversations/title'
+import { isUntitled } from '../core/conversations/title'
 import { useConversations } from '../react/conversations'
 import { useLabels } from './labels'
 
@@ -44,7 +44,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
   const label = labelProp ?? labels.conversations
   const { conversations, selectedId, create, select, rename, remove, restore, resolveConflict } = useConversations()
   // The core stores an untitled conversation's title in English; the person reads the label.
-  const titleOf = (conversation: ConversationSummary) => (conversation.title === UNTITLED ? labels.untitled : conversation.title)
+  const titleOf = (conversation: ConversationSummary) => (isUntitled(conversation.title) ? labels.untitled : conversation.title)
   const [focusId, setFocusId] = useState<string | undefined>(selectedId)
   const [editing, setEditing] = useState<string | undefined>()
   const [undo, setUndo] = useState<Undo | undefined>()
