@@ -3,7 +3,7 @@
  */
 import { forwardRef, type AnchorHTMLAttributes, type ReactNode } from 'react'
 import type { Source } from '../core/model'
-import { asText } from './format'
+import { asText, sourceTitle } from './format'
 import { safeUrl } from './safe-url'
 import { drawPart } from './slot'
 
@@ -75,8 +75,7 @@ export interface CitationProps extends Omit<AnchorHTMLAttributes<HTMLAnchorEleme
  */
 export const Citation = forwardRef<HTMLElement, CitationProps>(function Citation({ marker, source, focusable = true, asChild, children, ...rest }, ref) {
   const href = safeUrl(source.url)
-  const title = asText(source.title) || asText(source.filename) || asText(source.url)
-  const own = { title, ...rest, 'data-weft': 'citation', 'data-source-id': asText(source.id) }
+  const own = { title: sourceTitle(source), ...rest, 'data-weft': 'citation', 'data-source-id': asText(source.id) }
   const props = href
     ? { ...own, href, target: '_blank', rel: 'noopener noreferrer', tabIndex: focusable ? rest.tabIndex : -1 }
     : own
