@@ -12,6 +12,7 @@ import { useStatus } from '../react/selectors'
 import { useSendRefusal } from '../react/store-context'
 import { useAttachedCount } from './attachments'
 import { useLabels } from './labels'
+import { SendIcon, StopIcon } from './icons'
 import { Slot } from './slot'
 
 interface ComposerState {
@@ -164,27 +165,23 @@ export interface ComposerButtonProps extends ButtonHTMLAttributes<HTMLButtonElem
   asChild?: boolean
 }
 
-const ButtonOrSlot = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ButtonOrSlot({ asChild, ...props }, ref) {
+/**
+ * Send's and Stop's button (or the host's element): without children it shows
+ * `icon`, in its text colour, named by `label` (also its tooltip).
+ */
+const Button = forwardRef<HTMLButtonElement, ComposerButtonProps & { label: string; icon: typeof SendIcon }>(function ComposerButton(
+  { asChild, label, icon: Icon, children, ...rest },
+  ref,
+) {
+  const bare = children === undefined || children === null
+  const props = {
+    'aria-label': bare ? label : undefined,
+    title: bare ? label : undefined,
+    ...rest,
+    children: bare ? <Icon data-weft="composer-icon" width={18} height={18} strokeWidth={2.25} /> : children,
+  }
   return asChild ? <Slot {...(props as HTMLAttributes<HTMLElement>)} ref={ref as Ref<HTMLElement>} /> : <button {...props} ref={ref} />
 })
-
-/** An up arrow, drawn in the button's text colour; the button's label names it. */
-function SendIcon() {
-  return (
-    <svg data-weft="composer-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-      <path d="M12 19V5M5 12l7-7 7 7" fill="none" stroke="currentColor" strokeWidth="2.25" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
-  )
-}
-
-/** A filled square, the usual "stop" sign. */
-function StopIcon() {
-  return (
-    <svg data-weft="composer-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-      <rect x="6" y="6" width="12" height="12" rx="2" fill="currentColor" />
-    </svg>
-  )
-}
 
 /**
  * The Send button: disabled while an answer is coming, while the box is
@@ -194,22 +191,19 @@ function StopIcon() {
  * @example
  * <Composer.Send>Ask</Composer.Send>
  */
-const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerSend({ children, ...rest }, ref) {
+const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerSend(props, ref) {
   const labels = useLabels()
   const { text, attached, busy, refusal } = useComposer('Send')
-  const icon = children === undefined || children === null
   return (
-    <ButtonOrSlot
+    <Button
       type="submit"
-      aria-label={icon ? labels.send : undefined}
-      title={icon ? labels.send : undefined}
+      label={labels.send}
+      icon={SendIcon}
       disabled={busy || refusal !== undefined || (text.trim() === '' && !attached)}
-      {...rest}
+      {...props}
       ref={ref}
       data-weft="composer-send"
-    >
-      {icon ? <SendIcon /> : children}
-    </ButtonOrSlot>
+    />
   )
 })
 
@@ -221,15 +215,14 @@ const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
  * @example
  * <Composer.Stop />
  */
-const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerStop({ children, onClick, ...rest }, ref) {
+const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerStop({ onClick, ...rest }, ref) {
   const labels = useLabels()
   const { canStop, stop } = useComposer('Stop')
-  const icon = children === undefined || children === null
   return (
-    <ButtonOrSlot
+    <Button
       type="button"
-      aria-label={icon ? labels.stop : undefined}
-      title={icon ? labels.stop : undefined}
+      label={labels.stop}
+      icon={StopIcon}
       disabled={!canStop}
       {...rest}
       ref={ref}
@@ -238,9 +231,7 @@ const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
         onClick?.(event)
         stop()
       }}
-    >
-      {icon ? <StopIcon /> : children}
-    </ButtonOrSlot>
+    />
   )
 })
 
