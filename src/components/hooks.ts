@@ -39,29 +39,7 @@ export function turnOutline(state: AgentState, turnId: string): OutlineKey[] {
   const turn = own(state.turns, turnId)
   if (!turn) return []
   // A token changes only its message: the turn, blocks and threads keep their identity, so the outline is reused.
-  return memo(turnOutlines, turn, [state.blocks, state.threads], () => buildTurnOutline(state, turn))
-}
-
-function buildTurnOutline(state: AgentState, turn: Turn): OutlineKey[] {
-  const out: OutlineKey[] = []
-  const placed = new Set<string>()
-  for (const id of turn.messageIds) {
-    const message = own(state.messages, id)
-    if (!message) continue
-    if (message.blockId && own(state.blocks, message.blockId)) {
-      if (!placed.has(message.blockId)) {
-        placed.add(message.blockId)
-        out.push(`b:${message.blockId}`)
-      }
-    } else if (message.threadId && own(state.threads, message.threadId)) {
-      const key: OutlineKey = `t:${message.threadId}`
-      if (!out.includes(key)) out.push(key)
-    } else {
-      out.push(`m:${id}`)
-    }
-  }
-  placeEmpty(out, turn.blockIds, placed, 'b')
-  return out
+  return memo(turnOutlines, turn, [state.blocks, state.threads], () => buildOutline(state, turn.messageIds, turn.blockIds, 'b'))
 }
 
 /**
@@ -73,42 +51,42 @@ function buildTurnOutline(state: AgentState, turn: Turn): OutlineKey[] {
 export function blockOutline(state: AgentState, blockId: string): OutlineKey[] {
   const block = own(state.blocks, blockId)
   if (!block) return []
-  return memo(blockOutlines, block, [state.threads], () => buildBlockOutline(state, block))
-}
-
-function buildBlockOutline(state: AgentState, block: Block): OutlineKey[] {
-  const out: OutlineKey[] = []
-  const placed = new Set<string>()
-  for (const id of block.messageIds) {
-    const message = own(state.messages, id)
-    if (!message) continue
-    if (message.threadId && own(state.threads, message.threadId)) {
-      if (!placed.has(message.threadId)) {
-        placed.add(message.threadId)
-        out.push(`t:${message.threadId}`)
-      }
-    } else {
-      out.push(`m:${id}`)
-    }
-  }
-  placeEmpty(out, block.threadIds, placed, 't')
-  return out
+  return memo(blockOutlines, block, [state.threads], () => buildOutline(state, block.messageIds, block.threadIds, 't'))
 }
 
 const turnOutlines = new WeakMap<Turn, Memo<OutlineKey[]>>()
 const blockOutlines = new WeakMap<Block, Memo<OutlineKey[]>>()
 
-function placeEmpty(out: OutlineKey[], ids: readonly string[], placed: Set<string>, kind: 'b' | 't'): void {
+/**
+ * The outline of a turn (`inner` its blocks, `kind` 'b') or of a block (`inner`
+ * its lanes, `kind` 't'): each message, or the block or lane it sits in where
+ * that first shows; then the inner ones with no message yet, each after the one
+ * opened before it.
+ */
+function buildOutline(state: AgentState, messageIds: readonly string[], inner: readonly string[], kind: 'b' | 't'): OutlineKey[] {
+  const out: OutlineKey[] = []
+  const placed = new Set<OutlineKey>()
+  const place = (key: OutlineKey, at = out.length) => {
+    if (placed.has(key)) return
+    placed.add(key)
+    out.splice(at, 0, key)
+  }
+  for (const id of messageIds) {
+    const message = own(state.messages, id)
+    if (!message) continue
+    const { blockId, threadId } = message
+    if (kind === 'b' && blockId && own(state.blocks, blockId)) place(`b:${blockId}`)
+    else if (threadId && own(state.threads, threadId)) place(`t:${threadId}`)
+    else place(`m:${id}`)
+  }
   let previous: OutlineKey | undefined
-  for (const id of ids) {
+  for (const id of inner) {
     const key: OutlineKey = `${kind}:${id}`
-    if (!placed.has(id)) {
-      placed.add(id)
-      const at = previous ? out.indexOf(previous) + 1 : out.length
-      out.splice(at === 0 ? out.length : at, 0, key)
-    }
+    const at = previous ? out.indexOf(previous) + 1 : 0
+    place(key, at === 0 ? out.length : at)
     previous = key
   }
+  return out
 }
 
 /**

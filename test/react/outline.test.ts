@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { turnOutline } from '../../src/components/hooks'
+import { blockOutline, turnOutline } from '../../src/components/hooks'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState } from '../../src/core/model'
 
@@ -26,3 +26,32 @@ describe('a turn outline is recomputed only when where messages sit changes', ()
     expect(turnOutline(after, 't')).toEqual(['m:a', 'b:s1'])
   })
 })
+
+describe('where blocks and lanes stand in an outline', () => {
+  const state = fold(emptyState(), [
+    { op: 'turn.open', turnId: 't', role: 'assistant' },
+    { op: 'message.put', turnId: 't', messageId: 'a', type: 'text', props: { content: 'a' } },
+    { op: 'block.open', turnId: 't', blockId: 's1', kind: 'step' },
+    { op: 'thread.open', turnId: 't', threadId: 'l1', blockId: 's1' },
+    { op: 'thread.open', turnId: 't', threadId: 'l2', blockId: 's1' },
+    { op: 'thread.open', turnId: 't', threadId: 'l3', blockId: 's1' },
+    { op: 'message.put', turnId: 't', messageId: 'b', blockId: 's1', threadId: 'l2', type: 'text', props: { content: 'b' } },
+    { op: 'message.put', turnId: 't', messageId: 'c', blockId: 's1', type: 'text', props: { content: 'c' } },
+    { op: 'message.put', turnId: 't', messageId: 'd', blockId: 's1', threadId: 'l2', type: 'text', props: { content: 'd' } },
+    { op: 'block.open', turnId: 't', blockId: 's2', kind: 'step' },
+    { op: 'thread.open', turnId: 't', threadId: 'solo' },
+    { op: 'message.put', turnId: 't', messageId: 'e', threadId: 'solo', type: 'text', props: { content: 'e' } },
+    { op: 'message.put', turnId: 't', messageId: 'f', type: 'text', props: { content: 'f' } },
+    { op: 'message.put', turnId: 't', messageId: 'g', threadId: 'solo', type: 'text', props: { content: 'g' } },
+  ])
+
+  it('a turn: a block once, where its first message is; an empty block after the one opened before it; a lane outside blocks once', () => {
+    expect(turnOutline(state, 't')).toEqual(['m:a', 'b:s1', 'b:s2', 't:solo', 'm:f'])
+  })
+
+  it('a block: a lane once, where its first message is; the empty lanes after the lane opened before them', () => {
+    // l3 follows l2, opened before it; l1 was opened first and has no message: with nothing before it, it goes last.
+    expect(blockOutline(state, 's1')).toEqual(['t:l2', 't:l3', 'm:c', 't:l1'])
+  })
+})
+
