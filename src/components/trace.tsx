@@ -85,9 +85,14 @@ const Node = forwardRef<HTMLLIElement, TraceNodeProps>(function TraceNode({ id, 
   return drawPart('li', asChild, host, props, ref, content)
 })
 
+/** What a row is called: its label, else its tool, else its kind. */
+function nodeName(node: { label?: unknown; tool?: unknown; kind?: unknown }): string {
+  return asText(node.label) || asText(node.tool) || asText(node.kind)
+}
+
 function NodeContent({ node }: { node: NonNullable<ReturnType<typeof useTraceNode>> }) {
   const labels = useLabels()
-  const label = asText(node.label) || asText(node.tool) || asText(node.kind)
+  const label = nodeName(node)
   const actor = asText(node.actor?.name)
   const detail = asText(node.detail)
   const text = asText(node.text)
@@ -139,7 +144,7 @@ export const TraceHeadline = forwardRef<HTMLParagraphElement, TraceHeadlineProps
   const { stepCount, sourceCount } = useTraceSummary(turnId)
   if (!turn) return null
   if (turn.status === 'streaming') {
-    const running = headline && (asText(headline.label) || asText(headline.tool) || asText(headline.kind))
+    const running = headline && nodeName(headline)
     // "Working…" only until the answer shows: then its caret and the Stop button say it, once.
     if (!running && turn.messageIds.length > 0) return null
     return draw('running', running || labels.working)

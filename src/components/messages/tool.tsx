@@ -3,7 +3,7 @@ import type { Gate, Message, ToolState } from '../../core/model'
 import { partProps } from '../../core/parts'
 import { useAgentSelector } from '../../react/selectors'
 import { recordOf, formatJson, own } from '../format'
-import { useLabels, type WeftLabels } from '../labels'
+import { useLabels } from '../labels'
 import type { MessagePartProps } from '../renderers'
 import { useToolRenderer } from '../tool-renderers'
 
@@ -63,15 +63,6 @@ export function useToolState(message: Message): ToolState | 'called' | undefined
   return message.status === 'streaming' ? 'input-available' : message.status === 'error' ? 'output-error' : 'output-available'
 }
 
-function stateLabel(state: ToolState | 'called' | undefined, labels: WeftLabels): string {
-  return state ? labels.toolStates[state] : labels.toolStates['output-available']
-}
-
-/** Running, waiting for a person, or failed: the card stays open. */
-function opensByItself(state: ToolState | 'called' | undefined): boolean {
-  return state === 'input-streaming' || state === 'input-available' || state === 'approval-requested' || state === 'output-error'
-}
-
 /**
  * A one-line summary of a tool's input: its first values, as `key: value`.
  *
@@ -127,7 +118,8 @@ export const ToolCallMessage = forwardRef<HTMLElement, MessagePartProps>(functio
   const running = state === 'input-streaming' || state === 'input-available'
   const duration = useDuration(props.durationMs, running)
   const [choice, setChoice] = useState<boolean | undefined>(undefined)
-  const open = choice ?? opensByItself(state)
+  // Running, waiting for a person, or failed: the card stays open.
+  const open = choice ?? (running || state === 'approval-requested' || state === 'output-error')
   const { errorText } = props
   if (Custom) {
     return (
@@ -149,7 +141,7 @@ export const ToolCallMessage = forwardRef<HTMLElement, MessagePartProps>(functio
       >
         <span data-weft="tool-icon" aria-hidden="true" />
         <span data-weft="tool-name">{name}</span>
-        <span data-weft="tool-state" data-state={state}>{stateLabel(state, labels)}</span>
+        <span data-weft="tool-state" data-state={state}>{labels.toolStates[state ?? 'output-available']}</span>
         {props.preliminary === true && <span data-weft="tool-preliminary">{labels.preliminary}</span>}
         {summary && <span data-weft="tool-summary">{summary}</span>}
         {duration !== undefined && <span data-weft="tool-duration">{labels.duration(duration)}</span>}
