@@ -1,8 +1,9 @@
 /**
  * `[n]` citation markers in answer text, linked to the turn's sources.
  */
-import { forwardRef, type AnchorHTMLAttributes, type ReactNode } from 'react'
+import { forwardRef, useMemo, type AnchorHTMLAttributes, type ReactNode } from 'react'
 import type { Source } from '../core/model'
+import { useCitations } from '../react/selectors'
 import { asText, sourceTitle } from './format'
 import { safeUrl } from './safe-url'
 import { drawPart } from './slot'
@@ -16,12 +17,18 @@ const MARKER = /\[(\d{1,4})\]/g
  * citationMarkers('A [1], B [2][1]') // [1, 2]
  */
 export function citationMarkers(text: string): number[] {
-  const seen: number[] = []
-  for (const match of text.matchAll(MARKER)) {
-    const n = Number(match[1])
-    if (!seen.includes(n)) seen.push(n)
-  }
-  return seen
+  return [...new Set(Array.from(text.matchAll(MARKER), (match) => Number(match[1])))]
+}
+
+/**
+ * The sources a text's `[n]` markers point at, by marker.
+ *
+ * @example
+ * const byMarker = useCitationMap(turnId, [1, 2]) // Map { 1 => source, 2 => undefined }
+ */
+export function useCitationMap(turnId: string, markers: readonly number[]): ReadonlyMap<number, Source | undefined> {
+  const sources = useCitations(turnId, markers)
+  return useMemo(() => new Map(markers.map((n, i) => [n, sources[i]])), [markers, sources])
 }
 
 /**

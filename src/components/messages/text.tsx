@@ -1,9 +1,7 @@
 import { forwardRef, Fragment, useMemo, type Ref } from 'react'
-import type { Source } from '../../core/model'
 import { partProps } from '../../core/parts'
-import { Citation, citationMarkers, splitCitations } from '../citations'
+import { Citation, citationMarkers, splitCitations, useCitationMap } from '../citations'
 import { Markdown } from '../markdown/markdown'
-import { useCitations } from '../../react/selectors'
 import type { MessagePartProps } from '../renderers'
 
 export { citationMarkers }
@@ -22,8 +20,7 @@ export const TextMessage = forwardRef<HTMLElement, MessagePartProps>(function Te
   const { content } = partProps(message, 'text')
   const streaming = message.status === 'streaming'
   const markers = useMemo(() => citationMarkers(content), [content])
-  const sources = useCitations(message.turnId, markers)
-  const byMarker = new Map<number, Source | undefined>(markers.map((n, i) => [n, sources[i]]))
+  const byMarker = useCitationMap(message.turnId, markers)
   return (
     <div {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} key={streaming ? 'streaming' : 'final'} aria-hidden={streaming || undefined}>
       {content.split(/\n{2,}/).map((paragraph, p) => (
