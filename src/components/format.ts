@@ -44,4 +44,13 @@ export function sourceTitle(source: Source): string {
   return asText(source.title) || asText(source.filename) || asText(source.url)
 }
 
+/**
+ * The empty list a selector returns for "none", the same one each time, so a
+ * shallow compare sees no change.
+ *
+ * @example
+ * useAgentSelector((s) => own(s.turns, id)?.gateIds ?? NONE)
+ */
+export const NONE: readonly never[] = Object.freeze([])
+
 export { own, recordOf } from '../core/util/record'

@@ -12,8 +12,9 @@ import { storeClient } from '../core/store-client'
 import { useAgentSelector, useGate } from '../react/selectors'
 import { useAgentStore } from '../react/store-context'
 import { useWeftCallbacks, type GateAnswer } from './callbacks'
-import { recordOf, asText, formatJson, own } from './format'
+import { recordOf, asText, formatJson, NONE, own } from './format'
 import { useLabels } from './labels'
+import { setRef } from './slot'
 import { summarizeInput } from './messages/tool'
 import { useTurnIdFrom } from './turn-context'
 
@@ -148,8 +149,7 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
       {...rest}
       ref={(node) => {
         cardRef.current = node
-        if (typeof ref === 'function') ref(node)
-        else if (ref) ref.current = node
+        setRef(ref, node)
       }}
       data-weft="gate"
       data-state={status}
@@ -160,19 +160,18 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
         {title}
       </div>
       <p data-weft="gate-question">{question}</p>
-      {held && (
-        <details data-weft="gate-call">
+      {/* The call it holds, else what the gate carries. */}
+      {(held || hasPayload) && (
+        <details data-weft={held ? 'gate-call' : 'gate-payload'}>
           <summary>
-            <span data-weft="tool-name">{held.name || labels.tool}</span>{' '}
-            <span data-weft="tool-summary">{summarizeInput(held.input)}</span>
+            {held ? (
+              <>
+                <span data-weft="tool-name">{held.name || labels.tool}</span>{' '}
+                <span data-weft="tool-summary">{summarizeInput(held.input)}</span>
+              </>
+            ) : labels.gateDetails}
           </summary>
-          <pre tabIndex={0}>{formatJson(held.input)}</pre>
-        </details>
-      )}
-      {!held && hasPayload && (
-        <details data-weft="gate-payload">
-          <summary>{labels.gateDetails}</summary>
-          <pre tabIndex={0}>{formatJson(payload)}</pre>
+          <pre tabIndex={0}>{formatJson(held ? held.input : payload)}</pre>
         </details>
       )}
       {pending ? (
@@ -212,8 +211,6 @@ export interface GatesProps extends HTMLAttributes<HTMLDivElement> {
   turnId?: string
 }
 
-const NO_IDS: readonly string[] = Object.freeze([])
-
 /**
  * Every gate of a turn, as `GateCard`s. Renders nothing when there are none.
  *
@@ -222,7 +219,7 @@ const NO_IDS: readonly string[] = Object.freeze([])
  */
 export const Gates = forwardRef<HTMLDivElement, GatesProps>(function Gates({ turnId: explicit, ...rest }, ref) {
   const turnId = useTurnIdFrom(explicit)
-  const ids = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.gateIds : undefined) ?? NO_IDS)
+  const ids = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.gateIds : undefined) ?? NONE)
   if (ids.length === 0) return null
   return (
     <div {...rest} ref={ref} data-weft="gates">

@@ -34,7 +34,13 @@ export function mergeProps(slot: AnyProps, child: AnyProps): AnyProps {
   return out
 }
 
-function setRef<T>(ref: Ref<T> | undefined, value: T | null): void {
+/**
+ * Sets a ref of either kind (a callback or an object).
+ *
+ * @example
+ * ref={(node) => { own.current = node; setRef(forwarded, node) }}
+ */
+export function setRef<T>(ref: Ref<T> | undefined, value: T | null): void {
   if (typeof ref === 'function') ref(value)
   else if (ref && typeof ref === 'object') (ref as { current: T | null }).current = value
 }
