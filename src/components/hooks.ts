@@ -18,16 +18,6 @@ import { own } from './format'
 export type OutlineKey = `${'m' | 'b' | 't'}:${string}`
 
 /**
- * Splits an outline key into its kind and id.
- *
- * @example
- * readOutlineKey('t:turn-1/T1') // { kind: 't', id: 'turn-1/T1' }
- */
-export function readOutlineKey(key: OutlineKey): { kind: 'm' | 'b' | 't'; id: string } {
-  return { kind: key[0] as 'm' | 'b' | 't', id: key.slice(2) }
-}
-
-/**
  * What a turn shows, in order: its messages, with a block (and a lane outside
  * any block) standing where its first message arrived. A block with no message
  * yet follows the block opened before it.

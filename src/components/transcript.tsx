@@ -7,7 +7,7 @@ import { useAgentSelector, useThread, useTurn, useTurnIds } from '../react/selec
 import { asText, own } from './format'
 import { useLabels } from './labels'
 import { Gates } from './gate-card'
-import { readOutlineKey, useBlockOutline, useTurnOutline, type OutlineKey } from './hooks'
+import { useBlockOutline, useTurnOutline, type OutlineKey } from './hooks'
 import { MessageView } from './message'
 import { MessageActions } from './message-actions'
 import { drawPart } from './slot'
@@ -243,10 +243,11 @@ export const TurnError = forwardRef<HTMLParagraphElement, TurnErrorProps>(functi
   return drawPart('p', asChild, children, props, ref, asText(error.message))
 })
 
+/** One entry of an outline: `b:`, `t:` or `m:`, then the id. */
 function renderEntry(key: OutlineKey) {
-  const { kind, id } = readOutlineKey(key)
-  if (kind === 'b') return <Block key={key} blockId={id} />
-  if (kind === 't') return <Thread key={key} threadId={id} />
+  const id = key.slice(2)
+  if (key[0] === 'b') return <Block key={key} blockId={id} />
+  if (key[0] === 't') return <Thread key={key} threadId={id} />
   return <MessageView key={key} id={id} />
 }
 
