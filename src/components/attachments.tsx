@@ -5,7 +5,7 @@
  */
 import {
   createContext, forwardRef, useCallback, useContext, useEffect, useMemo, useRef, useState,
-  type ButtonHTMLAttributes, type ClipboardEvent, type DragEvent, type HTMLAttributes, type MouseEvent, type ReactNode,
+  type ButtonHTMLAttributes, type HTMLAttributes, type MouseEvent, type ReactNode, type SyntheticEvent,
 } from 'react'
 import { checkFiles, type AttachmentLimits } from '../core/conversation'
 import type { WeftError } from '../core/errors'
@@ -81,7 +81,7 @@ export interface AttachmentsRootProps extends Omit<HTMLAttributes<HTMLDivElement
  * <Attachments.Root className="dropzone"><Attachments.List /><Attachments.Button /></Attachments.Root>
  */
 const Root = forwardRef<HTMLDivElement, AttachmentsRootProps>(function AttachmentsRoot(
-  { limits, onError, children, onDragOver, onDragLeave, onDrop: onDropProp, onPaste: onPasteProp, ...rest },
+  { limits, onError, children, onDragOver, onDragLeave, onDrop, onPaste, ...rest },
   ref,
 ) {
   const [files, setFiles] = useState<File[]>([])
@@ -113,20 +113,13 @@ const Root = forwardRef<HTMLDivElement, AttachmentsRootProps>(function Attachmen
     return taken
   }, [])
   const state = useMemo<AttachmentsState>(() => ({ files, error, add, remove, take, limits }), [files, error, add, remove, take, limits])
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    onDropProp?.(event)
-    if (event.defaultPrevented || !event.dataTransfer.files.length) return
+  // Files dropped or pasted in: the host's handler runs first, and its `preventDefault()` keeps them out.
+  const receive = <E extends SyntheticEvent>(event: E, host: ((event: E) => void) | undefined, files: FileList) => {
+    host?.(event)
+    if (event.defaultPrevented || files.length === 0) return
     event.preventDefault()
     setDragging(false)
-    add(Array.from(event.dataTransfer.files))
-  }
-  const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
-    onPasteProp?.(event)
-    if (event.defaultPrevented) return
-    const pasted = Array.from(event.clipboardData.files)
-    if (pasted.length === 0) return
-    event.preventDefault()
-    add(pasted)
+    add(Array.from(files))
   }
   return (
     <AttachmentsContext.Provider value={state}>
@@ -145,8 +138,8 @@ const Root = forwardRef<HTMLDivElement, AttachmentsRootProps>(function Attachmen
           onDragLeave?.(event)
           setDragging(false)
         }}
-        onDrop={onDrop}
-        onPaste={onPaste}
+        onDrop={(event) => receive(event, onDrop, event.dataTransfer.files)}
+        onPaste={(event) => receive(event, onPaste, event.clipboardData.files)}
       >
         {children}
       </div>
