@@ -3,8 +3,9 @@
  */
 import { forwardRef, useMemo, type AnchorHTMLAttributes, type ReactNode } from 'react'
 import type { Source } from '../core/model'
-import { useCitations } from '../react/selectors'
+import { selectCitation } from '../core/selectors'
 import { asText, sourceTitle } from './format'
+import { useAgentList } from './hooks'
 import { safeUrl } from './safe-url'
 import { drawPart } from './slot'
 
@@ -27,7 +28,7 @@ export function citationMarkers(text: string): number[] {
  * const byMarker = useCitationMap(turnId, [1, 2]) // Map { 1 => source, 2 => undefined }
  */
 export function useCitationMap(turnId: string, markers: readonly number[]): ReadonlyMap<number, Source | undefined> {
-  const sources = useCitations(turnId, markers)
+  const sources = useAgentList((s) => markers.map((n) => selectCitation(s, turnId, n)))
   return useMemo(() => new Map(markers.map((n, i) => [n, sources[i]])), [markers, sources])
 }
 

@@ -4,7 +4,8 @@
  */
 import type { AgentState, Block, Turn } from '../core/model'
 import { memo, type Memo } from '../core/util/memo'
-import { useAgentSelectorShallow } from '../react/selectors'
+import { useRef } from 'react'
+import { useAgentSelector } from '../react/selectors'
 import { own } from './format'
 
 /**
@@ -80,13 +81,33 @@ function buildOutline(state: AgentState, messageIds: readonly string[], inner: r
 }
 
 /**
+ * A selection that is a new list each time it is read (an outline, the sources
+ * of some markers): the list the view already has, while its items are the same
+ * ones, so a token streaming elsewhere draws nothing. An item-by-item compare is
+ * all these lists need; the React binding's `useAgentSelectorShallow` also
+ * compares maps, sets and objects.
+ *
+ * @example
+ * const sources = useAgentList((s) => markers.map((n) => selectCitation(s, turnId, n)))
+ */
+export function useAgentList<T>(select: (state: AgentState) => T[]): T[] {
+  const last = useRef<T[] | undefined>(undefined)
+  return useAgentSelector((state) => {
+    const next = select(state)
+    const kept = last.current
+    if (kept && kept.length === next.length && kept.every((item, i) => Object.is(item, next[i]))) return kept
+    return (last.current = next)
+  })
+}
+
+/**
  * A turn's outline (see `turnOutline`).
  *
  * @example
  * useTurnOutline(turnId).map((key) => <Item key={key} entry={key} />)
  */
 export function useTurnOutline(turnId: string | undefined): OutlineKey[] {
-  return useAgentSelectorShallow((s) => (turnId ? turnOutline(s, turnId) : []))
+  return useAgentList((s) => (turnId ? turnOutline(s, turnId) : []))
 }
 
 /**
@@ -96,5 +117,5 @@ export function useTurnOutline(turnId: string | undefined): OutlineKey[] {
  * useBlockOutline(blockId)
  */
 export function useBlockOutline(blockId: string): OutlineKey[] {
-  return useAgentSelectorShallow((s) => blockOutline(s, blockId))
+  return useAgentList((s) => blockOutline(s, blockId))
 }

@@ -1,5 +1,10 @@
+import { act, renderHook } from '@testing-library/react'
+import { createElement, type ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
-import { blockOutline, turnOutline } from '../../src/components/hooks'
+import { blockOutline, turnOutline, useAgentList } from '../../src/components/hooks'
+import { createAgentStore } from '../../src/core/store'
+import { own } from '../../src/core/util/record'
+import { AgentProvider } from '../../src/react/provider'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState } from '../../src/core/model'
 
@@ -55,3 +60,24 @@ describe('where blocks and lanes stand in an outline', () => {
   })
 })
 
+
+describe('useAgentList: the same list while its items are the same', () => {
+  it('keeps the list a component has across a store change that leaves its items alone, and gives a new one when an item changes', () => {
+    const store = createAgentStore()
+    store.getState().dispatch([
+      { op: 'turn.open', turnId: 't', role: 'assistant' },
+      { op: 'message.put', turnId: 't', messageId: 'a', type: 'text', props: { content: 'a' } },
+      { op: 'message.put', turnId: 't', messageId: 'b', type: 'text', props: { content: 'b' } },
+    ])
+    const wrapper = ({ children }: { children: ReactNode }) => createElement(AgentProvider, { store }, children)
+    // A new array on every read, as a selector that maps store ids gives.
+    const { result } = renderHook(() => useAgentList((s) => (own(s.turns, 't')?.messageIds ?? []).map((id) => own(s.messages, id)?.type)), { wrapper })
+    const first = result.current
+    expect(first).toEqual(['text', 'text'])
+    act(() => store.getState().dispatch([{ op: 'message.delta', turnId: 't', messageId: 'a', path: 'content', action: 'append', value: '!' }]))
+    expect(result.current).toBe(first)
+    act(() => store.getState().dispatch([{ op: 'message.put', turnId: 't', messageId: 'c', type: 'tool', props: { toolCallId: 'c', name: 'x' } }]))
+    expect(result.current).toEqual(['text', 'text', 'tool'])
+    expect(result.current).not.toBe(first)
+  })
+})
