@@ -4,7 +4,7 @@
  * that streams into the store (`client.answer`), so an approval goes on with no
  * wiring. What the card shows follows the gate's status in the store.
  */
-import { forwardRef, useEffect, useId, useRef, useState, type FormEvent, type HTMLAttributes } from 'react'
+import { forwardRef, useEffect, useRef, useState, type FormEvent, type HTMLAttributes } from 'react'
 import { isActionReview, isApprovalGate, type GateResponse } from '../core/conversation'
 import type { Gate, Message } from '../core/model'
 import { partProps } from '../core/parts'
@@ -104,7 +104,6 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   const [failure, setFailure] = useState<string | undefined>(undefined)
   const [reason, setReason] = useState('')
   const cardRef = useRef<HTMLDivElement | null>(null)
-  const titleId = useId()
   const pending = gate?.status === 'pending'
   useEffect(() => {
     if (focusOnOpen && pending) cardRef.current?.focus({ preventScroll: false })
@@ -144,7 +143,7 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   return (
     <div
       role="group"
-      aria-labelledby={titleId}
+      aria-label={title}
       tabIndex={-1}
       {...rest}
       ref={(node) => {
@@ -155,7 +154,7 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
       data-state={status}
       data-kind={kind}
     >
-      <div data-weft="gate-title" id={titleId}>
+      <div data-weft="gate-title">
         <span data-weft="gate-icon" aria-hidden="true" />
         {title}
       </div>

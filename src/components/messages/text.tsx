@@ -22,7 +22,8 @@ export const TextMessage = forwardRef<HTMLElement, MessagePartProps>(function Te
   const markers = useMemo(() => citationMarkers(content), [content])
   const byMarker = useCitationMap(message.turnId, markers)
   return (
-    <div {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} key={streaming ? 'streaming' : 'final'} aria-hidden={streaming || undefined}>
+    // The key comes first: after a spread it would make JSX fall back to createElement.
+    <div key={streaming ? 'streaming' : 'final'} {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} aria-hidden={streaming || undefined}>
       {content.split(/\n{2,}/).map((paragraph, p) => (
         <p key={p}>
           {paragraph.split('\n').map((line, l) => (
@@ -54,7 +55,7 @@ export const MarkdownMessage = forwardRef<HTMLElement, MessagePartProps>(functio
   if (message.role === 'user') return <TextMessage {...props} ref={ref} />
   const streaming = message.status === 'streaming'
   return (
-    <div {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} key={streaming ? 'streaming' : 'final'} aria-hidden={streaming || undefined}>
+    <div key={streaming ? 'streaming' : 'final'} {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} aria-hidden={streaming || undefined}>
       <Markdown text={partProps(message, 'text').content} streaming={streaming} turnId={message.turnId} />
     </div>
   )
