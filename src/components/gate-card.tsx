@@ -55,8 +55,8 @@ function useHeldCall(gate: Gate | undefined): Message | undefined {
  */
 function responseFor(gate: Gate, answer: GateAnswer, text: string): GateResponse {
   if (isActionReview(gate)) {
-    const review = recordOf(recordOf(gate.payload)?.interrupt)
-    const count = Array.isArray(review?.action_requests) ? review.action_requests.length : 0
+    // isActionReview has checked the payload's shape.
+    const count = (gate.payload as { interrupt: { action_requests: unknown[] } }).interrupt.action_requests.length
     const decision = answer === 'rejected' ? { type: 'reject' as const, ...(text ? { message: text } : {}) } : { type: 'approve' as const }
     return { decisions: Array.from({ length: count }, () => decision) }
   }

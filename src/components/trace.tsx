@@ -68,7 +68,8 @@ const Node = forwardRef<HTMLLIElement, TraceNodeProps>(function TraceNode({ id, 
   const node = useTraceNode(id)
   if (!node) return null
   const below = [...ancestors, id]
-  const children = Array.isArray(node.childIds) ? node.childIds.filter((child) => typeof child === 'string' && !below.includes(child)) : []
+  // The fold keeps childIds (a patch cannot set them) and a stored record's are checked on load.
+  const children = node.childIds.filter((child) => !below.includes(child))
   const props = { ...rest, 'data-weft': 'trace-node', 'data-state': asText(node.status), 'data-kind': asText(node.kind) }
   const content = (
     <>
