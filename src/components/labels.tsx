@@ -202,7 +202,14 @@ export const englishLabels: WeftLabels = Object.freeze({
   conversationTitle: 'Conversation title',
 })
 
-const LabelsContext = createContext<WeftLabels>(englishLabels)
+/**
+ * The labels in force, for a class component (`static contextType`); anything
+ * else reads them through `useLabels`.
+ *
+ * @example
+ * static contextType = LabelsContext
+ */
+export const LabelsContext = createContext<WeftLabels>(englishLabels)
 
 /**
  * Props of `LabelsProvider`.

@@ -44,7 +44,7 @@ export type ToolRenderer<Input = unknown, Output = unknown> = ComponentType<Tool
  * @example
  * useToolState(message) // 'output-denied' once its gate was rejected
  */
-export function useToolState(message: Message): ToolState | 'called' | undefined {
+export function useToolState(message: Message): ToolState | 'called' {
   const { toolCallId, state } = partProps(message, 'tool')
   const gate = useAgentSelector((s) => {
     if (!toolCallId) return undefined
@@ -141,7 +141,7 @@ export const ToolCallMessage = forwardRef<HTMLElement, MessagePartProps>(functio
       >
         <span data-weft="tool-icon" aria-hidden="true" />
         <span data-weft="tool-name">{name}</span>
-        <span data-weft="tool-state" data-state={state}>{labels.toolStates[state ?? 'output-available']}</span>
+        <span data-weft="tool-state" data-state={state}>{labels.toolStates[state]}</span>
         {props.preliminary === true && <span data-weft="tool-preliminary">{labels.preliminary}</span>}
         {summary && <span data-weft="tool-summary">{summary}</span>}
         {duration !== undefined && <span data-weft="tool-duration">{labels.duration(duration)}</span>}
