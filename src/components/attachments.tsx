@@ -4,7 +4,7 @@
  * files reach `send({ text, files })` through `useAttachments().take()`.
  */
 import {
-  createContext, forwardRef, useCallback, useContext, useEffect, useMemo, useRef, useState,
+  createContext, forwardRef, useContext, useEffect, useMemo, useRef, useState,
   type ButtonHTMLAttributes, type HTMLAttributes, type MouseEvent, type ReactNode, type SyntheticEvent,
 } from 'react'
 import { checkFiles, type AttachmentLimits } from '../core/conversation'
@@ -89,30 +89,32 @@ const Root = forwardRef<HTMLDivElement, AttachmentsRootProps>(function Attachmen
   const [dragging, setDragging] = useState(false)
   const current = useRef(files)
   current.current = files
-  const add = useCallback((incoming: Iterable<File>) => {
-    const next = [...current.current, ...incoming]
-    const refused = checkFiles(next, limits)
-    if (refused) {
-      setError(refused)
-      onError?.(refused)
-      return
+  const state = useMemo<AttachmentsState>(() => {
+    // The ref is the list between a change and its render, so two changes in one event both count.
+    const keep = (next: File[]) => {
+      current.current = next
+      setFiles(next)
     }
-    setError(undefined)
-    current.current = next
-    setFiles(next)
-  }, [limits, onError])
-  const remove = useCallback((index: number) => {
-    const next = current.current.filter((_, i) => i !== index)
-    current.current = next
-    setFiles(next)
-  }, [])
-  const take = useCallback(() => {
-    const taken = current.current
-    current.current = []
-    setFiles([])
-    return taken
-  }, [])
-  const state = useMemo<AttachmentsState>(() => ({ files, error, add, remove, take, limits }), [files, error, add, remove, take, limits])
+    return {
+      files,
+      error,
+      limits,
+      add(incoming) {
+        const next = [...current.current, ...incoming]
+        const refused = checkFiles(next, limits)
+        setError(refused)
+        if (refused) onError?.(refused)
+        else keep(next)
+      },
+      remove: (index) => keep(current.current.filter((_, i) => i !== index)),
+      take() {
+        const taken = current.current
+        keep([])
+        return taken
+      },
+    }
+  }, [files, error, limits, onError])
+  const { add } = state
   // Files dropped or pasted in: the host's handler runs first, and its `preventDefault()` keeps them out.
   const receive = <E extends SyntheticEvent>(event: E, host: ((event: E) => void) | undefined, files: FileList) => {
     host?.(event)

@@ -3,7 +3,7 @@
  * an answer streams and lets go when the person scrolls up, with "Jump to
  * latest" to come back, and the composer docked below.
  */
-import { forwardRef, useCallback, useEffect, useRef, useState, type HTMLAttributes, type ReactNode } from 'react'
+import { forwardRef, useEffect, useMemo, useRef, useState, type HTMLAttributes, type ReactNode } from 'react'
 import { useLabels } from './labels'
 import { TranscriptScrollContext } from './scroll-context'
 import { Transcript } from './transcript'
@@ -41,7 +41,7 @@ export function useStickToBottom() {
   const stuck = useRef(true)
   const [atEnd, setAtEnd] = useState(true)
   const settling = useRef(false)
-  const toEnd = useCallback(() => {
+  const toEnd = useMemo(() => () => {
     const el = viewport.current
     if (!el) return
     el.scrollTop = el.scrollHeight
@@ -94,7 +94,7 @@ export function useStickToBottom() {
       for (const type of INTENT_EVENTS) el.removeEventListener(type, onIntent)
     }
   }, [toEnd])
-  const jump = useCallback(() => {
+  const jump = useMemo(() => () => {
     stuck.current = true
     setAtEnd(true)
     toEnd()
