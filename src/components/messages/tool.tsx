@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useRef, useState, type ComponentType, type ReactNode, type Ref } from 'react'
+import { forwardRef, useState, type ComponentType, type ReactNode, type Ref } from 'react'
 import type { Gate, Message, ToolState } from '../../core/model'
 import { partProps } from '../../core/parts'
 import { useAgentSelector } from '../../react/selectors'
@@ -86,13 +86,11 @@ export function summarizeInput(input: unknown, max = 60): string {
 
 /** How long the call ran: the server's `durationMs`, else what this view saw from start to result. */
 function useDuration(given: number | undefined, running: boolean): number | undefined {
-  const started = useRef<number | undefined>(running ? Date.now() : undefined)
-  const [seen, setSeen] = useState<number | undefined>(undefined)
-  useEffect(() => {
-    if (running && started.current === undefined) started.current = Date.now()
-    if (!running && started.current !== undefined && seen === undefined) setSeen(Date.now() - started.current)
-  }, [running, seen])
-  return given ?? seen
+  const [seen, setSeen] = useState<{ from?: number; took?: number }>(() => (running ? { from: Date.now() } : {}))
+  // Set while rendering, as state that follows a prop is: each step happens once, so the render settles.
+  if (running && seen.from === undefined) setSeen({ from: Date.now() })
+  else if (!running && seen.from !== undefined && seen.took === undefined) setSeen({ from: seen.from, took: Date.now() - seen.from })
+  return given ?? seen.took
 }
 
 /**
