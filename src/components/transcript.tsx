@@ -18,7 +18,7 @@ import { TurnIdContext, useTurnIdFrom } from './turn-context'
 import { TranscriptScrollContext } from './scroll-context'
 
 /** The virtual list is a chunk of its own, fetched when a transcript first grows long. */
-const VirtualTurns = lazy(() => import('./virtual-turns').then((m) => ({ default: m.VirtualTurns })))
+const VirtualTurns = lazy(() => import('./virtual-turns'))
 
 /** Inside `Chat`, a transcript with more turns than this is virtualized. */
 const VIRTUALIZE_FROM = 40
