@@ -3,7 +3,7 @@
  * and each timeline row renders inside its own boundary, which shows a small
  * note in its place and tries again when the part changes.
  */
-import { Component, type ErrorInfo, type ReactNode } from 'react'
+import { Component, type ComponentType, type ErrorInfo, type ReactNode } from 'react'
 import { LabelsContext, type WeftLabels } from './labels'
 
 /**
@@ -25,14 +25,7 @@ interface BoundaryState {
   failed: boolean
 }
 
-/**
- * Draws its children, or a small "could not be shown" note (the `cannotShow`
- * label) if they throw. The rest of the transcript is untouched.
- *
- * @example
- * <PartBoundary resetKey={node}><Row node={node} /></PartBoundary>
- */
-export class PartBoundary extends Component<PartBoundaryProps, BoundaryState> {
+class Boundary extends Component<PartBoundaryProps, BoundaryState> {
   static override contextType = LabelsContext
   declare context: WeftLabels
   override state: BoundaryState = { failed: false, failedFor: undefined }
@@ -55,3 +48,13 @@ export class PartBoundary extends Component<PartBoundaryProps, BoundaryState> {
     return this.state.failed ? <span data-weft="part-error">{this.context.cannotShow}</span> : this.props.children
   }
 }
+
+/**
+ * Draws its children, or a small "could not be shown" note (the `cannotShow`
+ * label) if they throw. The rest of the transcript is untouched. (A class, as
+ * every error boundary is; typed as a component so its workings stay its own.)
+ *
+ * @example
+ * <PartBoundary resetKey={node}><Row node={node} /></PartBoundary>
+ */
+export const PartBoundary: ComponentType<PartBoundaryProps> = Boundary
