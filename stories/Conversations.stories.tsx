@@ -28,7 +28,7 @@ function Chat() {
     resumeUrl: '/mock/resume/vocion/answer?delay=25',
   })
   return (
-    <section style={{ display: 'grid', gap: 12, alignContent: 'start' }}>
+    <section style={{ display: 'grid', gap: 12, alignContent: 'start', padding: 16, minWidth: 0 }}>
       <h2 style={{ margin: 0 }} data-testid="chat-title">{selected?.title}</h2>
       {selected?.error && <p role="alert">{selected.error.message}</p>}
       <Transcript.Root />
@@ -65,7 +65,8 @@ function ConversationsDemo({ database }: { database: string }) {
         <p style={{ margin: 0 }}>Page load <output data-testid="load">{load}</output></p>
       </aside>
       <ConversationsProvider key={load} conversations={page.conversations} fallback={<p>Loading conversations…</p>}>
-        <div style={{ display: 'grid', gridTemplateColumns: '16rem 1fr', gap: 24, gridColumn: '1 / -1' }}>
+        {/* A sidebar and its chat in one frame, as an app lays them out: the list takes the frame's height. */}
+        <div style={{ display: 'grid', gridTemplateColumns: '16rem 1fr', gridColumn: '1 / -1', minHeight: '28rem', border: '1px solid var(--weft-border)', borderRadius: 12, overflow: 'hidden' }}>
           <ThreadList />
           <Chat />
         </div>

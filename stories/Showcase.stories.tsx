@@ -165,10 +165,15 @@ const zhCN: WeftLabels = {
   gateStates: { approved: '已批准', rejected: '已拒绝', answered: '已回答', expired: '已过期', cancelled: '已取消' },
   statuses: { idle: '就绪', connecting: '连接中…', streaming: '回答中…', reconnecting: '重新连接中…', done: '完成', error: '出错了', aborted: '已停止' },
   retry: '重试', somethingWentWrong: '出错了。', cannotShow: '此部分无法显示。', image: '图片', file: '文件', linkNotShown: '（链接未显示）',
-  recommendedAction: '推荐操作', stateInspector: '状态检查器',
+  recommendedAction: '推荐操作', confidence: (p) => `置信度 ${p}%`, stateInspector: '状态检查器',
+  duration: (ms) => (ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} 秒`),
+  // The refusal's own message is English; its code and retryable say which it is.
+  sendRefused: (refusal) => (refusal.retryable ? '此对话仍在加载，显示后再发送。' : '无法向此对话发送消息。'),
   attachFiles: '添加文件', removeFile: (name) => `移除 ${name}`,
+  fileSize: (bytes) => (bytes < 1024 ? `${bytes} 字节` : bytes < 1048576 ? `${Math.round(bytes / 102.4) / 10} KB` : `${Math.round(bytes / 104857.6) / 10} MB`),
+  fileRefused: (error) => ({ attachment_count: '附加的文件太多。', attachment_size: '文件太大，无法附加。', attachment_type: '无法附加此类型的文件。' })[error.code ?? ''] ?? '无法附加此文件。',
   previousVersion: '上一个版本', nextVersion: '下一个版本', versionOf: (n, of) => `第 ${n} 个版本，共 ${of} 个`,
-  conversations: '对话列表', newChat: '新对话', answering: '回答中', cannotBeRead: '无法读取', changedInAnotherTab: '已在其他标签页中更改',
+  conversations: '对话列表', newChat: '新对话', untitled: '新对话', answering: '回答中', cannotBeRead: '无法读取', changedInAnotherTab: '已在其他标签页中更改',
   loadTheirs: '载入对方的版本', keepMine: '保留我的版本', rename: '重命名', renameConversation: (t) => `重命名 ${t}`, delete: '删除',
   deleteConversation: (t) => `删除 ${t}`, deletedConversation: (t) => `已删除“${t}”。`, undo: '撤销', conversationTitle: '对话标题',
 }

@@ -4,8 +4,8 @@
  * files reach `send({ text, files })` through `useAttachments().take()`.
  */
 import {
-  createContext, forwardRef, useCallback, useContext, useEffect, useMemo, useRef, useState,
-  type ButtonHTMLAttributes, type ClipboardEvent, type DragEvent, type HTMLAttributes, type MouseEvent, type ReactNode,
+  createContext, forwardRef, useContext, useEffect, useMemo, useRef, useState,
+  type ButtonHTMLAttributes, type HTMLAttributes, type MouseEvent, type ReactNode, type SyntheticEvent,
 } from 'react'
 import { checkFiles, type AttachmentLimits } from '../core/conversation'
 import type { WeftError } from '../core/errors'
@@ -81,7 +81,7 @@ export interface AttachmentsRootProps extends Omit<HTMLAttributes<HTMLDivElement
  * <Attachments.Root className="dropzone"><Attachments.List /><Attachments.Button /></Attachments.Root>
  */
 const Root = forwardRef<HTMLDivElement, AttachmentsRootProps>(function AttachmentsRoot(
-  { limits, onError, children, onDragOver, onDragLeave, onDrop: onDropProp, onPaste: onPasteProp, ...rest },
+  { limits, onError, children, onDragOver, onDragLeave, onDrop, onPaste, ...rest },
   ref,
 ) {
   const [files, setFiles] = useState<File[]>([])
@@ -89,44 +89,39 @@ const Root = forwardRef<HTMLDivElement, AttachmentsRootProps>(function Attachmen
   const [dragging, setDragging] = useState(false)
   const current = useRef(files)
   current.current = files
-  const add = useCallback((incoming: Iterable<File>) => {
-    const next = [...current.current, ...incoming]
-    const refused = checkFiles(next, limits)
-    if (refused) {
-      setError(refused)
-      onError?.(refused)
-      return
+  const state = useMemo<AttachmentsState>(() => {
+    // The ref is the list between a change and its render, so two changes in one event both count.
+    const keep = (next: File[]) => {
+      current.current = next
+      setFiles(next)
     }
-    setError(undefined)
-    current.current = next
-    setFiles(next)
-  }, [limits, onError])
-  const remove = useCallback((index: number) => {
-    const next = current.current.filter((_, i) => i !== index)
-    current.current = next
-    setFiles(next)
-  }, [])
-  const take = useCallback(() => {
-    const taken = current.current
-    current.current = []
-    setFiles([])
-    return taken
-  }, [])
-  const state = useMemo<AttachmentsState>(() => ({ files, error, add, remove, take, limits }), [files, error, add, remove, take, limits])
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    onDropProp?.(event)
-    if (event.defaultPrevented || !event.dataTransfer.files.length) return
+    return {
+      files,
+      error,
+      limits,
+      add(incoming) {
+        const next = [...current.current, ...incoming]
+        const refused = checkFiles(next, limits)
+        setError(refused)
+        if (refused) onError?.(refused)
+        else keep(next)
+      },
+      remove: (index) => keep(current.current.filter((_, i) => i !== index)),
+      take() {
+        const taken = current.current
+        keep([])
+        return taken
+      },
+    }
+  }, [files, error, limits, onError])
+  const { add } = state
+  // Files dropped or pasted in: the host's handler runs first, and its `preventDefault()` keeps them out.
+  const receive = <E extends SyntheticEvent>(event: E, host: ((event: E) => void) | undefined, files: FileList) => {
+    host?.(event)
+    if (event.defaultPrevented || files.length === 0) return
     event.preventDefault()
     setDragging(false)
-    add(Array.from(event.dataTransfer.files))
-  }
-  const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
-    onPasteProp?.(event)
-    if (event.defaultPrevented) return
-    const pasted = Array.from(event.clipboardData.files)
-    if (pasted.length === 0) return
-    event.preventDefault()
-    add(pasted)
+    add(Array.from(files))
   }
   return (
     <AttachmentsContext.Provider value={state}>
@@ -145,8 +140,8 @@ const Root = forwardRef<HTMLDivElement, AttachmentsRootProps>(function Attachmen
           onDragLeave?.(event)
           setDragging(false)
         }}
-        onDrop={onDrop}
-        onPaste={onPaste}
+        onDrop={(event) => receive(event, onDrop, event.dataTransfer.files)}
+        onPaste={(event) => receive(event, onPaste, event.clipboardData.files)}
       >
         {children}
       </div>
@@ -246,12 +241,13 @@ const List = forwardRef<HTMLUListElement, AttachmentsListProps>(function Attachm
           </li>
         ))}
       </ul>
-      {error && <p role="alert" data-weft="attachment-error">{error.message}</p>}
+      {error && <p role="alert" data-weft="attachment-error">{labels.fileRefused(error)}</p>}
     </>
   )
 })
 
 function Preview({ file }: { file: File }) {
+  const labels = useLabels()
   const [url, setUrl] = useState<string | undefined>()
   const image = file.type.startsWith('image/')
   useEffect(() => {
@@ -263,15 +259,9 @@ function Preview({ file }: { file: File }) {
   return (
     <span data-weft="attachment-preview">
       {image && url ? <img src={url} alt={file.name} /> : null}
-      <span>{file.name}</span> <small>{formatSize(file.size)}</small>
+      <span>{file.name}</span> <small>{labels.fileSize(file.size)}</small>
     </span>
   )
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 102.4) / 10} KB`
-  return `${Math.round(bytes / 104857.6) / 10} MB`
 }
 
 /**

@@ -3,7 +3,7 @@
  * an answer streams and lets go when the person scrolls up, with "Jump to
  * latest" to come back, and the composer docked below.
  */
-import { forwardRef, useCallback, useEffect, useRef, useState, type HTMLAttributes, type ReactNode } from 'react'
+import { forwardRef, useEffect, useMemo, useRef, useState, type HTMLAttributes, type ReactNode } from 'react'
 import { useLabels } from './labels'
 import { TranscriptScrollContext } from './scroll-context'
 import { Transcript } from './transcript'
@@ -41,7 +41,7 @@ export function useStickToBottom() {
   const stuck = useRef(true)
   const [atEnd, setAtEnd] = useState(true)
   const settling = useRef(false)
-  const toEnd = useCallback(() => {
+  const toEnd = useMemo(() => () => {
     const el = viewport.current
     if (!el) return
     el.scrollTop = el.scrollHeight
@@ -94,7 +94,7 @@ export function useStickToBottom() {
       for (const type of INTENT_EVENTS) el.removeEventListener(type, onIntent)
     }
   }, [toEnd])
-  const jump = useCallback(() => {
+  const jump = useMemo(() => () => {
     stuck.current = true
     setAtEnd(true)
     toEnd()
@@ -116,7 +116,7 @@ export const Chat = forwardRef<HTMLDivElement, ChatProps>(function Chat({ childr
   const labels = useLabels()
   const { viewport, content, atEnd, jump } = useStickToBottom()
   return (
-    <div data-weft="chat" data-state={atEnd ? 'at-end' : 'scrolled'} {...rest} ref={ref}>
+    <div {...rest} ref={ref} data-weft="chat" data-state={atEnd ? 'at-end' : 'scrolled'}>
       <div data-weft="chat-viewport" ref={viewport}>
         <div data-weft="chat-column" ref={content}>
           <TranscriptScrollContext.Provider value={viewport}>{children ?? <Transcript.Root />}</TranscriptScrollContext.Provider>

@@ -1,11 +1,13 @@
 /**
  * `[n]` citation markers in answer text, linked to the turn's sources.
  */
-import { forwardRef, type AnchorHTMLAttributes, type HTMLAttributes, type ReactNode, type Ref } from 'react'
+import { forwardRef, useMemo, type AnchorHTMLAttributes, type ReactNode } from 'react'
 import type { Source } from '../core/model'
-import { asText } from './format'
+import { selectCitation } from '../core/selectors'
+import { asText, sourceTitle } from './format'
+import { useAgentList } from './hooks'
 import { safeUrl } from './safe-url'
-import { Slot, withContent } from './slot'
+import { drawPart } from './slot'
 
 const MARKER = /\[(\d{1,4})\]/g
 
@@ -16,12 +18,18 @@ const MARKER = /\[(\d{1,4})\]/g
  * citationMarkers('A [1], B [2][1]') // [1, 2]
  */
 export function citationMarkers(text: string): number[] {
-  const seen: number[] = []
-  for (const match of text.matchAll(MARKER)) {
-    const n = Number(match[1])
-    if (!seen.includes(n)) seen.push(n)
-  }
-  return seen
+  return [...new Set(Array.from(text.matchAll(MARKER), (match) => Number(match[1])))]
+}
+
+/**
+ * The sources a text's `[n]` markers point at, by marker.
+ *
+ * @example
+ * const byMarker = useCitationMap(turnId, [1, 2]) // Map { 1 => source, 2 => undefined }
+ */
+export function useCitationMap(turnId: string, markers: readonly number[]): ReadonlyMap<number, Source | undefined> {
+  const sources = useAgentList((s) => markers.map((n) => selectCitation(s, turnId, n)))
+  return useMemo(() => new Map(markers.map((n, i) => [n, sources[i]])), [markers, sources])
 }
 
 /**
@@ -75,12 +83,9 @@ export interface CitationProps extends Omit<AnchorHTMLAttributes<HTMLAnchorEleme
  */
 export const Citation = forwardRef<HTMLElement, CitationProps>(function Citation({ marker, source, focusable = true, asChild, children, ...rest }, ref) {
   const href = safeUrl(source.url)
-  const title = asText(source.title) || asText(source.filename) || asText(source.url)
-  const own = { title, ...rest, 'data-weft': 'citation', 'data-source-id': asText(source.id) }
+  const own = { title: sourceTitle(source), ...rest, 'data-weft': 'citation', 'data-source-id': asText(source.id) }
   const props = href
     ? { ...own, href, target: '_blank', rel: 'noopener noreferrer', tabIndex: focusable ? rest.tabIndex : -1 }
     : own
-  if (asChild) return <Slot {...(props as HTMLAttributes<HTMLElement>)} ref={ref}>{withContent(children, marker)}</Slot>
-  if (!href) return <span {...(props as HTMLAttributes<HTMLSpanElement>)} ref={ref as Ref<HTMLSpanElement>}>{marker}</span>
-  return <a {...props} ref={ref as Ref<HTMLAnchorElement>}>{marker}</a>
+  return drawPart(href ? 'a' : 'span', asChild, children, props, ref, marker)
 })

@@ -12,6 +12,7 @@ import { useStatus } from '../react/selectors'
 import { useSendRefusal } from '../react/store-context'
 import { useAttachedCount } from './attachments'
 import { useLabels } from './labels'
+import { SendIcon, StopIcon } from './icons'
 import { Slot } from './slot'
 
 interface ComposerState {
@@ -54,8 +55,8 @@ export interface ComposerRootProps extends Omit<FormHTMLAttributes<HTMLFormEleme
 
 /**
  * The form that holds the composer's text (`data-state` `busy`, `idle`, or
- * `disabled` while the conversation shown takes no send: `useSendRefusal`, whose
- * message the text area then shows as its placeholder). Busy follows the store's
+ * `disabled` while the conversation shown takes no send: `useSendRefusal`, which
+ * the text area then shows as its placeholder, through the `sendRefused` label). Busy follows the store's
  * status (connecting, streaming or reconnecting) unless `busy` says otherwise.
  * Escape anywhere in it stops a streaming answer.
  *
@@ -83,10 +84,10 @@ const Root = forwardRef<HTMLFormElement, ComposerRootProps>(function ComposerRoo
   return (
     <ComposerContext.Provider value={state}>
       <form
-        data-weft="composer"
-        data-state={refusal ? 'disabled' : busy ? 'busy' : 'idle'}
         {...rest}
         ref={ref}
+        data-weft="composer"
+        data-state={refusal ? 'disabled' : busy ? 'busy' : 'idle'}
         onSubmit={submit}
         onKeyDown={(event) => {
           onKeyDown?.(event)
@@ -125,6 +126,7 @@ export interface ComposerInputProps extends Omit<TextareaHTMLAttributes<HTMLText
 const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function ComposerInput({ rows = 1, onKeyDown, onChange, placeholder, disabled, asChild, children, ...rest }, ref) {
   const labels = useLabels()
   const { text, setText, refusal } = useComposer('Input')
+  const reason = refusal && labels.sendRefused(refusal)
   const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     onKeyDown?.(event)
     if (event.defaultPrevented) return
@@ -134,13 +136,13 @@ const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function Compo
     }
   }
   const props = {
-    'data-weft': 'composer-input',
     'aria-label': labels.message,
     rows,
-    placeholder: refusal ? refusal.message : placeholder,
+    placeholder: reason ?? placeholder,
     disabled: disabled || refusal !== undefined,
-    title: refusal?.message,
+    title: reason,
     ...rest,
+    'data-weft': 'composer-input',
     value: text,
     onChange: (event: ChangeEvent<HTMLTextAreaElement>) => {
       onChange?.(event)
@@ -163,27 +165,23 @@ export interface ComposerButtonProps extends ButtonHTMLAttributes<HTMLButtonElem
   asChild?: boolean
 }
 
-function ButtonOrSlot({ asChild, ...props }: ComposerButtonProps & { ref?: React.Ref<HTMLButtonElement> }) {
-  return asChild ? <Slot {...(props as React.HTMLAttributes<HTMLElement>)} /> : <button {...props} />
-}
-
-/** An up arrow, drawn in the button's text colour; the button's label names it. */
-function SendIcon() {
-  return (
-    <svg data-weft="composer-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-      <path d="M12 19V5M5 12l7-7 7 7" fill="none" stroke="currentColor" strokeWidth="2.25" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
-  )
-}
-
-/** A filled square, the usual "stop" sign. */
-function StopIcon() {
-  return (
-    <svg data-weft="composer-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
-      <rect x="6" y="6" width="12" height="12" rx="2" fill="currentColor" />
-    </svg>
-  )
-}
+/**
+ * Send's and Stop's button (or the host's element): without children it shows
+ * `icon`, in its text colour, named by `label` (also its tooltip).
+ */
+const Button = forwardRef<HTMLButtonElement, ComposerButtonProps & { label: string; icon: typeof SendIcon }>(function ComposerButton(
+  { asChild, label, icon: Icon, children, ...rest },
+  ref,
+) {
+  const bare = children === undefined || children === null
+  const props = {
+    'aria-label': bare ? label : undefined,
+    title: bare ? label : undefined,
+    ...rest,
+    children: bare ? <Icon data-weft="composer-icon" width={18} height={18} strokeWidth={2.25} /> : children,
+  }
+  return asChild ? <Slot {...(props as HTMLAttributes<HTMLElement>)} ref={ref as Ref<HTMLElement>} /> : <button {...props} ref={ref} />
+})
 
 /**
  * The Send button: disabled while an answer is coming, while the box is
@@ -193,22 +191,19 @@ function StopIcon() {
  * @example
  * <Composer.Send>Ask</Composer.Send>
  */
-const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerSend({ children, ...rest }, ref) {
+const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerSend(props, ref) {
   const labels = useLabels()
   const { text, attached, busy, refusal } = useComposer('Send')
-  const icon = children === undefined || children === null
   return (
-    <ButtonOrSlot
+    <Button
       type="submit"
-      data-weft="composer-send"
-      aria-label={icon ? labels.send : undefined}
-      title={icon ? labels.send : undefined}
+      label={labels.send}
+      icon={SendIcon}
       disabled={busy || refusal !== undefined || (text.trim() === '' && !attached)}
-      {...rest}
+      {...props}
       ref={ref}
-    >
-      {icon ? <SendIcon /> : children}
-    </ButtonOrSlot>
+      data-weft="composer-send"
+    />
   )
 })
 
@@ -220,26 +215,23 @@ const Send = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
  * @example
  * <Composer.Stop />
  */
-const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerStop({ children, onClick, ...rest }, ref) {
+const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerStop({ onClick, ...rest }, ref) {
   const labels = useLabels()
   const { canStop, stop } = useComposer('Stop')
-  const icon = children === undefined || children === null
   return (
-    <ButtonOrSlot
+    <Button
       type="button"
-      data-weft="composer-stop"
-      aria-label={icon ? labels.stop : undefined}
-      title={icon ? labels.stop : undefined}
+      label={labels.stop}
+      icon={StopIcon}
       disabled={!canStop}
       {...rest}
       ref={ref}
+      data-weft="composer-stop"
       onClick={(event) => {
         onClick?.(event)
         stop()
       }}
-    >
-      {icon ? <StopIcon /> : children}
-    </ButtonOrSlot>
+    />
   )
 })
 
@@ -252,7 +244,7 @@ const Stop = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compose
  */
 const Action = forwardRef<HTMLButtonElement, ComposerButtonProps>(function ComposerAction(props, ref) {
   const { busy } = useComposer('Action')
-  return busy ? <Stop data-state="stop" {...props} ref={ref} /> : <Send data-state="send" {...props} ref={ref} />
+  return busy ? <Stop {...props} ref={ref} data-state="stop" /> : <Send {...props} ref={ref} data-state="send" />
 })
 
 /**

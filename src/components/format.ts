@@ -2,6 +2,7 @@
  * Turning wire values into text. Everything a server sends is rendered as text,
  * never as markup.
  */
+import type { Source } from '../core/model'
 
 /**
  * A value as display text: strings as they are, numbers and booleans spelled out,
@@ -34,13 +35,22 @@ export function formatJson(value: unknown): string {
 }
 
 /**
- * `1 step`, `2 steps`.
+ * What a source is called: its title, else its file name, else its URL.
  *
  * @example
- * plural(2, 'source') // '2 sources'
+ * sourceTitle({ id: 's1', kind: 'url', url: 'https://example.com' }) // 'https://example.com'
  */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
+export function sourceTitle(source: Source): string {
+  return asText(source.title) || asText(source.filename) || asText(source.url)
 }
+
+/**
+ * The empty list a selector returns for "none", the same one each time, so a
+ * shallow compare sees no change.
+ *
+ * @example
+ * useAgentSelector((s) => own(s.turns, id)?.gateIds ?? NONE)
+ */
+export const NONE: readonly never[] = Object.freeze([])
 
 export { own, recordOf } from '../core/util/record'

@@ -4,7 +4,7 @@
  * that streams into the store (`client.answer`), so an approval goes on with no
  * wiring. What the card shows follows the gate's status in the store.
  */
-import { forwardRef, useEffect, useId, useRef, useState, type FormEvent, type HTMLAttributes } from 'react'
+import { forwardRef, useEffect, useRef, useState, type FormEvent, type HTMLAttributes } from 'react'
 import { isActionReview, isApprovalGate, type GateResponse } from '../core/conversation'
 import type { Gate, Message } from '../core/model'
 import { partProps } from '../core/parts'
@@ -12,8 +12,9 @@ import { storeClient } from '../core/store-client'
 import { useAgentSelector, useGate } from '../react/selectors'
 import { useAgentStore } from '../react/store-context'
 import { useWeftCallbacks, type GateAnswer } from './callbacks'
-import { recordOf, asText, formatJson, own } from './format'
+import { recordOf, asText, formatJson, NONE, own } from './format'
 import { useLabels } from './labels'
+import { setRef } from './slot'
 import { summarizeInput } from './messages/tool'
 import { useTurnIdFrom } from './turn-context'
 
@@ -54,8 +55,8 @@ function useHeldCall(gate: Gate | undefined): Message | undefined {
  */
 function responseFor(gate: Gate, answer: GateAnswer, text: string): GateResponse {
   if (isActionReview(gate)) {
-    const review = recordOf(recordOf(gate.payload)?.interrupt)
-    const count = Array.isArray(review?.action_requests) ? review.action_requests.length : 0
+    // isActionReview has checked the payload's shape.
+    const count = (gate.payload as { interrupt: { action_requests: unknown[] } }).interrupt.action_requests.length
     const decision = answer === 'rejected' ? { type: 'reject' as const, ...(text ? { message: text } : {}) } : { type: 'approve' as const }
     return { decisions: Array.from({ length: count }, () => decision) }
   }
@@ -103,7 +104,6 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   const [failure, setFailure] = useState<string | undefined>(undefined)
   const [reason, setReason] = useState('')
   const cardRef = useRef<HTMLDivElement | null>(null)
-  const titleId = useId()
   const pending = gate?.status === 'pending'
   useEffect(() => {
     if (focusOnOpen && pending) cardRef.current?.focus({ preventScroll: false })
@@ -142,37 +142,35 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   const given = answerText(gate.response)
   return (
     <div
-      data-weft="gate"
-      data-state={status}
-      data-kind={kind}
       role="group"
-      aria-labelledby={titleId}
+      aria-label={title}
       tabIndex={-1}
       {...rest}
       ref={(node) => {
         cardRef.current = node
-        if (typeof ref === 'function') ref(node)
-        else if (ref) ref.current = node
+        setRef(ref, node)
       }}
+      data-weft="gate"
+      data-state={status}
+      data-kind={kind}
     >
-      <div data-weft="gate-title" id={titleId}>
+      <div data-weft="gate-title">
         <span data-weft="gate-icon" aria-hidden="true" />
         {title}
       </div>
       <p data-weft="gate-question">{question}</p>
-      {held && (
-        <details data-weft="gate-call">
+      {/* The call it holds, else what the gate carries. */}
+      {(held || hasPayload) && (
+        <details data-weft={held ? 'gate-call' : 'gate-payload'}>
           <summary>
-            <span data-weft="tool-name">{held.name || labels.tool}</span>{' '}
-            <span data-weft="tool-summary">{summarizeInput(held.input)}</span>
+            {held ? (
+              <>
+                <span data-weft="tool-name">{held.name || labels.tool}</span>{' '}
+                <span data-weft="tool-summary">{summarizeInput(held.input)}</span>
+              </>
+            ) : labels.gateDetails}
           </summary>
-          <pre tabIndex={0}>{formatJson(held.input)}</pre>
-        </details>
-      )}
-      {!held && hasPayload && (
-        <details data-weft="gate-payload">
-          <summary>{labels.gateDetails}</summary>
-          <pre tabIndex={0}>{formatJson(payload)}</pre>
+          <pre tabIndex={0}>{formatJson(held ? held.input : payload)}</pre>
         </details>
       )}
       {pending ? (
@@ -212,8 +210,6 @@ export interface GatesProps extends HTMLAttributes<HTMLDivElement> {
   turnId?: string
 }
 
-const NO_IDS: readonly string[] = Object.freeze([])
-
 /**
  * Every gate of a turn, as `GateCard`s. Renders nothing when there are none.
  *
@@ -222,10 +218,10 @@ const NO_IDS: readonly string[] = Object.freeze([])
  */
 export const Gates = forwardRef<HTMLDivElement, GatesProps>(function Gates({ turnId: explicit, ...rest }, ref) {
   const turnId = useTurnIdFrom(explicit)
-  const ids = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.gateIds : undefined) ?? NO_IDS)
+  const ids = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.gateIds : undefined) ?? NONE)
   if (ids.length === 0) return null
   return (
-    <div data-weft="gates" {...rest} ref={ref}>
+    <div {...rest} ref={ref} data-weft="gates">
       {ids.map((id) => <GateCard key={id} id={id} />)}
     </div>
   )

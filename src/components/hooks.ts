@@ -4,7 +4,8 @@
  */
 import type { AgentState, Block, Turn } from '../core/model'
 import { memo, type Memo } from '../core/util/memo'
-import { useAgentSelectorShallow } from '../react/selectors'
+import { useRef } from 'react'
+import { useAgentSelector } from '../react/selectors'
 import { own } from './format'
 
 /**
@@ -18,16 +19,6 @@ import { own } from './format'
 export type OutlineKey = `${'m' | 'b' | 't'}:${string}`
 
 /**
- * Splits an outline key into its kind and id.
- *
- * @example
- * readOutlineKey('t:turn-1/T1') // { kind: 't', id: 'turn-1/T1' }
- */
-export function readOutlineKey(key: OutlineKey): { kind: 'm' | 'b' | 't'; id: string } {
-  return { kind: key[0] as 'm' | 'b' | 't', id: key.slice(2) }
-}
-
-/**
  * What a turn shows, in order: its messages, with a block (and a lane outside
  * any block) standing where its first message arrived. A block with no message
  * yet follows the block opened before it.
@@ -39,29 +30,7 @@ export function turnOutline(state: AgentState, turnId: string): OutlineKey[] {
   const turn = own(state.turns, turnId)
   if (!turn) return []
   // A token changes only its message: the turn, blocks and threads keep their identity, so the outline is reused.
-  return memo(turnOutlines, turn, [state.blocks, state.threads], () => buildTurnOutline(state, turn))
-}
-
-function buildTurnOutline(state: AgentState, turn: Turn): OutlineKey[] {
-  const out: OutlineKey[] = []
-  const placed = new Set<string>()
-  for (const id of turn.messageIds) {
-    const message = own(state.messages, id)
-    if (!message) continue
-    if (message.blockId && own(state.blocks, message.blockId)) {
-      if (!placed.has(message.blockId)) {
-        placed.add(message.blockId)
-        out.push(`b:${message.blockId}`)
-      }
-    } else if (message.threadId && own(state.threads, message.threadId)) {
-      const key: OutlineKey = `t:${message.threadId}`
-      if (!out.includes(key)) out.push(key)
-    } else {
-      out.push(`m:${id}`)
-    }
-  }
-  placeEmpty(out, turn.blockIds, placed, 'b')
-  return out
+  return memo(turnOutlines, turn, [state.blocks, state.threads], () => buildOutline(state, turn.messageIds, turn.blockIds, 'b'))
 }
 
 /**
@@ -73,42 +42,62 @@ function buildTurnOutline(state: AgentState, turn: Turn): OutlineKey[] {
 export function blockOutline(state: AgentState, blockId: string): OutlineKey[] {
   const block = own(state.blocks, blockId)
   if (!block) return []
-  return memo(blockOutlines, block, [state.threads], () => buildBlockOutline(state, block))
-}
-
-function buildBlockOutline(state: AgentState, block: Block): OutlineKey[] {
-  const out: OutlineKey[] = []
-  const placed = new Set<string>()
-  for (const id of block.messageIds) {
-    const message = own(state.messages, id)
-    if (!message) continue
-    if (message.threadId && own(state.threads, message.threadId)) {
-      if (!placed.has(message.threadId)) {
-        placed.add(message.threadId)
-        out.push(`t:${message.threadId}`)
-      }
-    } else {
-      out.push(`m:${id}`)
-    }
-  }
-  placeEmpty(out, block.threadIds, placed, 't')
-  return out
+  return memo(blockOutlines, block, [state.threads], () => buildOutline(state, block.messageIds, block.threadIds, 't'))
 }
 
 const turnOutlines = new WeakMap<Turn, Memo<OutlineKey[]>>()
 const blockOutlines = new WeakMap<Block, Memo<OutlineKey[]>>()
 
-function placeEmpty(out: OutlineKey[], ids: readonly string[], placed: Set<string>, kind: 'b' | 't'): void {
+/**
+ * The outline of a turn (`inner` its blocks, `kind` 'b') or of a block (`inner`
+ * its lanes, `kind` 't'): each message, or the block or lane it sits in where
+ * that first shows; then the inner ones with no message yet, each after the one
+ * opened before it.
+ */
+function buildOutline(state: AgentState, messageIds: readonly string[], inner: readonly string[], kind: 'b' | 't'): OutlineKey[] {
+  const out: OutlineKey[] = []
+  const placed = new Set<OutlineKey>()
+  const place = (key: OutlineKey, at = out.length) => {
+    if (placed.has(key)) return
+    placed.add(key)
+    out.splice(at, 0, key)
+  }
+  for (const id of messageIds) {
+    const message = own(state.messages, id)
+    if (!message) continue
+    const { blockId, threadId } = message
+    if (kind === 'b' && blockId && own(state.blocks, blockId)) place(`b:${blockId}`)
+    else if (threadId && own(state.threads, threadId)) place(`t:${threadId}`)
+    else place(`m:${id}`)
+  }
   let previous: OutlineKey | undefined
-  for (const id of ids) {
+  for (const id of inner) {
     const key: OutlineKey = `${kind}:${id}`
-    if (!placed.has(id)) {
-      placed.add(id)
-      const at = previous ? out.indexOf(previous) + 1 : out.length
-      out.splice(at === 0 ? out.length : at, 0, key)
-    }
+    const at = previous ? out.indexOf(previous) + 1 : 0
+    place(key, at === 0 ? out.length : at)
     previous = key
   }
+  return out
+}
+
+/**
+ * A selection that is a new list each time it is read (an outline, the sources
+ * of some markers): the list the view already has, while its items are the same
+ * ones, so a token streaming elsewhere draws nothing. An item-by-item compare is
+ * all these lists need; the React binding's `useAgentSelectorShallow` also
+ * compares maps, sets and objects.
+ *
+ * @example
+ * const sources = useAgentList((s) => markers.map((n) => selectCitation(s, turnId, n)))
+ */
+export function useAgentList<T>(select: (state: AgentState) => T[]): T[] {
+  const last = useRef<T[] | undefined>(undefined)
+  return useAgentSelector((state) => {
+    const next = select(state)
+    const kept = last.current
+    if (kept && kept.length === next.length && kept.every((item, i) => Object.is(item, next[i]))) return kept
+    return (last.current = next)
+  })
 }
 
 /**
@@ -118,7 +107,7 @@ function placeEmpty(out: OutlineKey[], ids: readonly string[], placed: Set<strin
  * useTurnOutline(turnId).map((key) => <Item key={key} entry={key} />)
  */
 export function useTurnOutline(turnId: string | undefined): OutlineKey[] {
-  return useAgentSelectorShallow((s) => (turnId ? turnOutline(s, turnId) : []))
+  return useAgentList((s) => (turnId ? turnOutline(s, turnId) : []))
 }
 
 /**
@@ -128,5 +117,5 @@ export function useTurnOutline(turnId: string | undefined): OutlineKey[] {
  * useBlockOutline(blockId)
  */
 export function useBlockOutline(blockId: string): OutlineKey[] {
-  return useAgentSelectorShallow((s) => blockOutline(s, blockId))
+  return useAgentList((s) => blockOutline(s, blockId))
 }

@@ -14,7 +14,7 @@ export { BranchPicker, type BranchPickerProps } from './branch-picker'
 export { Attachments, useAttachments, type AttachmentsState, type AttachmentsRootProps, type AttachmentsButtonProps, type AttachmentsListProps } from './attachments'
 export {
   RendererProvider, useRenderer, defaultRenderers,
-  type RendererProviderProps, type MessageRenderer, type MessageRendererProps, type MessageRenderers,
+  type RendererProviderProps, type MessageRenderer, type MessageRendererProps, type MessageRenderers, type MessagePartProps, type MessageLeafProps,
 } from './renderers'
 export {
   WeftCallbacksProvider, useWeftCallbacks,

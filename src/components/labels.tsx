@@ -3,6 +3,7 @@
  * default; a host passes its own (whole or in part) to `LabelsProvider`.
  */
 import { createContext, useContext, useMemo, type ReactNode } from 'react'
+import type { WeftError } from '../core/errors'
 
 /**
  * The visible and announced strings of the components.
@@ -58,12 +59,23 @@ export interface WeftLabels {
   image: string
   file: string
   linkNotShown: string
+  /** A recommended action's button when the agent gave it no label. */
   recommendedAction: string
+  /** How sure the agent is of a recommendation, 0 to 100: "80% confident". */
+  confidence: (percent: number) => string
   stateInspector: string
+  /** How long a tool call ran: "850 ms", "2.4 s". */
+  duration: (ms: number) => string
+  /** Why nothing can be sent now (a conversation still loading or unreadable), in the composer; default: the refusal's message. */
+  sendRefused: (refusal: WeftError) => string
   /** The attach button's name and text. */
   attachFiles: string
   /** The name of an attached file's remove button. */
   removeFile: (name: string) => string
+  /** An attached file's size: "1.2 KB". */
+  fileSize: (bytes: number) => string
+  /** Why a file was not attached (`error.code`: `attachment_count`, `attachment_size`, `attachment_type`); default: the refusal's message. */
+  fileRefused: (error: WeftError) => string
   previousVersion: string
   nextVersion: string
   /** The branch picker's name: "Version 2 of 3". */
@@ -71,6 +83,8 @@ export interface WeftLabels {
   /** The thread list's name. */
   conversations: string
   newChat: string
+  /** The title of a conversation nothing has been said in yet (stored as the core's `UNTITLED`). */
+  untitled: string
   /** The dot on a conversation still answering. */
   answering: string
   /** A stored conversation that failed to load. */
@@ -160,14 +174,20 @@ export const englishLabels: WeftLabels = Object.freeze({
   file: 'File',
   linkNotShown: '(link not shown)',
   recommendedAction: 'Recommended action',
+  confidence: (percent: number) => `${percent}% confident`,
   stateInspector: 'State inspector',
+  duration: (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`),
+  sendRefused: (refusal: WeftError) => refusal.message,
   attachFiles: 'Attach files',
   removeFile: (name: string) => `Remove ${name}`,
+  fileSize: (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1048576 ? `${Math.round(bytes / 102.4) / 10} KB` : `${Math.round(bytes / 104857.6) / 10} MB`),
+  fileRefused: (error: WeftError) => error.message,
   previousVersion: 'Previous version',
   nextVersion: 'Next version',
   versionOf: (position: number, count: number) => `Version ${position} of ${count}`,
   conversations: 'Conversations',
   newChat: 'New chat',
+  untitled: 'New chat',
   answering: 'Answering',
   cannotBeRead: 'Cannot be read',
   changedInAnotherTab: 'Changed in another tab',
@@ -182,7 +202,14 @@ export const englishLabels: WeftLabels = Object.freeze({
   conversationTitle: 'Conversation title',
 })
 
-const LabelsContext = createContext<WeftLabels>(englishLabels)
+/**
+ * The labels in force, for a class component (`static contextType`); anything
+ * else reads them through `useLabels`.
+ *
+ * @example
+ * static contextType = LabelsContext
+ */
+export const LabelsContext = createContext<WeftLabels>(englishLabels)
 
 /**
  * Props of `LabelsProvider`.

@@ -65,7 +65,7 @@ export const MessageActions = forwardRef<HTMLDivElement, MessageActionsProps>(fu
     onFeedback?.(turnId, next)
   }
   return (
-    <div data-weft="message-actions" role="toolbar" aria-label={labels.messageActions} {...rest} ref={ref}>
+    <div role="toolbar" aria-label={labels.messageActions} {...rest} ref={ref} data-weft="message-actions">
       {children}
       {markdown !== '' && <CopyButton text={() => markdownToText(markdown)} label={labels.copy} />}
       {markdown !== '' && <CopyButton text={markdown} label={labels.copyMarkdown} data-format="markdown" />}

@@ -2,8 +2,7 @@
  * One message: looks its renderer up by type and wraps it in the element that
  * carries its state for styles and assistive technology.
  */
-import { forwardRef, type HTMLAttributes, type Ref } from 'react'
-import type { Message as MessageModel } from '../core/model'
+import { forwardRef, type HTMLAttributes } from 'react'
 import { useAgentSelector, useMessage } from '../react/selectors'
 import { PartBoundary } from './part-boundary'
 import { useRenderer } from './renderers'
@@ -31,27 +30,22 @@ export interface MessageViewProps extends HTMLAttributes<HTMLDivElement> {
  */
 export const MessageView = forwardRef<HTMLDivElement, MessageViewProps>(function MessageView({ id, ...rest }, ref) {
   const message = useMessage(id)
+  const protocol = useAgentSelector((state) => (message ? state.turns[message.turnId]?.protocol : undefined))
+  const Renderer = useRenderer(message ? message.type : '', protocol)
   if (!message) return null
-  return <MessageFrame message={message} rest={rest} frameRef={ref} />
-})
-
-function MessageFrame({ message, rest, frameRef }: { message: MessageModel; rest: HTMLAttributes<HTMLDivElement>; frameRef: Ref<HTMLDivElement> }) {
-  const protocol = useAgentSelector((state) => state.turns[message.turnId]?.protocol)
-  const Renderer = useRenderer(message.type, protocol)
-  const streaming = message.status === 'streaming'
   return (
     <div
+      {...rest}
+      ref={ref}
       data-weft="message"
       data-type={message.type}
       data-role={message.role}
       data-state={message.status}
-      aria-busy={streaming || undefined}
-      {...rest}
-      ref={frameRef}
+      aria-busy={message.status === 'streaming' || undefined}
     >
       <PartBoundary resetKey={message}>
         <Renderer message={message} />
       </PartBoundary>
     </div>
   )
-}
+})

@@ -3,17 +3,21 @@
  * and each timeline row renders inside its own boundary, which shows a small
  * note in its place and tries again when the part changes.
  */
-import { Component, type ErrorInfo, type ReactNode } from 'react'
-import { useLabels } from './labels'
+import { Component, type ComponentType, type ErrorInfo, type ReactNode } from 'react'
+import { LabelsContext, type WeftLabels } from './labels'
 
-interface BoundaryProps {
+/**
+ * Props of `PartBoundary`.
+ *
+ * @example
+ * <PartBoundary resetKey={message}><Renderer message={message} /></PartBoundary>
+ */
+export interface PartBoundaryProps {
   /** When this changes (a new version of the part), the part is drawn again. */
   resetKey: unknown
-  /** What stands in for the part (default: a short note). */
-  fallback?: ReactNode
+  children?: ReactNode
   /** Told about the error, for the host's logging. */
   onError?: (error: unknown, info: ErrorInfo) => void
-  children?: ReactNode
 }
 
 interface BoundaryState {
@@ -21,14 +25,16 @@ interface BoundaryState {
   failed: boolean
 }
 
-class Boundary extends Component<BoundaryProps, BoundaryState> {
+class Boundary extends Component<PartBoundaryProps, BoundaryState> {
+  static override contextType = LabelsContext
+  declare context: WeftLabels
   override state: BoundaryState = { failed: false, failedFor: undefined }
 
   static getDerivedStateFromError(): Partial<BoundaryState> {
     return { failed: true }
   }
 
-  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+  static getDerivedStateFromProps(props: PartBoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
     if (state.failed && state.failedFor !== undefined && state.failedFor !== props.resetKey) return { failed: false, failedFor: undefined }
     if (state.failed && state.failedFor === undefined) return { failedFor: props.resetKey }
     return null
@@ -39,34 +45,16 @@ class Boundary extends Component<BoundaryProps, BoundaryState> {
   }
 
   override render(): ReactNode {
-    return this.state.failed ? this.props.fallback : this.props.children
+    return this.state.failed ? <span data-weft="part-error">{this.context.cannotShow}</span> : this.props.children
   }
 }
 
 /**
- * Props of `PartBoundary`.
- *
- * @example
- * <PartBoundary resetKey={message}><Renderer message={message} /></PartBoundary>
- */
-export interface PartBoundaryProps {
-  resetKey: unknown
-  children?: ReactNode
-  onError?: (error: unknown, info: ErrorInfo) => void
-}
-
-/**
- * Draws its children, or a small "could not be shown" note if they throw.
- * The rest of the transcript is untouched.
+ * Draws its children, or a small "could not be shown" note (the `cannotShow`
+ * label) if they throw. The rest of the transcript is untouched. (A class, as
+ * every error boundary is; typed as a component so its workings stay its own.)
  *
  * @example
  * <PartBoundary resetKey={node}><Row node={node} /></PartBoundary>
  */
-export function PartBoundary({ resetKey, children, onError }: PartBoundaryProps) {
-  const labels = useLabels()
-  return (
-    <Boundary resetKey={resetKey} onError={onError} fallback={<span data-weft="part-error">{labels.cannotShow}</span>}>
-      {children}
-    </Boundary>
-  )
-}
+export const PartBoundary: ComponentType<PartBoundaryProps> = Boundary

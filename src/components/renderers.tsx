@@ -4,7 +4,7 @@
  * the turns that speak it; a type nobody registered falls back to a plain view
  * of its type and props.
  */
-import { createContext, useContext, useMemo, type ComponentType, type ReactNode } from 'react'
+import { createContext, useContext, useMemo, type ComponentType, type HTMLAttributes, type ReactNode } from 'react'
 import type { Message } from '../core/model'
 import type { PartProps } from '../core/parts'
 import { getProtocol } from '../core/protocol/registry'
@@ -33,6 +33,29 @@ import { ToolRenderersProvider, type ToolRenderers } from './tool-renderers'
  */
 export interface MessageRendererProps<Type extends string = string, Props extends object = Record<string, unknown>> {
   message: Message<Type, Props>
+}
+
+/**
+ * Props of the kit's own renderers: the message, and the DOM props
+ * (`className`, `style`, `data-*`, handlers, …) that go to their root element,
+ * whose ref they forward. `data-weft` and `data-state` stay the kit's.
+ *
+ * @example
+ * <NoticeMessage message={message} className="notice" ref={ref} />
+ */
+export interface MessagePartProps extends MessageRendererProps, Omit<HTMLAttributes<HTMLElement>, 'children'> {}
+
+/**
+ * Props of the kit's renderers that draw one element (`ErrorMessage`,
+ * `LoadingMessage`, `NoticeMessage`, `FileMessage`): with `asChild` the host's
+ * only child is drawn instead, with the part's props and its content inside.
+ *
+ * @example
+ * <ErrorMessage message={message} asChild><Alert variant="danger" /></ErrorMessage>
+ */
+export interface MessageLeafProps extends MessagePartProps {
+  asChild?: boolean
+  children?: ReactNode
 }
 
 /**

@@ -2,7 +2,7 @@
  * `asChild`: a part that hands its props and behaviour to the one element the
  * host passes as its child, instead of rendering its own element.
  */
-import { Children, cloneElement, forwardRef, isValidElement, type HTMLAttributes, type ReactNode, type Ref } from 'react'
+import { Children, cloneElement, forwardRef, isValidElement, type ElementType, type HTMLAttributes, type ReactElement, type ReactNode, type Ref } from 'react'
 
 type AnyProps = Record<string, unknown>
 
@@ -34,7 +34,13 @@ export function mergeProps(slot: AnyProps, child: AnyProps): AnyProps {
   return out
 }
 
-function setRef<T>(ref: Ref<T> | undefined, value: T | null): void {
+/**
+ * Sets a ref of either kind (a callback or an object).
+ *
+ * @example
+ * ref={(node) => { own.current = node; setRef(forwarded, node) }}
+ */
+export function setRef<T>(ref: Ref<T> | undefined, value: T | null): void {
   if (typeof ref === 'function') ref(value)
   else if (ref && typeof ref === 'object') (ref as { current: T | null }).current = value
 }
@@ -67,7 +73,22 @@ export const Slot = forwardRef<HTMLElement, HTMLAttributes<HTMLElement> & { chil
  * asChild ? <Slot {...props}>{withContent(children, text)}</Slot> : <p {...props}>{text}</p>
  */
 export function withContent(child: ReactNode, content: ReactNode): ReactNode {
-  if (!isValidElement(child)) return child
+  // No content (an image): nothing goes inside, which a void element could not take.
+  if (!isValidElement(child) || content == null) return child
   const own = (child.props as AnyProps).children
   return own === undefined || own === null ? cloneElement(child, undefined, <>{content}</>) : child
+}
+
+/**
+ * A part that draws content: its own element (`tag`) with the content inside,
+ * or with `asChild` the host's only child (`host`) with the props merged in and
+ * the content inside it (see `withContent`).
+ *
+ * @example
+ * return drawPart('p', asChild, children, { ...rest, 'data-weft': 'notice' }, ref, text)
+ */
+// `any`: the part's ref is typed for its own element, which the host's element may not be.
+export function drawPart(tag: ElementType, asChild: boolean | undefined, host: ReactNode, props: object, ref: Ref<any>, content: ReactNode): ReactElement {
+  const Tag = asChild ? Slot : tag
+  return <Tag {...props} ref={ref}>{asChild ? withContent(host, content) : content}</Tag>
 }

@@ -1,6 +1,6 @@
 import { forwardRef, type OlHTMLAttributes } from 'react'
 import { useSources } from '../react/selectors'
-import { asText } from './format'
+import { asText, sourceTitle } from './format'
 import { useLabels } from './labels'
 import { safeUrl } from './safe-url'
 import { useTurnIdFrom } from './turn-context'
@@ -14,15 +14,6 @@ import { useTurnIdFrom } from './turn-context'
 export interface SourcesProps extends OlHTMLAttributes<HTMLOListElement> {
   /** Default: the enclosing turn. */
   turnId?: string
-}
-
-function hostOf(url: string | undefined): string {
-  if (!url) return ''
-  try {
-    return new URL(url).hostname.replace(/^www\./, '')
-  } catch {
-    return ''
-  }
 }
 
 /**
@@ -39,17 +30,17 @@ export const Sources = forwardRef<HTMLOListElement, SourcesProps>(function Sourc
   const sources = useSources(turnId)
   if (sources.length === 0) return null
   return (
-    <ol data-weft="sources" aria-label={labels.sources} {...rest} ref={ref}>
+    <ol aria-label={labels.sources} {...rest} ref={ref} data-weft="sources">
       {sources.map((source, i) => {
         const href = safeUrl(source.url)
-        const title = asText(source.title) || asText(source.filename) || asText(source.url) || asText(source.id)
+        const title = sourceTitle(source) || asText(source.id)
         const snippet = asText(source.snippet)
         const marker = typeof source.citationIndex === 'number' ? source.citationIndex : undefined
         return (
           <li key={asText(source.id) || i} data-weft="source" data-kind={asText(source.kind)} data-citation={marker} title={snippet || undefined}>
             {marker !== undefined && <span data-weft="source-marker">[{marker}] </span>}
             {href ? (
-              <a href={href} target="_blank" rel="noopener noreferrer" data-host={hostOf(href) || undefined}>{title}</a>
+              <a href={href} target="_blank" rel="noopener noreferrer">{title}</a>
             ) : (
               <span data-weft="source-title">{title}</span>
             )}

@@ -40,7 +40,7 @@ export const StateInspector = forwardRef<HTMLDivElement, StateInspectorProps>(fu
   const labels = useLabels()
   const state = useAgentSelector((s) => s)
   return (
-    <div data-weft="inspector" role="group" aria-label={labels.stateInspector} {...rest} ref={ref}>
+    <div role="group" aria-label={labels.stateInspector} {...rest} ref={ref} data-weft="inspector">
       <p data-weft="inspector-summary">{summary(state)}</p>
       {sections.map((name) => (
         <details key={name} data-weft="inspector-section" data-section={name} open={open}>
@@ -53,16 +53,10 @@ export const StateInspector = forwardRef<HTMLDivElement, StateInspectorProps>(fu
   )
 })
 
+// The model's own field names, as the JSON below shows them: not words to translate.
+// Turns are counted on the branch shown (`turnIds`), the other default sections whole.
 function summary(state: AgentState): string {
-  const parts = [
-    `status: ${state.status}`,
-    `turns: ${state.turnIds.length}`,
-    `blocks: ${count(state.blocks)}`,
-    `threads: ${count(state.threads)}`,
-    `messages: ${count(state.messages)}`,
-    `trace: ${count(state.trace)}`,
-    `gates: ${count(state.gates)}`,
-  ]
+  const parts = [`status: ${state.status}`, `turns: ${state.turnIds.length}`, ...DEFAULT_SECTIONS.slice(1).map((name) => `${name}: ${count(state[name])}`)]
   if (state.error) parts.push(`error: ${state.error.type}: ${state.error.message}`)
   return parts.join(' · ')
 }

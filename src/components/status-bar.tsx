@@ -1,9 +1,9 @@
-import { forwardRef, type HTMLAttributes, type Ref } from 'react'
+import { forwardRef, type HTMLAttributes } from 'react'
 import type { StreamStatus } from '../core/model'
 import { useStatus, useStreamError } from '../react/selectors'
 import { asText } from './format'
 import { useLabels } from './labels'
-import { Slot, withContent } from './slot'
+import { drawPart } from './slot'
 
 /**
  * Props of `StatusBar`.
@@ -44,6 +44,5 @@ export const StatusBar = forwardRef<HTMLDivElement, StatusBarProps>(function Sta
       )}
     </>
   )
-  if (asChild) return <Slot {...props} ref={ref as Ref<HTMLElement>}>{withContent(children, content)}</Slot>
-  return <div {...props} ref={ref}>{content}</div>
+  return drawPart('div', asChild, children, props, ref, content)
 })

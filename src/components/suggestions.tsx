@@ -1,7 +1,7 @@
 import { forwardRef, type HTMLAttributes } from 'react'
 import { useAgentSelector } from '../react/selectors'
 import { useWeftCallbacks } from './callbacks'
-import { asText, own } from './format'
+import { asText, NONE, own } from './format'
 import { useLabels } from './labels'
 import { useTurnIdFrom } from './turn-context'
 
@@ -18,8 +18,6 @@ export interface SuggestionsProps extends HTMLAttributes<HTMLDivElement> {
   items?: readonly string[]
 }
 
-const NONE: readonly string[] = Object.freeze([])
-
 /**
  * Follow-up questions as buttons; a click hands the text to the host's `onSuggest`.
  *
@@ -33,10 +31,11 @@ export const Suggestions = forwardRef<HTMLDivElement, SuggestionsProps>(function
   const turnId = useTurnIdFrom(explicit)
   const fromTurn = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.suggestions : undefined) ?? NONE)
   const { onSuggest } = useWeftCallbacks()
-  const list = (Array.isArray(items ?? fromTurn) ? (items ?? fromTurn) : NONE).map(asText).filter((text) => text !== '')
+  const given = items ?? fromTurn
+  const list = (Array.isArray(given) ? given : NONE).map(asText).filter((text) => text !== '')
   if (list.length === 0) return null
   return (
-    <div data-weft="suggestions" role="group" aria-label={labels.suggestions} {...rest} ref={ref}>
+    <div role="group" aria-label={labels.suggestions} {...rest} ref={ref} data-weft="suggestions">
       {list.map((text, i) => (
         <button key={i} type="button" data-weft="suggestion" disabled={!onSuggest} onClick={() => onSuggest?.(text)}>
           {text}

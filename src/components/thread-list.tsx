@@ -1,5 +1,6 @@
 import { forwardRef, useEffect, useRef, useState, type HTMLAttributes, type KeyboardEvent } from 'react'
 import type { ConversationSummary } from '../core/conversations/conversations'
+import { isUntitled } from '../core/conversations/title'
 import { useConversations } from '../react/conversations'
 import { useLabels } from './labels'
 
@@ -27,8 +28,10 @@ interface Undo {
  * The conversation sidebar: "New chat", the list (newest first, a dot on those
  * still answering, in the background too), rename in place, delete with undo.
  * Keyboard: one tab stop; arrows, Home and End move, Enter opens, F2 renames,
- * Delete deletes. Needs a `ConversationsProvider` above it. `className`, `style`,
- * the other DOM props and the ref go to its root `<nav>`.
+ * Delete deletes. Each row's `data-state` is `active` for the conversation
+ * shown, else `inactive`; `data-status` is the conversation's (`idle`,
+ * `loading`, `streaming`, `error`, `conflict`). Needs a `ConversationsProvider` above it.
+ * `className`, `style`, the other DOM props and the ref go to its root `<nav>`.
  *
  * @example
  * <ConversationsProvider conversations={conversations}>
@@ -40,6 +43,8 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
   const labels = useLabels()
   const label = labelProp ?? labels.conversations
   const { conversations, selectedId, create, select, rename, remove, restore, resolveConflict } = useConversations()
+  // The core stores an untitled conversation's title in English; the person reads the label.
+  const titleOf = (conversation: ConversationSummary) => (isUntitled(conversation.title) ? labels.untitled : conversation.title)
   const [focusId, setFocusId] = useState<string | undefined>(selectedId)
   const [editing, setEditing] = useState<string | undefined>()
   const [undo, setUndo] = useState<Undo | undefined>()
@@ -73,7 +78,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
     const neighbour = conversations[index + 1] ?? conversations[index - 1]
     if (items.current.get(conversation.id)?.contains(document.activeElement)) moveTo(neighbour?.id)
     const restorable = await remove(conversation.id)
-    setUndo(restorable ? { id: conversation.id, title: conversation.title } : undefined)
+    setUndo(restorable ? { id: conversation.id, title: titleOf(conversation) } : undefined)
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLLIElement>, conversation: ConversationSummary, index: number) => {
@@ -98,15 +103,16 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
   const finishRename = (conversation: ConversationSummary, title: string | undefined) => {
     setEditing(undefined)
     moveTo(conversation.id)
-    if (title !== undefined && title.trim() !== '' && title.trim() !== conversation.title) void rename(conversation.id, title)
+    if (title !== undefined && title.trim() !== '' && title.trim() !== titleOf(conversation)) void rename(conversation.id, title)
   }
 
   return (
-    <nav data-weft="thread-list" aria-label={label} {...rest} ref={ref}>
+    <nav aria-label={label} {...rest} ref={ref} data-weft="thread-list">
       <button type="button" data-weft="thread-new" onClick={() => moveTo(create())}>{newLabel ?? labels.newChat}</button>
       <ul role="listbox" aria-label={label} data-weft="threads">
         {conversations.map((conversation, index) => {
           const selected = conversation.id === selectedId
+          const title = titleOf(conversation)
           return (
             <li
               key={conversation.id}
@@ -118,6 +124,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
               aria-selected={selected}
               tabIndex={conversation.id === stop ? 0 : -1}
               data-weft="thread-list-item"
+              data-state={selected ? 'active' : 'inactive'}
               data-status={conversation.status}
               onFocus={(event) => {
                 if (event.target === event.currentTarget) setFocusId(conversation.id)
@@ -127,8 +134,8 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
               onDoubleClick={() => conversation.status !== 'error' && setEditing(conversation.id)}
             >
               {editing === conversation.id
-                ? <RenameInput title={conversation.title} onDone={(title) => finishRename(conversation, title)} />
-                : <span data-weft="thread-title">{conversation.title}</span>}
+                ? <RenameInput title={title} onDone={(title) => finishRename(conversation, title)} />
+                : <span data-weft="thread-title">{title}</span>}
               {conversation.status === 'streaming' && <span data-weft="thread-streaming" role="img" aria-label={labels.answering} />}
               {conversation.status === 'error' && (
                 <span data-weft="thread-error" title={conversation.error?.message}>{labels.cannotBeRead}</span>
@@ -142,9 +149,9 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
               )}
               <span data-weft="thread-actions">
                 {conversation.status !== 'error' && (
-                  <button type="button" tabIndex={-1} aria-label={labels.renameConversation(conversation.title)} onClick={(e) => { e.stopPropagation(); setEditing(conversation.id) }}>{labels.rename}</button>
+                  <button type="button" tabIndex={-1} aria-label={labels.renameConversation(title)} onClick={(e) => { e.stopPropagation(); setEditing(conversation.id) }}>{labels.rename}</button>
                 )}
-                <button type="button" tabIndex={-1} aria-label={labels.deleteConversation(conversation.title)} onClick={(e) => { e.stopPropagation(); void onRemove(conversation) }}>{labels.delete}</button>
+                <button type="button" tabIndex={-1} aria-label={labels.deleteConversation(title)} onClick={(e) => { e.stopPropagation(); void onRemove(conversation) }}>{labels.delete}</button>
               </span>
             </li>
           )

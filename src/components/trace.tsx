@@ -4,12 +4,12 @@
  * Every value from the server is turned into text before it is drawn, and each
  * row sits in its own error boundary.
  */
-import { forwardRef, type DetailsHTMLAttributes, type HTMLAttributes, type OlHTMLAttributes, type Ref } from 'react'
+import { forwardRef, type DetailsHTMLAttributes, type HTMLAttributes, type OlHTMLAttributes } from 'react'
 import { useTurn } from '../react/selectors'
 import { asText, formatJson } from './format'
 import { useLabels } from './labels'
 import { PartBoundary } from './part-boundary'
-import { Slot, withContent } from './slot'
+import { drawPart } from './slot'
 import { useHeadline, useTraceNode, useTraceRootIds, useTraceSummary } from '../react/selectors'
 import { useTurnIdFrom } from './turn-context'
 
@@ -36,7 +36,7 @@ const Root = forwardRef<HTMLOListElement, TraceRootProps>(function TraceRoot({ t
   const rootIds = useTraceRootIds(turnId)
   if (rootIds.length === 0) return null
   return (
-    <ol data-weft="trace" aria-label={labels.workTimeline} {...rest} ref={ref}>
+    <ol aria-label={labels.workTimeline} {...rest} ref={ref} data-weft="trace">
       {rootIds.map((id) => <Node key={id} id={id} />)}
     </ol>
   )
@@ -68,7 +68,8 @@ const Node = forwardRef<HTMLLIElement, TraceNodeProps>(function TraceNode({ id, 
   const node = useTraceNode(id)
   if (!node) return null
   const below = [...ancestors, id]
-  const children = Array.isArray(node.childIds) ? node.childIds.filter((child) => typeof child === 'string' && !below.includes(child)) : []
+  // The fold keeps childIds (a patch cannot set them) and a stored record's are checked on load.
+  const children = node.childIds.filter((child) => !below.includes(child))
   const props = { ...rest, 'data-weft': 'trace-node', 'data-state': asText(node.status), 'data-kind': asText(node.kind) }
   const content = (
     <>
@@ -82,13 +83,17 @@ const Node = forwardRef<HTMLLIElement, TraceNodeProps>(function TraceNode({ id, 
       )}
     </>
   )
-  if (asChild) return <Slot {...props} ref={ref as Ref<HTMLElement>}>{withContent(host, content)}</Slot>
-  return <li {...props} ref={ref}>{content}</li>
+  return drawPart('li', asChild, host, props, ref, content)
 })
+
+/** What a row is called: its label, else its tool, else its kind. */
+function nodeName(node: { label?: unknown; tool?: unknown; kind?: unknown }): string {
+  return asText(node.label) || asText(node.tool) || asText(node.kind)
+}
 
 function NodeContent({ node }: { node: NonNullable<ReturnType<typeof useTraceNode>> }) {
   const labels = useLabels()
-  const label = asText(node.label) || asText(node.tool) || asText(node.kind)
+  const label = nodeName(node)
   const actor = asText(node.actor?.name)
   const detail = asText(node.detail)
   const text = asText(node.text)
@@ -140,7 +145,7 @@ export const TraceHeadline = forwardRef<HTMLParagraphElement, TraceHeadlineProps
   const { stepCount, sourceCount } = useTraceSummary(turnId)
   if (!turn) return null
   if (turn.status === 'streaming') {
-    const running = headline && (asText(headline.label) || asText(headline.tool) || asText(headline.kind))
+    const running = headline && nodeName(headline)
     // "Working…" only until the answer shows: then its caret and the Stop button say it, once.
     if (!running && turn.messageIds.length > 0) return null
     return draw('running', running || labels.working)
@@ -151,9 +156,7 @@ export const TraceHeadline = forwardRef<HTMLParagraphElement, TraceHeadlineProps
   return draw(turn.status, counts.join(' · '))
 
   function draw(state: string, text: string) {
-    const props = { ...rest, 'data-weft': 'trace-headline', 'data-state': state }
-    if (asChild) return <Slot {...props} ref={ref as Ref<HTMLElement>}>{withContent(host, text)}</Slot>
-    return <p {...props} ref={ref}>{text}</p>
+    return drawPart('p', asChild, host, { ...rest, 'data-weft': 'trace-headline', 'data-state': state }, ref, text)
   }
 })
 
@@ -181,7 +184,7 @@ const Disclosure = forwardRef<HTMLDetailsElement, TraceDisclosureProps>(function
   const rootIds = useTraceRootIds(turnId)
   if (rootIds.length === 0) return null
   return (
-    <details data-weft="trace-disclosure" {...rest} ref={ref}>
+    <details {...rest} ref={ref} data-weft="trace-disclosure">
       <summary>
         <TraceHeadline turnId={turnId} />
         <span data-weft="visually-hidden"> {labels.workTimeline}</span>

@@ -2,15 +2,15 @@
  * The conversation: a log of turns, each turn its messages in order, with
  * blocks (sections) and threads (concurrent lanes) where the agent opened them.
  */
-import { forwardRef, Fragment, lazy, memo, Suspense, useContext, type HTMLAttributes, type ReactNode, type Ref, type RefObject } from 'react'
+import { forwardRef, Fragment, lazy, memo, Suspense, useContext, type HTMLAttributes, type ReactNode, type RefObject } from 'react'
 import { useAgentSelector, useThread, useTurn, useTurnIds } from '../react/selectors'
 import { asText, own } from './format'
 import { useLabels } from './labels'
 import { Gates } from './gate-card'
-import { readOutlineKey, useBlockOutline, useTurnOutline, type OutlineKey } from './hooks'
+import { useBlockOutline, useTurnOutline, type OutlineKey } from './hooks'
 import { MessageView } from './message'
 import { MessageActions } from './message-actions'
-import { Slot, withContent } from './slot'
+import { drawPart } from './slot'
 import { Sources } from './sources'
 import { Suggestions } from './suggestions'
 import { TraceHeadline } from './trace'
@@ -18,7 +18,7 @@ import { TurnIdContext, useTurnIdFrom } from './turn-context'
 import { TranscriptScrollContext } from './scroll-context'
 
 /** The virtual list is a chunk of its own, fetched when a transcript first grows long. */
-const VirtualTurns = lazy(() => import('./virtual-turns').then((m) => ({ default: m.VirtualTurns })))
+const VirtualTurns = lazy(() => import('./virtual-turns'))
 
 /** Inside `Chat`, a transcript with more turns than this is virtualized. */
 const VIRTUALIZE_FROM = 40
@@ -73,7 +73,7 @@ const Root = forwardRef<HTMLDivElement, TranscriptRootProps>(function Transcript
   const streaming = useAgentSelector((state) => virtual && lastId !== undefined && own(state.turns, lastId)?.status === 'streaming')
   return (
     // Only additions are announced: a streaming message is hidden until its finished text is added.
-    <div data-weft="transcript" data-state={virtual ? 'virtual' : undefined} role="log" aria-live="polite" aria-relevant="additions" aria-label={labels.conversation} {...rest} ref={ref}>
+    <div role="log" aria-live="polite" aria-relevant="additions" aria-label={labels.conversation} {...rest} ref={ref} data-weft="transcript" data-state={virtual ? 'virtual' : undefined}>
       {virtual ? (
         // Until the list's chunk arrives, the latest turns stand in: the end is what a chat opens on.
         <Suspense fallback={turnIds.slice(-limit).map((id) => <Fragment key={id}>{draw(id)}</Fragment>)}>
@@ -117,7 +117,7 @@ const Turn = memo(forwardRef<HTMLElement, TranscriptTurnProps>(function Transcri
   if (!turn) return null
   return (
     <TurnIdContext.Provider value={turnId}>
-      <article data-weft="turn" data-role={turn.role} data-state={turn.status} {...rest} ref={ref}>
+      <article {...rest} ref={ref} data-weft="turn" data-role={turn.role} data-state={turn.status}>
         {children ?? (
           <>
             {turn.role === 'assistant' && <TraceHeadline />}
@@ -156,7 +156,7 @@ const Content = forwardRef<HTMLDivElement, TranscriptContentProps>(function Tran
   const turnId = useTurnIdFrom(explicit)
   const outline = useTurnOutline(turnId)
   if (!turnId) return null
-  return <div data-weft="turn-content" {...rest} ref={ref}>{outline.map(renderEntry)}</div>
+  return <div {...rest} ref={ref} data-weft="turn-content">{outline.map(renderEntry)}</div>
 })
 
 /**
@@ -184,7 +184,7 @@ const Block = forwardRef<HTMLDivElement, TranscriptBlockProps>(function Transcri
   const label = asText(block.label) || kind
   // A labelled group, not a landmark: two turns with a "Step 1" each must not make two regions of one name.
   return (
-    <div data-weft="block" data-kind={kind} data-state={asText(block.status)} role="group" aria-label={label} {...rest} ref={ref}>
+    <div role="group" aria-label={label} {...rest} ref={ref} data-weft="block" data-kind={kind} data-state={asText(block.status)}>
       <div data-weft="block-label" aria-hidden="true">{label}</div>
       {outline.map(renderEntry)}
     </div>
@@ -214,7 +214,7 @@ const Thread = forwardRef<HTMLDivElement, TranscriptThreadProps>(function Transc
   if (!thread) return null
   const label = asText(thread.label)
   return (
-    <div data-weft="thread" data-state={asText(thread.status)} role="group" aria-label={label || labels.lane} {...rest} ref={ref}>
+    <div role="group" aria-label={label || labels.lane} {...rest} ref={ref} data-weft="thread" data-state={asText(thread.status)}>
       {label && <div data-weft="thread-label" aria-hidden="true">{label}</div>}
       {thread.messageIds.map((id) => <MessageView key={id} id={id} />)}
     </div>
@@ -246,15 +246,14 @@ export const TurnError = forwardRef<HTMLParagraphElement, TurnErrorProps>(functi
   const error = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.error : undefined))
   if (!error) return null
   const props = { ...rest, 'data-weft': 'turn-error', 'data-error-type': asText(error.type) }
-  const message = asText(error.message)
-  if (asChild) return <Slot {...props} ref={ref as Ref<HTMLElement>}>{withContent(children, message)}</Slot>
-  return <p {...props} ref={ref}>{message}</p>
+  return drawPart('p', asChild, children, props, ref, asText(error.message))
 })
 
+/** One entry of an outline: `b:`, `t:` or `m:`, then the id. */
 function renderEntry(key: OutlineKey) {
-  const { kind, id } = readOutlineKey(key)
-  if (kind === 'b') return <Block key={key} blockId={id} />
-  if (kind === 't') return <Thread key={key} threadId={id} />
+  const id = key.slice(2)
+  if (key[0] === 'b') return <Block key={key} blockId={id} />
+  if (key[0] === 't') return <Thread key={key} threadId={id} />
   return <MessageView key={key} id={id} />
 }
 

@@ -34,7 +34,7 @@ const Row = forwardRef<HTMLDivElement, { style: CSSProperties; index: number; ch
  * @example
  * <VirtualTurns turnIds={ids} scrollRef={viewport} render={(id) => <Transcript.Turn turnId={id} />} />
  */
-export function VirtualTurns({ turnIds, scrollRef, render }: VirtualTurnsProps) {
+export default function VirtualTurns({ turnIds, scrollRef, render }: VirtualTurnsProps) {
   const anchor = useRef<HTMLDivElement | null>(null)
   const [startMargin, setStartMargin] = useState(0)
   // Whatever stands above the list inside the scroller (the column's padding) is its start margin.

@@ -22,12 +22,12 @@ export interface TraceSummary {
   sourceCount: number
 }
 
-const NO_MESSAGES: readonly Message[] = Object.freeze([])
-const NO_BLOCKS: readonly Block[] = Object.freeze([])
-const NO_NODES: readonly TraceNode[] = Object.freeze([])
-const NO_ITEMS: readonly TraceTreeItem[] = Object.freeze([])
-const NO_GATES: readonly Gate[] = Object.freeze([])
-const NO_STEPS: TraceSummary = Object.freeze({ stepCount: 0, sourceCount: 0 })
+const NO_MESSAGES: readonly Message[] = /* @__PURE__ */ Object.freeze([])
+const NO_BLOCKS: readonly Block[] = /* @__PURE__ */ Object.freeze([])
+const NO_NODES: readonly TraceNode[] = /* @__PURE__ */ Object.freeze([])
+const NO_ITEMS: readonly TraceTreeItem[] = /* @__PURE__ */ Object.freeze([])
+const NO_GATES: readonly Gate[] = /* @__PURE__ */ Object.freeze([])
+const NO_STEPS: TraceSummary = /* @__PURE__ */ Object.freeze({ stepCount: 0, sourceCount: 0 })
 
 /**
  * A turn by id.

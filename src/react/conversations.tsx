@@ -110,19 +110,22 @@ export function useConversations(): ConversationsHandle {
   const conversations = useConversationStore()
   if (!conversations) throw new Error('weft: useConversations needs a <ConversationsProvider> above it')
   const state = useListState(conversations)
-  const create = useCallback((options?: { title?: string }) => conversations.create(options), [conversations])
-  const select = useCallback((id: string) => conversations.select(id), [conversations])
-  const rename = useCallback((id: string, title: string) => conversations.rename(id, title), [conversations])
-  const remove = useCallback((id: string) => conversations.remove(id), [conversations])
-  const restore = useCallback((id: string) => conversations.restore(id), [conversations])
-  const resolveConflict = useCallback((id: string, keep: 'mine' | 'theirs') => conversations.resolveConflict(id, keep), [conversations])
+  // Bound once per list, so each keeps its identity from render to render.
+  const actions = useMemo(() => ({
+    create: (options?: { title?: string }) => conversations.create(options),
+    select: (id: string) => conversations.select(id),
+    rename: (id: string, title: string) => conversations.rename(id, title),
+    remove: (id: string) => conversations.remove(id),
+    restore: (id: string) => conversations.restore(id),
+    resolveConflict: (id: string, keep: 'mine' | 'theirs') => conversations.resolveConflict(id, keep),
+  }), [conversations])
   return useMemo(() => ({
     conversations: state.list,
     selectedId: state.selectedId,
     selected: state.list.find((c) => c.id === state.selectedId),
     error: state.error,
-    create, select, rename, remove, restore, resolveConflict,
-  }), [state, create, select, rename, remove, restore, resolveConflict])
+    ...actions,
+  }), [state, actions])
 }
 
 /**

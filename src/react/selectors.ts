@@ -206,9 +206,9 @@ export function useSources(turnId: string | undefined): readonly Source[] {
 export function useGate(id: string): Gate | undefined {
   return useAgentSelector((s) => own(s.gates, id))
 }
-const NO_IDS: readonly string[] = Object.freeze([])
-const NO_SOURCES: readonly Source[] = Object.freeze([])
-const NO_SUMMARY: TraceSummary = Object.freeze({ stepCount: 0, sourceCount: 0 })
+const NO_IDS: readonly string[] = /* @__PURE__ */ Object.freeze([])
+const NO_SOURCES: readonly Source[] = /* @__PURE__ */ Object.freeze([])
+const NO_SUMMARY: TraceSummary = /* @__PURE__ */ Object.freeze({ stepCount: 0, sourceCount: 0 })
 
 function isDefined<T>
 (value: T | undefined): value is T {

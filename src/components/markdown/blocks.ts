@@ -88,17 +88,11 @@ export class MarkdownBlocks {
   private keepClosed(tokens: readonly Token[], tail: string, text: string): number {
     let lastContent = tokens.length - 1
     while (lastContent >= 0 && tokens[lastContent]!.type === 'space') lastContent--
-    let offset = this.doneLength
-    const kept: MarkdownBlock[] = []
-    let consumed = ''
-    for (let i = 0; i < lastContent; i++) {
-      const token = tokens[i]!
-      consumed += token.raw
-      if (token.type !== 'space' && token.type !== 'def') kept.push({ key: offset, token })
-      offset += token.raw.length
-    }
+    const closed = tokens.slice(0, Math.max(lastContent, 0))
+    const consumed = closed.map((token) => token.raw).join('')
     // Only when the raws are the text itself is it safe to cut there.
     if (lastContent <= 0 || !tail.startsWith(consumed)) return 0
+    const kept = place(closed, this.doneLength)
     if (kept.length > 0) this.done = this.done.concat(kept)
     this.doneLength += consumed.length
     this.doneEdges = edges(text, this.doneLength)

@@ -39,7 +39,7 @@ export const CodeBlock = forwardRef<HTMLDivElement, CodeBlockProps & Omit<HTMLAt
   return (
     <div {...rest} ref={ref} data-weft="code-block" data-lang={lang} data-state={coloured ? 'highlighted' : 'plain'}>
       <div data-weft="code-header">
-        <span data-weft="code-lang">{lang ?? ''}</span>
+        <span data-weft="code-lang">{lang}</span>
         <CopyButton text={code} label={labels.copyCode} tabIndex={focusable ? undefined : -1}><CopyIcon /></CopyButton>
       </div>
       {/* Focusable, so a keyboard can scroll a long line. */}

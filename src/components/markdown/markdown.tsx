@@ -4,8 +4,8 @@
 import { forwardRef, memo, useMemo, useRef, type HTMLAttributes, type ReactNode } from 'react'
 import type { Token } from 'marked'
 import type { Source } from '../../core/model'
-import { useCitations } from '../../react/selectors'
-import { citationMarkers } from '../citations'
+import { NONE } from '../format'
+import { citationMarkers, useCitationMap } from '../citations'
 import { MarkdownBlocks, type MarkdownBlock, type MarkdownBlockList } from './blocks'
 import { CodeBlock } from './code-block'
 import { MarkdownSettingsContext, useMarkdownSettings, type MarkdownSettings } from './highlight'
@@ -37,8 +37,6 @@ function blockMarkers(block: MarkdownBlock): number[] {
   return known
 }
 
-const NO_MARKERS: readonly number[] = Object.freeze([])
-
 /**
  * GitHub-flavoured markdown (headings, lists, task lists, tables, quotes,
  * emphasis, links, code), safe by construction: no HTML is ever parsed (raw
@@ -55,7 +53,7 @@ export const Markdown = forwardRef<HTMLDivElement, MarkdownProps>(function Markd
   parser.current ??= new MarkdownBlocks()
   const blocks = useMemo(() => parser.current!.update(text, streaming), [text, streaming])
   return (
-    <div data-weft="markdown" {...rest} ref={ref}>
+    <div {...rest} ref={ref} data-weft="markdown">
       {turnId ? <CitedBlocks blocks={blocks} turnId={turnId} streaming={streaming} /> : <Blocks blocks={blocks} citations={NO_CITATIONS} streaming={streaming} />}
     </div>
   )
@@ -76,9 +74,8 @@ function markersOfList({ done, live }: MarkdownBlockList): string {
 /** Blocks whose `[n]` markers link to the turn's sources (this part needs the store). */
 function CitedBlocks({ blocks, turnId, streaming }: { blocks: MarkdownBlockList; turnId: string; streaming: boolean }) {
   const markerKey = markersOfList(blocks)
-  const markers = useMemo(() => (markerKey ? markerKey.split(',').map(Number) : NO_MARKERS), [markerKey])
-  const sources = useCitations(turnId, markers)
-  const citations = useMemo(() => new Map(markers.map((n, i) => [n, sources[i]])), [markers, sources])
+  const markers = useMemo(() => (markerKey ? markerKey.split(',').map(Number) : NONE), [markerKey])
+  const citations = useCitationMap(turnId, markers)
   return <Blocks blocks={blocks} citations={citations} streaming={streaming} />
 }
 

@@ -3,41 +3,38 @@
  */
 import { Lexer, type Token } from 'marked'
 
-function inline(tokens: readonly Token[] | undefined): string {
-  if (!tokens) return ''
-  return tokens.map((token) => {
-    if (token.type === 'br') return '\n'
-    if (token.type === 'checkbox') return (token as { checked?: boolean }).checked ? '[x] ' : '[ ] '
-    if ('tokens' in token && Array.isArray(token.tokens)) return inline(token.tokens)
-    return 'text' in token && typeof token.text === 'string' ? token.text : ''
-  }).join('')
-}
+/** The fields of the tokens read here; each token type has its own few. */
+type Read = Token & { tokens?: Token[]; text?: unknown; checked?: boolean; items?: Array<{ tokens: Token[] }>; ordered?: boolean; start?: number | ''; header?: Array<{ tokens: Token[] }>; rows?: Array<Array<{ tokens: Token[] }>> }
 
-function block(token: Token): string {
+/** A token's text; `inline` for a token inside a line (a task's box shows there only). */
+function plain(token: Read, inline: boolean): string {
   switch (token.type) {
     case 'space':
     case 'def':
     case 'hr':
       return ''
+    case 'br':
+      return '\n'
+    case 'checkbox':
+      return inline ? (token.checked ? '[x] ' : '[ ] ') : ''
     case 'code':
-      return (token as { text: string }).text
+      return String(token.text)
     case 'list':
-      return (token as { items: Array<{ tokens: Token[] }>; ordered: boolean; start?: number | '' }).items
-        .map((item, i) => {
-          const list = token as { ordered: boolean; start?: number | '' }
-          const mark = list.ordered ? `${(typeof list.start === 'number' ? list.start : 1) + i}. ` : '• '
-          return mark + item.tokens.map(block).filter(Boolean).join('\n')
-        })
-        .join('\n')
-    case 'table': {
-      const table = token as { header: Array<{ tokens: Token[] }>; rows: Array<Array<{ tokens: Token[] }>> }
-      return [table.header, ...table.rows].map((row) => row.map((cell) => inline(cell.tokens)).join('\t')).join('\n')
-    }
+      return token.items!.map((item, i) => (token.ordered ? `${(typeof token.start === 'number' ? token.start : 1) + i}. ` : '• ') + blocks(item.tokens, '\n')).join('\n')
+    case 'table':
+      return [token.header!, ...token.rows!].map((row) => row.map((cell) => line(cell.tokens)).join('\t')).join('\n')
     case 'blockquote':
-      return ((token as { tokens: Token[] }).tokens ?? []).map(block).filter(Boolean).join('\n\n')
-    default:
-      return 'tokens' in token && Array.isArray(token.tokens) ? inline(token.tokens) : 'text' in token && typeof token.text === 'string' ? token.text : ''
+      return blocks(token.tokens ?? [], '\n\n')
   }
+  return Array.isArray(token.tokens) ? line(token.tokens) : typeof token.text === 'string' ? token.text : ''
+}
+
+function line(tokens: readonly Token[]): string {
+  return tokens.map((token) => plain(token, true)).join('')
+}
+
+function blocks(tokens: readonly Token[], between: string): string {
+  return tokens.map((token) => plain(token, false)).filter(Boolean).join(between)
 }
 
 /**
@@ -48,5 +45,5 @@ function block(token: Token): string {
  * markdownToText('## Hi\n\n**Bold** and `code`') // 'Hi\n\nBold and code'
  */
 export function markdownToText(markdown: string): string {
-  return new Lexer({ gfm: true }).lex(markdown).map(block).filter((text) => text !== '').join('\n\n')
+  return blocks(new Lexer({ gfm: true }).lex(markdown), '\n\n')
 }

@@ -62,6 +62,11 @@ function imageUrl(raw: string, dataImages: boolean): string | undefined {
   return /^https?:\/\//i.test(url) ? url : undefined
 }
 
+/** A text token's content: its inline tokens, or its text with the citations linked. */
+function textOf(token: Tokens.Text, ctx: RenderContext, key: number | string): ReactNode {
+  return token.tokens ? renderInline(token.tokens, ctx) : text(token.text, ctx, key)
+}
+
 function text(value: string, ctx: RenderContext, key: number | string): ReactNode {
   const plain = decode(value)
   if (ctx.citations.size === 0) return plain
@@ -83,10 +88,8 @@ export function renderInline(tokens: readonly Token[] | undefined, ctx: RenderCo
 
 function renderInlineToken(token: Token, ctx: RenderContext, key: number | string): ReactNode {
   switch (token.type) {
-    case 'text': {
-      const t = token as Tokens.Text
-      return t.tokens ? <span key={key}>{renderInline(t.tokens, ctx)}</span> : <span key={key}>{text(t.text, ctx, key)}</span>
-    }
+    case 'text':
+      return <span key={key}>{textOf(token as Tokens.Text, ctx, key)}</span>
     case 'escape':
       return (token as Tokens.Escape).text
     case 'strong':
@@ -193,10 +196,8 @@ export function renderBlock(token: Token, ctx: RenderContext, key: number | stri
         </div>
       )
     }
-    case 'text': {
-      const t = token as Tokens.Text
-      return <p key={key}>{t.tokens ? renderInline(t.tokens, ctx) : text(t.text, ctx, key)}</p>
-    }
+    case 'text':
+      return <p key={key}>{textOf(token as Tokens.Text, ctx, key)}</p>
     // A block of raw HTML is shown as its text, never parsed.
     case 'html':
       return <p key={key} data-weft="raw-html">{(token as Tokens.HTML).raw.replace(/\n+$/, '')}</p>
@@ -211,14 +212,7 @@ function renderBlocks(tokens: readonly Token[], ctx: RenderContext): ReactNode[]
 
 /** In a tight list item, text runs inline (no paragraph around it). */
 function renderTight(tokens: readonly Token[], ctx: RenderContext): ReactNode[] {
-  return tokens.map((token, i) => {
-    if (token.type === 'text') {
-      const t = token as Tokens.Text
-      return <span key={i}>{t.tokens ? renderInline(t.tokens, ctx) : text(t.text, ctx, i)}</span>
-    }
-    if (token.type === 'checkbox') return renderInlineToken(token, ctx, i)
-    return renderBlock(token, ctx, i)
-  })
+  return tokens.map((token, i) => (token.type === 'text' ? renderInlineToken(token, ctx, i) : renderBlock(token, ctx, i)))
 }
 
 /**

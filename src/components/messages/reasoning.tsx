@@ -1,20 +1,22 @@
+import { forwardRef, type Ref } from 'react'
 import { partProps } from '../../core/parts'
 import { useLabels } from '../labels'
 import { Markdown } from '../markdown/markdown'
-import type { MessageRendererProps } from '../renderers'
+import type { MessagePartProps } from '../renderers'
 
 /**
  * The model's reasoning as markdown, in a collapsible `<details>`: open while
- * it streams, folded once it is done.
+ * it streams, folded once it is done (`data-state` is the message's status).
+ * `className`, `style`, the other DOM props and the ref go to the `<details>`.
  *
  * @example
  * <RendererProvider renderers={{ reasoning: ReasoningMessage }} />
  */
-export function ReasoningMessage({ message }: MessageRendererProps) {
+export const ReasoningMessage = forwardRef<HTMLElement, MessagePartProps>(function ReasoningMessage({ message, ...rest }, ref) {
   const labels = useLabels()
   const streaming = message.status === 'streaming'
   return (
-    <details data-weft="reasoning" data-state={message.status} open={streaming}>
+    <details open={streaming} {...rest} ref={ref as Ref<HTMLDetailsElement>} data-weft="reasoning" data-state={message.status}>
       <summary>{streaming ? labels.thinking : labels.reasoning}</summary>
       <Markdown
         key={streaming ? 'streaming' : 'final'}
@@ -24,4 +26,4 @@ export function ReasoningMessage({ message }: MessageRendererProps) {
       />
     </details>
   )
-}
+})

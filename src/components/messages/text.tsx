@@ -1,10 +1,8 @@
-import { Fragment, useMemo } from 'react'
-import type { Source } from '../../core/model'
+import { forwardRef, Fragment, useMemo, type Ref } from 'react'
 import { partProps } from '../../core/parts'
-import { Citation, citationMarkers, splitCitations } from '../citations'
+import { Citation, citationMarkers, splitCitations, useCitationMap } from '../citations'
 import { Markdown } from '../markdown/markdown'
-import { useCitations } from '../../react/selectors'
-import type { MessageRendererProps } from '../renderers'
+import type { MessagePartProps } from '../renderers'
 
 export { citationMarkers }
 
@@ -12,19 +10,20 @@ export { citationMarkers }
  * Plain text (never markup), with `[n]` markers linked to the turn's sources.
  * Paragraphs split on blank lines, lines on newlines. While the text streams it
  * is hidden from assistive technology; the finished text replaces it as a new
- * node, which a live region announces once.
+ * node, which a live region announces once. `className`, `style`, the other DOM
+ * props and the ref go to its `<div>` (`data-state` is the message's status).
  *
  * @example
  * <RendererProvider renderers={{ text: TextMessage }} />
  */
-export function TextMessage({ message }: MessageRendererProps) {
+export const TextMessage = forwardRef<HTMLElement, MessagePartProps>(function TextMessage({ message, ...rest }, ref) {
   const { content } = partProps(message, 'text')
   const streaming = message.status === 'streaming'
   const markers = useMemo(() => citationMarkers(content), [content])
-  const sources = useCitations(message.turnId, markers)
-  const byMarker = new Map<number, Source | undefined>(markers.map((n, i) => [n, sources[i]]))
+  const byMarker = useCitationMap(message.turnId, markers)
   return (
-    <div data-weft="text" key={streaming ? 'streaming' : 'final'} aria-hidden={streaming || undefined}>
+    // The key comes first: after a spread it would make JSX fall back to createElement.
+    <div key={streaming ? 'streaming' : 'final'} {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} aria-hidden={streaming || undefined}>
       {content.split(/\n{2,}/).map((paragraph, p) => (
         <p key={p}>
           {paragraph.split('\n').map((line, l) => (
@@ -39,23 +38,25 @@ export function TextMessage({ message }: MessageRendererProps) {
       ))}
     </div>
   )
-}
+})
 
 /**
  * The default text renderer: an assistant's text as markdown (see `Markdown`),
  * a person's own words as plain text, the way they typed them. Hidden from
  * assistive technology while it streams; the finished answer is a new node,
- * announced once.
+ * announced once. `className`, `style`, the other DOM props and the ref go to
+ * its `<div>`, as `TextMessage`'s.
  *
  * @example
  * <RendererProvider renderers={{ text: MarkdownMessage }} />
  */
-export function MarkdownMessage({ message }: MessageRendererProps) {
-  if (message.role === 'user') return <TextMessage message={message} />
+export const MarkdownMessage = forwardRef<HTMLElement, MessagePartProps>(function MarkdownMessage(props, ref) {
+  const { message, ...rest } = props
+  if (message.role === 'user') return <TextMessage {...props} ref={ref} />
   const streaming = message.status === 'streaming'
   return (
-    <div data-weft="text" key={streaming ? 'streaming' : 'final'} aria-hidden={streaming || undefined}>
+    <div key={streaming ? 'streaming' : 'final'} {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} aria-hidden={streaming || undefined}>
       <Markdown text={partProps(message, 'text').content} streaming={streaming} turnId={message.turnId} />
     </div>
   )
-}
+})

@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react'
+import { forwardRef, useState, type ComponentType, type ReactNode, type Ref } from 'react'
 import type { Gate, Message, ToolState } from '../../core/model'
 import { partProps } from '../../core/parts'
 import { useAgentSelector } from '../../react/selectors'
 import { recordOf, formatJson, own } from '../format'
-import { useLabels, type WeftLabels } from '../labels'
-import type { MessageRendererProps } from '../renderers'
+import { useLabels } from '../labels'
+import type { MessagePartProps } from '../renderers'
 import { useToolRenderer } from '../tool-renderers'
 
 /** Past this many characters (or lines) an output is cut, with "Show more". */
@@ -44,7 +44,7 @@ export type ToolRenderer<Input = unknown, Output = unknown> = ComponentType<Tool
  * @example
  * useToolState(message) // 'output-denied' once its gate was rejected
  */
-export function useToolState(message: Message): ToolState | 'called' | undefined {
+export function useToolState(message: Message): ToolState | 'called' {
   const { toolCallId, state } = partProps(message, 'tool')
   const gate = useAgentSelector((s) => {
     if (!toolCallId) return undefined
@@ -61,15 +61,6 @@ export function useToolState(message: Message): ToolState | 'called' | undefined
   if (state === 'input-available' && message.status !== 'streaming') return 'called'
   if (state) return state
   return message.status === 'streaming' ? 'input-available' : message.status === 'error' ? 'output-error' : 'output-available'
-}
-
-function stateLabel(state: ToolState | 'called' | undefined, labels: WeftLabels): string {
-  return state ? labels.toolStates[state] : labels.toolStates['output-available']
-}
-
-/** Running, waiting for a person, or failed: the card stays open. */
-function opensByItself(state: ToolState | 'called' | undefined): boolean {
-  return state === 'input-streaming' || state === 'input-available' || state === 'approval-requested' || state === 'output-error'
 }
 
 /**
@@ -93,19 +84,13 @@ export function summarizeInput(input: unknown, max = 60): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
-}
-
 /** How long the call ran: the server's `durationMs`, else what this view saw from start to result. */
 function useDuration(given: number | undefined, running: boolean): number | undefined {
-  const started = useRef<number | undefined>(running ? Date.now() : undefined)
-  const [seen, setSeen] = useState<number | undefined>(undefined)
-  useEffect(() => {
-    if (running && started.current === undefined) started.current = Date.now()
-    if (!running && started.current !== undefined && seen === undefined) setSeen(Date.now() - started.current)
-  }, [running, seen])
-  return given ?? seen
+  const [seen, setSeen] = useState<{ from?: number; took?: number }>(() => (running ? { from: Date.now() } : {}))
+  // Set while rendering, as state that follows a prop is: each step happens once, so the render settles.
+  if (running && seen.from === undefined) setSeen({ from: Date.now() })
+  else if (!running && seen.from !== undefined && seen.took === undefined) setSeen({ from: seen.from, took: Date.now() - seen.from })
+  return given ?? seen.took
 }
 
 /**
@@ -114,13 +99,15 @@ function useDuration(given: number | undefined, running: boolean): number | unde
  * output; a running call, one waiting for approval and a failed one stay open,
  * the input streaming live. Long outputs are cut with "Show more". A host's
  * per-tool renderer (`RendererProvider toolRenderers`) replaces the body.
+ * `className`, `style`, the other DOM props and the ref go to the card's root
+ * (`<details>`, or the `<div>` around a host's renderer); `data-state` is the tool state.
  *
  * @example
  * <RendererProvider toolRenderers={{ get_weather: WeatherCard }}>
  *   <Transcript.Root />
  * </RendererProvider>
  */
-export function ToolCallMessage({ message }: MessageRendererProps) {
+export const ToolCallMessage = forwardRef<HTMLElement, MessagePartProps>(function ToolCallMessage({ message, ...rest }, ref) {
   const labels = useLabels()
   const props = partProps(message, 'tool')
   const name = props.name || labels.tool
@@ -129,11 +116,12 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
   const running = state === 'input-streaming' || state === 'input-available'
   const duration = useDuration(props.durationMs, running)
   const [choice, setChoice] = useState<boolean | undefined>(undefined)
-  const open = choice ?? opensByItself(state)
+  // Running, waiting for a person, or failed: the card stays open.
+  const open = choice ?? (running || state === 'approval-requested' || state === 'output-error')
   const { errorText } = props
   if (Custom) {
     return (
-      <div data-weft="tool" data-state={state} data-custom="">
+      <div {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="tool" data-state={state} data-custom="">
         <Custom input={props.input} output={props.output} state={state} errorText={errorText} message={message} />
       </div>
     )
@@ -141,7 +129,7 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
   const inputText = state === 'input-streaming' && props.inputText !== undefined ? props.inputText : formatJson(props.input ?? props.inputText)
   const summary = summarizeInput(props.input ?? props.inputText)
   return (
-    <details data-weft="tool" data-state={state} open={open}>
+    <details {...rest} ref={ref as Ref<HTMLDetailsElement>} data-weft="tool" data-state={state} open={open}>
       <summary
         data-weft="tool-header"
         onClick={(event) => {
@@ -151,10 +139,10 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
       >
         <span data-weft="tool-icon" aria-hidden="true" />
         <span data-weft="tool-name">{name}</span>
-        <span data-weft="tool-state" data-state={state}>{stateLabel(state, labels)}</span>
+        <span data-weft="tool-state" data-state={state}>{labels.toolStates[state]}</span>
         {props.preliminary === true && <span data-weft="tool-preliminary">{labels.preliminary}</span>}
         {summary && <span data-weft="tool-summary">{summary}</span>}
-        {duration !== undefined && <span data-weft="tool-duration">{formatDuration(duration)}</span>}
+        {duration !== undefined && <span data-weft="tool-duration">{labels.duration(duration)}</span>}
       </summary>
       <div data-weft="tool-body">
         {inputText !== '' && (
@@ -175,7 +163,7 @@ export function ToolCallMessage({ message }: MessageRendererProps) {
       </div>
     </details>
   )
-}
+})
 
 /** Text cut after a few lines or characters, with a toggle for the rest. */
 function LongText({ text }: { text: string }): ReactNode {

@@ -9,6 +9,18 @@ import type { AgentState } from '../model'
 export const UNTITLED = 'New chat'
 
 /**
+ * Whether a title is the one an untitled conversation is stored with. A function,
+ * not the constant, for the thread list: a bundler inlines a constant and leaves a
+ * bare import of this module's chunk behind.
+ *
+ * @example
+ * isUntitled(conversations.list()[0]!.title) // true for a conversation nothing has been said in
+ */
+export function isUntitled(title: string): boolean {
+  return title === UNTITLED
+}
+
+/**
  * The title the server gave (`metadata.title` of the latest turn that has one).
  *
  * @example

@@ -3,7 +3,7 @@ import { toNavigationTarget, type NavigationParams } from './navigation'
 import { useWeftCallbacks } from '../../components/callbacks'
 import { recordOf, asText } from '../../components/format'
 import { ToolCallMessage } from '../../components/messages/tool'
-import type { MessageRendererProps } from '../../components/renderers'
+import type { MessagePartProps } from '../../components/renderers'
 
 /**
  * One navigation action: an internal route, its query parameters and its label.
@@ -87,16 +87,18 @@ export function readNavigationActions(actions: unknown): NavigationAction[] {
 
 /**
  * AG-UI's view of a tool call: the kit's tool view, then the navigation actions
- * the tool's result offers. Registered as the protocol's `tool` view.
+ * the tool's result offers, in one `<div data-weft="ag-ui-tool">` that takes
+ * `className`, `style`, the other DOM props and the ref. Registered as the
+ * protocol's `tool` view.
  *
  * @example
  * <RendererProvider renderers={{ tool: AgUiToolView }} />
  */
-export function AgUiToolView({ message }: MessageRendererProps) {
+export const AgUiToolView = forwardRef<HTMLDivElement, MessagePartProps>(function AgUiToolView({ message, ...rest }, ref) {
   return (
-    <>
+    <div {...rest} ref={ref} data-weft="ag-ui-tool">
       <ToolCallMessage message={message} />
       <NavigationActions actions={message.props.actions} />
-    </>
+    </div>
   )
-}
+})
