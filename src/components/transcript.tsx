@@ -63,25 +63,20 @@ const Root = forwardRef<HTMLDivElement, TranscriptRootProps>(function Transcript
   const provided = useContext(TranscriptScrollContext)
   const scroller = scrollRef ?? provided
   const from = virtualize ?? (scroller ? VIRTUALIZE_FROM : false)
-  const draw = (id: string) => (children ? children(id) : <Turn turnId={id} />)
-  const limit = from === false ? Infinity : from
-  const virtual = scroller !== undefined && turnIds.length > limit
-  const lastId = turnIds[turnIds.length - 1]
-  // The streaming turn is drawn after the virtual list, not in it: the list would
-  // measure it after every drawn frame and commit again, and move the viewport to
-  // keep up. It joins the list once it has finished.
-  const streaming = useAgentSelector((state) => virtual && lastId !== undefined && own(state.turns, lastId)?.status === 'streaming')
+  const draw = (ids: readonly string[]) => ids.map((id) => <Fragment key={id}>{children ? children(id) : <Turn turnId={id} />}</Fragment>)
+  const virtual = scroller !== undefined && from !== false && turnIds.length > from
+  // The fold refuses unsafe ids, so a listed turn id reads no inherited property.
+  const streaming = useAgentSelector((state) => virtual && state.turns[turnIds.at(-1)!]?.status === 'streaming')
   return (
     // Only additions are announced: a streaming message is hidden until its finished text is added.
     <div role="log" aria-live="polite" aria-relevant="additions" aria-label={labels.conversation} {...rest} ref={ref} data-weft="transcript" data-state={virtual ? 'virtual' : undefined}>
       {virtual ? (
         // Until the list's chunk arrives, the latest turns stand in: the end is what a chat opens on.
-        <Suspense fallback={turnIds.slice(-limit).map((id) => <Fragment key={id}>{draw(id)}</Fragment>)}>
-          <VirtualTurns turnIds={streaming ? turnIds.slice(0, -1) : turnIds} scrollRef={scroller!} render={draw} />
-          {streaming && <Fragment key={lastId}>{draw(lastId!)}</Fragment>}
+        <Suspense fallback={draw(turnIds.slice(-(from as number)))}>
+          <VirtualTurns turnIds={turnIds} live={streaming} scrollRef={scroller!} draw={draw} />
         </Suspense>
       ) : (
-        turnIds.map((id) => <Fragment key={id}>{draw(id)}</Fragment>)
+        draw(turnIds)
       )}
     </div>
   )

@@ -3,20 +3,23 @@
  * viewport are in the DOM; the others are space of their measured (or
  * estimated) height. Loaded on first use, so short chats never fetch it.
  */
-import { forwardRef, Fragment, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react'
+import { forwardRef, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react'
 import { Virtualizer } from 'virtua'
 
 /**
  * Props of `VirtualTurns`.
  *
  * @example
- * <VirtualTurns turnIds={ids} scrollRef={viewport} render={(id) => <Transcript.Turn turnId={id} />} />
+ * <VirtualTurns turnIds={ids} live={false} scrollRef={viewport} draw={(ids) => ids.map((id) => <Transcript.Turn key={id} turnId={id} />)} />
  */
 export interface VirtualTurnsProps {
   turnIds: readonly string[]
+  /** The last turn is streaming. */
+  live: boolean
   /** The element that scrolls (the chat's viewport). */
   scrollRef: RefObject<HTMLElement | null>
-  render: (turnId: string) => ReactNode
+  /** Draws turns, one keyed element each. */
+  draw: (turnIds: readonly string[]) => ReactNode[]
 }
 
 /**
@@ -32,9 +35,9 @@ const Row = forwardRef<HTMLDivElement, { style: CSSProperties; index: number; ch
  * mount, so a turn that grows (a streaming answer) moves the ones below it.
  *
  * @example
- * <VirtualTurns turnIds={ids} scrollRef={viewport} render={(id) => <Transcript.Turn turnId={id} />} />
+ * <VirtualTurns turnIds={ids} live={false} scrollRef={viewport} draw={(ids) => ids.map((id) => <Transcript.Turn key={id} turnId={id} />)} />
  */
-export default function VirtualTurns({ turnIds, scrollRef, render }: VirtualTurnsProps) {
+export default function VirtualTurns({ turnIds, live, scrollRef, draw }: VirtualTurnsProps) {
   const anchor = useRef<HTMLDivElement | null>(null)
   const [startMargin, setStartMargin] = useState(0)
   // Whatever stands above the list inside the scroller (the column's padding) is its start margin.
@@ -49,8 +52,11 @@ export default function VirtualTurns({ turnIds, scrollRef, render }: VirtualTurn
     <>
       <div ref={anchor} data-weft="virtual-start" />
       <Virtualizer scrollRef={scrollRef} startMargin={startMargin} item={Row} bufferSize={600}>
-        {turnIds.map((id) => <Fragment key={id}>{render(id)}</Fragment>)}
+        {draw(live ? turnIds.slice(0, -1) : turnIds)}
       </Virtualizer>
+      {/* A streaming turn is drawn after the list, not in it: the list would measure it after every
+          drawn frame and commit again, and move the viewport to keep up. It joins the list once finished. */}
+      {live && draw(turnIds.slice(-1))}
     </>
   )
 }
