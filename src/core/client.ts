@@ -59,6 +59,8 @@ interface ResumeBinding {
 
 interface ActiveRun {
   turnId: string
+  /** Settles when the run does (its stream, reconnects and end included). */
+  done?: Promise<void>
   controller: AbortController
   batcher: Batcher
   /** Where the run is (see `run-state.ts`); changed only through `transition`. */
@@ -111,6 +113,8 @@ const COUNT_EVERYTHING = { counted: true } as const
 export class AgentClient {
   private options: AgentClientOptions
   private active: ActiveRun | undefined
+  /** The continuation each turn is sending, so an answer that another caller sent still learns its result. */
+  private readonly continuing = new Map<string, Promise<WeftError | undefined>>()
   /** Answers and tool results per turn that no request has carried yet. */
   private readonly unsent = new Map<string, GateAnswerEntry[]>()
   /** Runs client tools as their calls' input completes. */
@@ -231,7 +235,11 @@ export class AgentClient {
       interruptId: typeof payload.id === 'string' ? payload.id : typeof payload.approvalId === 'string' ? payload.approvalId : gate.id,
     })
     this.unsent.set(gate.turnId, pending)
-    const failure = await this.proceed(gate.turnId)
+    // Answered while its run is still closing (the stream's end, a reconnect): the answer goes on
+    // once that run settles, and its result is the continuation's, whoever sends it.
+    const closing = this.active
+    if (closing?.turnId === gate.turnId && !isSettled(closing.phase)) await closing.done
+    const failure = (await this.proceed(gate.turnId)) ?? (await this.continuing.get(gate.turnId))
     return failure ? { ok: false, error: failure } : { ok: true }
   }
 
@@ -353,7 +361,7 @@ export class AgentClient {
       return error
     }
     if (run.controller.signal.aborted) return undefined
-    await this.drive(run, request)
+    await (run.done = this.drive(run, request))
     return run.failure
   }
 
@@ -378,10 +386,13 @@ export class AgentClient {
         return undefined
       }
       this.unsent.delete(turnId)
-      const failure = await this.runTurn({
+      const continuation = this.runTurn({
         turnId, input: undefined, trigger: 'continue', answers, scope: `${turnId}~${++this.continuations}`,
         opening: [{ op: 'turn.open', turnId, role: 'assistant' }],
       })
+      this.continuing.set(turnId, continuation)
+      const failure = await continuation
+      if (this.continuing.get(turnId) === continuation) this.continuing.delete(turnId)
       if (failure) {
         this.reopenGates(turnId, answers, failure)
         return failure
@@ -476,7 +487,7 @@ export class AgentClient {
     ]
     if (turn) ops.unshift({ op: 'turn.open', turnId: stored.turnId, role: turn.role })
     this.store.getState().dispatch(ops)
-    await this.drive(run)
+    await (run.done = this.drive(run))
     return true
   }
 
@@ -504,7 +515,7 @@ export class AgentClient {
     this.active = run
     this.store.getState().dispatch([{ op: 'stream.status', status: 'reconnecting' }])
     transition(run, 'connecting')
-    await this.drive(run)
+    await (run.done = this.drive(run))
   }
 
   /** Abort the request in flight, mark its turn `aborted` and forget its resume handle. */
