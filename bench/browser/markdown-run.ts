@@ -51,7 +51,7 @@ function percentile(values: number[], p: number): number {
 interface PageResults { commits: number[]; commitSources?: string[]; frames: number[]; finishedRenders: number; finishedMounts?: number; done: boolean; error?: string }
 
 /** Bundles `entry`, runs it in Chromium under a trace, and returns its results and the trace. */
-async function runPage<R extends PageResults>(entry: string): Promise<{ results: R; trace: TraceEvent[]; finalParseMs?: number; profile?: CpuProfile }> {
+async function runPage<R extends PageResults>(entry: string): Promise<{ results: R; trace: TraceEvent[]; finalParseMs?: number; replayMs?: number; profile?: CpuProfile }> {
   const bundle = await build({
     entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
     bundle: true, minify: !PROFILE, format: 'iife', write: false, logLevel: 'silent', jsx: 'automatic',
@@ -85,7 +85,8 @@ async function runPage<R extends PageResults>(entry: string): Promise<{ results:
     if (results.error) throw new Error(`the stream failed: ${results.error}`)
     // One parse of the final text, in the same page, warmed up: the median of 21.
     const finalParseMs = await page.evaluate(() => (window as unknown as { benchFinalParse?: () => number }).benchFinalParse?.())
-    return { results, trace: trace.traceEvents, finalParseMs, profile }
+    const replayMs = await page.evaluate(() => (window as unknown as { benchReplayLexes?: () => number }).benchReplayLexes?.())
+    return { results, trace: trace.traceEvents, finalParseMs, replayMs, profile }
   } finally {
     await browser.close()
   }
@@ -141,7 +142,7 @@ function scriptPerFrame(events: TraceEvent[]): number[] {
 interface MarkdownResults extends PageResults { lexCalls: number; lexMs: number; lexChars: number; finalText: string }
 
 async function markdownBench(): Promise<void> {
-  const { results, trace, finalParseMs, profile } = await runPage<MarkdownResults>('./markdown-page.tsx')
+  const { results, trace, finalParseMs, replayMs, profile } = await runPage<MarkdownResults>('./markdown-page.tsx')
   const perFrame = commitsPerFrame(results)
   const busy = scriptPerFrame(trace)
   const once = finalParseMs ?? NaN
@@ -183,6 +184,12 @@ async function markdownBench(): Promise<void> {
     'lex ms, whole stream': n(results.lexMs, 1),
     'one parse of the final text, ms': n(once, 2),
     'stream / one parse': n(results.lexMs / once, 2),
+  }])
+  // The same lexes with nothing in between: what the lexer itself costs, against what the page's
+  // other work between frames (collections, cold caches, a busy machine) adds to each timed lex.
+  table([{
+    'the same lexes back to back, ms': n(replayMs ?? NaN, 1),
+    'back to back / one parse': n((replayMs ?? NaN) / once, 2),
   }])
   if (profile) {
     const total = profile.timeDeltas.reduce((a, b) => a + b, 0) / 1000

@@ -1,5 +1,6 @@
 import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { Lexer } from 'marked'
 import { Markdown, MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
 import { MarkdownBlocks } from '../../src/components/markdown/blocks'
 import { Transcript } from '../../src/components/transcript'
@@ -135,6 +136,47 @@ describe('Markdown: streaming', () => {
     const { done, live } = blocks.update('Replaced text\n\nSecond and more', true)
     expect(done.map((b) => b.token.raw)).toEqual(['Replaced text'])
     expect(live.map((b) => b.token.raw)).toEqual(['Second and more'])
+  })
+
+  it('a view that mounts again on a long answer (the finished node, a virtual row) starts from the closed blocks', () => {
+    const text = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} with **bold** text and a [link](https://example.com/${i}).`).join('\n\n')
+    const lexed: string[] = []
+    const lex = Lexer.prototype.lex
+    Lexer.prototype.lex = function countedLex(this: Lexer, src: string) {
+      lexed.push(src)
+      return lex.call(this, src)
+    }
+    try {
+      const { container, rerender } = render(plain(<Markdown key="streaming" text={text.slice(0, -10)} streaming />))
+      lexed.length = 0
+      rerender(plain(<Markdown key="final" text={text} />))
+      // Only the last paragraph is lexed for the new view, and it draws every block.
+      const last = text.length - text.lastIndexOf('Paragraph 59')
+      expect(lexed).toHaveLength(1)
+      expect(lexed[0]!.length).toBeGreaterThanOrEqual(last)
+      expect(lexed[0]!.length).toBeLessThanOrEqual(last + 4)
+      expect(container.querySelectorAll('p')).toHaveLength(60)
+      expect(container.querySelectorAll('p')[59]!.textContent).toBe('Paragraph 59 with bold text and a link.')
+      // A text that does not go on from a known one is lexed whole.
+      lexed.length = 0
+      const other = `Another answer.\n\n${text}`
+      rerender(plain(<Markdown key="other" text={other} />))
+      expect(lexed.map((src) => src.length)).toEqual([other.length])
+    } finally {
+      Lexer.prototype.lex = lex
+    }
+  })
+
+  it('a parser started from another gives the blocks a fresh one gives', () => {
+    const text = `${markdownAnswer}\n\n${'More text here. '.repeat(200)}\n\n## End\n\nLast **words**`
+    const first = new MarkdownBlocks()
+    for (let end = 100; end < text.length; end += 100) first.update(text.slice(0, end), true)
+    const adopted = MarkdownBlocks.forText(text).update(text, false)
+    const fresh = new MarkdownBlocks().update(text, false)
+    const raws = ({ done, live }: { done: readonly { key: number; token: { raw: string } }[]; live: readonly { key: number; token: { raw: string } }[] }) =>
+      [...done, ...live].map((block) => [block.key, block.token.raw])
+    expect(adopted.done.length).toBeGreaterThan(0)
+    expect(raws(adopted)).toEqual(raws(fresh))
   })
 
   it('does not redraw finished blocks while the last one streams', () => {

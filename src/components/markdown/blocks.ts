@@ -47,6 +47,27 @@ export interface MarkdownBlockList {
  * blocks.update('# Title\n\nSome **bold**\n\nNext', true) // the same heading; the paragraph closes; "Next" is live
  */
 export class MarkdownBlocks {
+  /**
+   * A parser for a view that mounts with `text`, starting from the closed blocks
+   * of a parser still alive whose text this one goes on from. The finished answer
+   * is drawn as a new node (so it is announced once) and the virtual list takes a
+   * finished turn in as a new row: without this, both remounts lex the whole answer
+   * again, the longest frames of a long answer's end.
+   *
+   * @example
+   * const parser = MarkdownBlocks.forText(message.props.content)
+   */
+  static forText(text: string): MarkdownBlocks {
+    const parser = new MarkdownBlocks()
+    const donor = lastLong?.deref()
+    if (donor?.extends(text)) {
+      parser.done = donor.done
+      parser.doneLength = donor.doneLength
+      parser.doneEdges = donor.doneEdges
+    }
+    return parser
+  }
+
   private done: readonly MarkdownBlock[] = []
   /** How much of the text is closed, and its first and last characters (to see that a new text extends it). */
   private doneLength = 0
@@ -61,6 +82,7 @@ export class MarkdownBlocks {
       this.doneLength = 0
       this.doneEdges = ''
     }
+    if (text.length >= REUSE_FROM && lastLong?.deref() !== this) lastLong = new WeakRef(this)
     const start = this.doneLength
     const tail = text.slice(start).replace(/\r\n?/g, '\n')
     this.lexedChars += tail.length
@@ -101,6 +123,15 @@ export class MarkdownBlocks {
 }
 
 const EDGE = 48
+
+/** Texts shorter than this lex again in well under a millisecond: their parsers are not offered to new views. */
+const REUSE_FROM = 2_000
+/**
+ * The parser of the long text updated last, weakly held: a view that mounts again
+ * finds its closed blocks while the old view still holds them, and this never
+ * keeps a parser alive.
+ */
+let lastLong: WeakRef<MarkdownBlocks> | undefined
 
 function edges(text: string, length: number): string {
   return length <= 2 * EDGE ? text.slice(0, length) : text.slice(0, EDGE) + text.slice(length - EDGE, length)

@@ -50,7 +50,7 @@ function blockMarkers(block: MarkdownBlock): number[] {
  */
 export const Markdown = forwardRef<HTMLDivElement, MarkdownProps>(function Markdown({ text, streaming = false, turnId, ...rest }, ref) {
   const parser = useRef<MarkdownBlocks | undefined>(undefined)
-  parser.current ??= new MarkdownBlocks()
+  parser.current ??= MarkdownBlocks.forText(text)
   const blocks = useMemo(() => parser.current!.update(text, streaming), [text, streaming])
   return (
     <div {...rest} ref={ref} data-weft="markdown">
