@@ -5,11 +5,15 @@ import react from '@vitejs/plugin-react'
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 import { mockAgentServer } from './mock/vite-plugin.js'
+import { markedLexerOnly } from './scripts/marked-lexer-only.mjs'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-/** Runtime dependencies and peers stay imports in the published build, subpaths included. */
-const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|idb|marked|virtua|shiki|@testing-library\/react|msw|storybook|@storybook\/[^/]+)(\/|$)/
+/**
+ * Runtime dependencies and peers stay imports in the published build, subpaths included.
+ * Not marked: the build carries its lexer alone (scripts/marked-lexer-only.mjs).
+ */
+const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|idb|virtua|shiki|@testing-library\/react|msw|storybook|@storybook\/[^/]+)(\/|$)/
 
 /**
  * The built-in protocols are the folders of `src/protocols` with an `index.ts`, so
@@ -74,7 +78,7 @@ const publicEntries = [
 ]
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), markedLexerOnly()],
   resolve: { alias: publicEntries },
   // Pre-bundled up front for Storybook and the browser projects: a dependency discovered
   // mid-run makes Vite re-optimize and reload the page, which fails the running test.

@@ -4,7 +4,8 @@
  * weft re-lexes only the open block; the others parse the whole text each time,
  * which is how they are used for a streaming answer.
  */
-import { build } from 'esbuild'
+import { build, type Plugin } from 'esbuild'
+import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
@@ -14,6 +15,7 @@ import remarkGfm from 'remark-gfm'
 import remarkParse from 'remark-parse'
 import remend from 'remend'
 import { unified } from 'unified'
+import { markedLexerOnly } from '../scripts/marked-lexer-only.mjs'
 import { MarkdownBlocks } from '../src/components/markdown/blocks'
 import { markdownAnswer } from '../test/fixtures/markdown-answer'
 import { n, table } from './harness'
@@ -29,6 +31,15 @@ const bundles: Array<[string, string]> = [
   ['react-markdown + remark-gfm + remend', `export { default } from 'react-markdown'; export { default as gfm } from 'remark-gfm'; export { default as remend } from 'remend'`],
 ]
 
+/** The library build's cut of marked (scripts/marked-lexer-only.mjs), as an esbuild plugin. */
+const lexerOnly: Plugin = {
+  name: 'marked-lexer-only',
+  setup(b) {
+    const cut = markedLexerOnly()
+    b.onLoad({ filter: /marked\.esm\.js$/ }, ({ path }) => ({ contents: cut.transform(readFileSync(path, 'utf8'), path)!.code, loader: 'js' }))
+  },
+}
+
 async function gzipSize(contents: string): Promise<number> {
   const result = await build({
     stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'entry.ts' },
@@ -37,6 +48,8 @@ async function gzipSize(contents: string): Promise<number> {
     external: ['react', 'react-dom', 'react/jsx-runtime', 'shiki', 'shiki/*'],
     define: { 'process.env.NODE_ENV': '"production"' },
     jsx: 'automatic',
+    // weft's own rows are bundled as its build ships them: marked reduced to its lexer.
+    plugins: contents.includes('./src/') ? [lexerOnly] : [],
   })
   return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).length
 }
