@@ -38,6 +38,9 @@ interface Results {
   lexMs: number
   lexChars: number
   finalText: string
+  /** When the first and the last of the answer's bytes reached the page. */
+  streamStart?: number
+  streamEnd?: number
   done: boolean
   error?: string
 }
@@ -90,8 +93,11 @@ const pacedFetch: typeof fetch = async () => {
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
       return new Promise<void>((resolve) => setTimeout(() => {
-        if (at >= events.length) controller.close()
-        else controller.enqueue(encoder.encode(events.slice(at, (at += TOKENS_PER_TICK)).join('')))
+        results.streamStart ??= performance.now()
+        if (at >= events.length) {
+          results.streamEnd = performance.now()
+          controller.close()
+        } else controller.enqueue(encoder.encode(events.slice(at, (at += TOKENS_PER_TICK)).join('')))
         resolve()
       }, 4))
     },

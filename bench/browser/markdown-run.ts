@@ -139,7 +139,7 @@ function scriptPerFrame(events: TraceEvent[]): number[] {
   return [...windows.values()].map((us) => us / 1000)
 }
 
-interface MarkdownResults extends PageResults { lexCalls: number; lexMs: number; lexChars: number; finalText: string }
+interface MarkdownResults extends PageResults { lexCalls: number; lexMs: number; lexChars: number; finalText: string; streamStart?: number; streamEnd?: number }
 
 async function markdownBench(): Promise<void> {
   const { results, trace, finalParseMs, replayMs, profile } = await runPage<MarkdownResults>('./markdown-page.tsx')
@@ -156,6 +156,15 @@ async function markdownBench(): Promise<void> {
     'frame script ms p50': n(percentile(busy, 50), 2),
     p95: n(percentile(busy, 95), 2),
     max: n(Math.max(0, ...busy), 2),
+  }])
+  // The same count for the frames while the answer's bytes arrive, apart from the two ends: the
+  // transcript mounting (the virtual list measures its first rows) and the finished turn joining the list.
+  const during = commitsPerFrame({ ...results, frames: results.frames.filter((t) => t >= (results.streamStart ?? Infinity) && t <= (results.streamEnd ?? -Infinity)) })
+  table([{
+    'frames while the answer arrives': n(during.length),
+    'max commits in one of them': n(Math.max(0, ...during)),
+    'of them with 2+ commits': n(during.filter((count) => count > 1).length),
+    'frames with 2+ commits before or after': n(perFrame.filter((count) => count > 1).length - during.filter((count) => count > 1).length),
   }])
   // What started each commit, and in frames with more than one commit, what the extra ones were.
   const sources = results.commitSources ?? []
