@@ -198,6 +198,23 @@ describe('Yao ids: scoping, anonymous messages, blocks and threads', () => {
     expect(run([{ chunk_id: 'C8', type: 'text', props: { content: 'b' } }], d)[0]).toMatchObject({ messageId: 't1/C8#2' })
   })
 
+  it('an anonymous message never takes a name a server message holds: after a server C2#1, the anonymous chunk C2 is C2#2', () => {
+    const d = decoder()
+    run([{ chunk_id: 'C1', message_id: 'C2#1', type: 'text', props: { content: 'named' } }], d)
+    expect(run([{ chunk_id: 'C2', type: 'text', props: { content: 'anonymous' } }], d)[0]).toMatchObject({ messageId: 't1/C2#2' })
+  })
+
+  it('a server message named as an anonymous one already is keeps its own message, for every chunk that names it', () => {
+    const d = decoder()
+    expect(run([{ chunk_id: 'C5', type: 'text', props: { content: 'anonymous' } }], d)[0]).toMatchObject({ messageId: 't1/C5#1' })
+    const named = run([
+      { chunk_id: 'C6', message_id: 'C5#1', type: 'text', delta: true, props: { content: 'Hel' } },
+      { chunk_id: 'C7', message_id: 'C5#1', type: 'text', delta: true, props: { content: 'lo' } },
+      ev('message_end', { message_id: 'C5#1' }),
+    ], d)
+    expect(named.map((op) => ('messageId' in op ? op.messageId : op.op))).toEqual(['t1/C5#1~1', 't1/C5#1~1', 't1/C5#1~1'])
+  })
+
   it('a content chunk sits in the block and thread it names, or in the block its props name', () => {
     expect(run([{ message_id: 'M1', block_id: 'B1', thread_id: 'T1', type: 'text', props: {} }])[0]).toMatchObject({ blockId: 't1/B1', threadId: 't1/T1' })
     expect(run([{ message_id: 'M1', type: 'text', props: { block_id: 'B2' } }])[0]).toMatchObject({ blockId: 't1/B2', threadId: undefined })

@@ -28,6 +28,20 @@ describe('Yao: the five scenarios of the document, as the document writes them',
     expect(s.turns['turn-1']!.status).toBe('done')
   })
 
+  it('a chunk without a message_id and a server message of the same name stay two messages, in either order', () => {
+    const serverFirst = foldStream([
+      { chunk_id: 'C1', message_id: 'C2#1', type: 'text', props: { content: 'named' } },
+      { chunk_id: 'C2', type: 'text', props: { content: 'anonymous' } },
+    ])
+    expect(contents(serverFirst)).toEqual(['named', 'anonymous'])
+    const anonymousFirst = foldStream([
+      { chunk_id: 'C5', type: 'text', props: { content: 'anonymous' } },
+      { chunk_id: 'C6', message_id: 'C5#1', type: 'text', delta: true, props: { content: 'Hel' } },
+      { chunk_id: 'C7', message_id: 'C5#1', type: 'text', delta: true, props: { content: 'lo' } },
+    ])
+    expect(contents(anonymousFirst)).toEqual(['anonymous', 'Hello'])
+  })
+
   it('2. one streaming message merged by message_id', () => {
     const s = foldStream([
       { chunk_id: 'C1', message_id: 'M1', type: 'text', props: { content: 'Hello' }, delta: true },

@@ -69,6 +69,13 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   const messageTypes = new Map<string, string>()
   const tools = new Map<string, ToolCallTrack>()
   let anonymous = 0
+  /**
+   * A chunk without a `message_id` is a message of its own, named `<chunk_id>#<n>`:
+   * the names it took, and the server's ids that one of them had taken first, each
+   * renamed, so that neither message lands on the other.
+   */
+  const anonymousIds = new Set<string>()
+  const renamed = new Map<string, string>()
   let ended = false
   let lastSequence: number | undefined
   /** Ids restart with each request: the first request's ids sit under `scope`, later ones under `scope/r<n>`. */
@@ -93,11 +100,36 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     scopedIds.clear()
     seenChunks.clear()
     messageTypes.clear()
+    anonymousIds.clear()
+    renamed.clear()
     tools.clear()
     ended = false
     return reopen ? [{ op: 'turn.open', turnId, role: 'assistant' }] : []
   }
   const problem = (message: string, raw?: unknown, code?: string): Op => protocolProblem(turnId, message, raw, code)
+
+  /** The id a server's `message_id` stands for here: itself, unless an anonymous chunk took that name first. */
+  function serverMessageId(id: string): string {
+    if (!anonymousIds.has(id)) return id
+    let own = renamed.get(id)
+    if (own === undefined) {
+      let n = 1
+      do own = `${id}~${n++}`
+      while (messageTypes.has(own) || anonymousIds.has(own))
+      renamed.set(id, own)
+    }
+    return own
+  }
+
+  /** A new name for a chunk without a `message_id`, one that no message of this request has. */
+  function anonymousMessageId(chunk: YaoChunk): string {
+    const base = idOf(chunk.chunk_id) ?? 'chunk'
+    let id: string
+    do id = `${base}#${++anonymous}`
+    while (messageTypes.has(id) || anonymousIds.has(id))
+    anonymousIds.add(id)
+    return id
+  }
 
   function decode(event: unknown, meta: FrameMeta): Op[] {
     if (meta.event === 'read_complete') {
@@ -145,7 +177,8 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   function lifecycle(name: string, props: Record<string, unknown>, chunk: YaoChunk): Op[] {
     const blockId = idOf(props.block_id) ?? idOf(chunk.block_id)
     const threadId = idOf(props.thread_id) ?? idOf(chunk.thread_id)
-    const messageId = idOf(props.message_id) ?? idOf(chunk.message_id)
+    const named = idOf(props.message_id) ?? idOf(chunk.message_id)
+    const messageId = named === undefined ? undefined : serverMessageId(named)
     // What the event carries beyond weft's fields goes on what it opens or closes: the turn, the block's row, the thread, the message.
     const extra = yaoLifecycleExtras(name, props, chunk as Record<string, unknown>)
     const kept = extra ? { extra } : {}
@@ -222,7 +255,8 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   }
 
   function content(wireType: string, props: Record<string, unknown>, chunk: YaoChunk): Op[] {
-    const wireId = idOf(chunk.message_id) ?? `${idOf(chunk.chunk_id) ?? 'chunk'}#${++anonymous}`
+    const named = idOf(chunk.message_id)
+    const wireId = named === undefined ? anonymousMessageId(chunk) : serverMessageId(named)
     const known = messageTypes.get(wireId)
     const typeChange = chunk.type_change === true
     // Only a boolean is a flag: `null`, `0`, `""` or `[]` count as no flag, never as "replace".
@@ -232,7 +266,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
 
     // `delta: false` replaces; an absent flag on a message already streaming of the
     // same type merges, as Yao's concurrent example shows (C1 + C3 → one message).
-    const isDelta = flag === true || (flag === undefined && known === wireType && idOf(chunk.message_id) !== undefined)
+    const isDelta = flag === true || (flag === undefined && known === wireType && named !== undefined)
     const ops: Op[] = []
     if (!isDelta) {
       ops.push({ op: 'message.put', ...where, type: where.type as string, props })
