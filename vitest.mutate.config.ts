@@ -34,6 +34,7 @@ export default defineConfig({
       'test/core/fold-ops.test.ts', 'test/core/fold-turns.test.ts', 'test/core/fold-deltas.test.ts', 'test/core/fold-ids.test.ts', 'test/core/fold-reset.test.ts',
       'test/core/fold-hydrate.test.ts',
       'test/core/yao-decoder-lifecycle.test.ts', 'test/core/yao-decoder-ops.test.ts', 'test/core/yao-decoder-tools.test.ts',
+      'test/core/think-tags.test.ts',
     ],
     testTimeout: 60_000,
     // The test files share one module graph: a mutant is switched on at run time, so
