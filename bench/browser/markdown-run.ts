@@ -160,11 +160,13 @@ async function markdownBench(): Promise<void> {
   // The same count for the frames while the answer's bytes arrive, apart from the two ends: the
   // transcript mounting (the virtual list measures its first rows) and the finished turn joining the list.
   const during = commitsPerFrame({ ...results, frames: results.frames.filter((t) => t >= (results.streamStart ?? Infinity) && t <= (results.streamEnd ?? -Infinity)) })
+  const window = (from: number, to: number) => commitsPerFrame({ ...results, frames: results.frames.filter((t) => t >= from && t <= to) }).filter((count) => count > 1).length
   table([{
     'frames while the answer arrives': n(during.length),
     'max commits in one of them': n(Math.max(0, ...during)),
     'of them with 2+ commits': n(during.filter((count) => count > 1).length),
-    'frames with 2+ commits before or after': n(perFrame.filter((count) => count > 1).length - during.filter((count) => count > 1).length),
+    'frames with 2+ commits before': n(window(-Infinity, results.streamStart ?? Infinity)),
+    after: n(window(results.streamEnd ?? Infinity, Infinity)),
   }])
   // What started each commit, and in frames with more than one commit, what the extra ones were.
   const sources = results.commitSources ?? []

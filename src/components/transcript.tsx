@@ -65,15 +65,13 @@ const Root = forwardRef<HTMLDivElement, TranscriptRootProps>(function Transcript
   const from = virtualize ?? (scroller ? VIRTUALIZE_FROM : false)
   const draw = (ids: readonly string[]) => ids.map((id) => <Fragment key={id}>{children ? children(id) : <Turn turnId={id} />}</Fragment>)
   const virtual = scroller !== undefined && from !== false && turnIds.length > from
-  // The fold refuses unsafe ids, so a listed turn id reads no inherited property.
-  const streaming = useAgentSelector((state) => virtual && state.turns[turnIds.at(-1)!]?.status === 'streaming')
   return (
     // Only additions are announced: a streaming message is hidden until its finished text is added.
     <div role="log" aria-live="polite" aria-relevant="additions" aria-label={labels.conversation} {...rest} ref={ref} data-weft="transcript" data-state={virtual ? 'virtual' : undefined}>
       {virtual ? (
         // Until the list's chunk arrives, the latest turns stand in: the end is what a chat opens on.
         <Suspense fallback={draw(turnIds.slice(-(from as number)))}>
-          <VirtualTurns turnIds={turnIds} live={streaming} scrollRef={scroller!} draw={draw} />
+          <VirtualTurns turnIds={turnIds} scrollRef={scroller!} draw={draw} />
         </Suspense>
       ) : (
         draw(turnIds)

@@ -10,12 +10,10 @@ import { Virtualizer } from 'virtua'
  * Props of `VirtualTurns`.
  *
  * @example
- * <VirtualTurns turnIds={ids} live={false} scrollRef={viewport} draw={(ids) => ids.map((id) => <Transcript.Turn key={id} turnId={id} />)} />
+ * <VirtualTurns turnIds={ids} scrollRef={viewport} draw={(ids) => ids.map((id) => <Transcript.Turn key={id} turnId={id} />)} />
  */
 export interface VirtualTurnsProps {
   turnIds: readonly string[]
-  /** The last turn is streaming. */
-  live: boolean
   /** The element that scrolls (the chat's viewport). */
   scrollRef: RefObject<HTMLElement | null>
   /** Draws turns, one keyed element each. */
@@ -31,13 +29,14 @@ const Row = forwardRef<HTMLDivElement, { style: CSSProperties; index: number; ch
 })
 
 /**
- * Draws the turns near the viewport of `scrollRef`. Rows are measured as they
- * mount, so a turn that grows (a streaming answer) moves the ones below it.
+ * Draws the turns near the viewport of `scrollRef`, and the last turn after
+ * them. Rows are measured as they mount, so a row that changes height moves the
+ * ones below it.
  *
  * @example
- * <VirtualTurns turnIds={ids} live={false} scrollRef={viewport} draw={(ids) => ids.map((id) => <Transcript.Turn key={id} turnId={id} />)} />
+ * <VirtualTurns turnIds={ids} scrollRef={viewport} draw={(ids) => ids.map((id) => <Transcript.Turn key={id} turnId={id} />)} />
  */
-export default function VirtualTurns({ turnIds, live, scrollRef, draw }: VirtualTurnsProps) {
+export default function VirtualTurns({ turnIds, scrollRef, draw }: VirtualTurnsProps) {
   const anchor = useRef<HTMLDivElement | null>(null)
   const [startMargin, setStartMargin] = useState(0)
   // Whatever stands above the list inside the scroller (the column's padding) is its start margin.
@@ -52,11 +51,12 @@ export default function VirtualTurns({ turnIds, live, scrollRef, draw }: Virtual
     <>
       <div ref={anchor} data-weft="virtual-start" />
       <Virtualizer scrollRef={scrollRef} startMargin={startMargin} item={Row} bufferSize={600}>
-        {draw(live ? turnIds.slice(0, -1) : turnIds)}
+        {draw(turnIds.slice(0, -1))}
       </Virtualizer>
-      {/* A streaming turn is drawn after the list, not in it: the list would measure it after every
-          drawn frame and commit again, and move the viewport to keep up. It joins the list once finished. */}
-      {live && draw(turnIds.slice(-1))}
+      {/* The last turn is drawn after the list, not in it. While it streams, the list would measure it
+          after every drawn frame, commit again and move the viewport to keep up; when it finishes,
+          nothing moves: it joins the list only once another turn follows it. */}
+      {draw(turnIds.slice(-1))}
     </>
   )
 }

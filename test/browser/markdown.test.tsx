@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Lexer } from 'marked'
 import { Markdown, MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
-import { MarkdownBlocks } from '../../src/components/markdown/blocks'
+import { groupsOf, MarkdownBlocks } from '../../src/components/markdown/blocks'
 import { Transcript } from '../../src/components/transcript'
 import type { Op } from '../../src/core/ops'
 import { markdownAnswer } from '../fixtures/markdown-answer'
@@ -128,6 +128,24 @@ describe('Markdown: streaming', () => {
     expect(Math.max(...perToken)).toBeLessThan(paragraphs[199]!.length + 16)
     expect(previous).toHaveLength(199)
     expect(blocks.update(text, false).live).toHaveLength(1)
+  })
+
+  it('groups closed blocks by 32 and keeps every group that did not change, so a block closing redraws one group', () => {
+    const text = Array.from({ length: 100 }, (_, i) => `Paragraph ${i}.`).join('\n\n')
+    const blocks = new MarkdownBlocks()
+    const before = blocks.update(text, true).done
+    expect(before).toHaveLength(99)
+    const groups = groupsOf(before, [])
+    expect(groups.map((group) => group.length)).toEqual([32, 32, 32, 3])
+    expect(groups.flat()).toEqual(before)
+    const after = blocks.update(`${text}\n\nOne more.`, true).done
+    const next = groupsOf(after, groups)
+    expect(next.map((group) => group.length)).toEqual([32, 32, 32, 4])
+    expect(next.map((group, g) => group === groups[g])).toEqual([true, true, true, false])
+    // Blocks that are not the same objects (the text started over) get new groups.
+    const fresh = groupsOf(new MarkdownBlocks().update(text, true).done, groups)
+    expect(fresh.map((group, g) => group === groups[g])).toEqual([false, false, false, false])
+    expect(groupsOf([], groups)).toEqual([])
   })
 
   it('starts over when the text is replaced rather than extended', () => {

@@ -76,7 +76,7 @@ describe('a virtualized transcript of 1,000 turns', () => {
     await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
   })
 
-  it('draws the streaming answer after the virtual list, where the list does not measure it, and moves it in when it finishes', async () => {
+  it('draws the last turn after the virtual list, where the list does not measure it while it streams; it stays there when it finishes and joins the list when a turn follows', async () => {
     const { store, container, gap } = mount([...conversation(1000), { op: 'turn.open', turnId: 'live', role: 'assistant' }])
     await screen.findByText('Question 998', undefined, { timeout: 5000 })
     const liveTurn = () => screen.getByText(/Streaming paragraph 3/).closest('[data-weft="turn"]')!
@@ -92,9 +92,23 @@ describe('a virtualized transcript of 1,000 turns', () => {
     expect(container.querySelector('[data-weft="transcript"]')!.lastElementChild).toBe(liveTurn())
     await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
 
+    // Finishing moves nothing: the very same element stays last, out of the list.
+    const drawn = liveTurn()
     act(() => store.getState().dispatch([{ op: 'turn.finish', turnId: 'live', status: 'done' }]))
+    await frames()
+    expect(liveTurn()).toBe(drawn)
+    expect(drawn.getAttribute('data-state')).toBe('done')
+    expect(container.querySelector('[data-weft="transcript"]')!.lastElementChild).toBe(drawn)
+    expect(gap()).toBeLessThan(2)
+
+    // The next turn takes the last place, and the finished one joins the list.
+    act(() => store.getState().dispatch([
+      { op: 'turn.open', turnId: 'next', role: 'user' },
+      { op: 'message.put', turnId: 'next', messageId: 'next/m', type: 'text', role: 'user', status: 'done', props: { content: 'One more question' } },
+    ]))
     await waitFor(() => expect(liveTurn().closest('[data-weft="virtual-turn"]')).not.toBeNull(), { timeout: 5000 })
     expect(screen.getAllByText(/Streaming paragraph 3/)).toHaveLength(1)
+    expect(container.querySelector('[data-weft="transcript"]')!.lastElementChild).toBe(screen.getByText('One more question').closest('[data-weft="turn"]'))
     await waitFor(() => expect(gap()).toBeLessThan(2), { timeout: 5000 })
   })
 

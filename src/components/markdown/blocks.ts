@@ -146,3 +146,26 @@ function place(tokens: readonly Token[], start: number): MarkdownBlock[] {
   }
   return out
 }
+
+/** Closed blocks per group: when one more closes, only the group it joins is drawn again. */
+const GROUP = 32
+
+/**
+ * `blocks` cut into groups of 32, keeping each group of `previous` that holds the
+ * same blocks (the same array, so its memoised view is not drawn again). Closed
+ * blocks only ever grow at the end, so comparing a group's first and last block is
+ * enough; a list that started over gets new groups.
+ *
+ * @example
+ * const first = groupsOf(blocks, [])
+ * groupsOf([...blocks, next], first)[0] === first[0] // true once the first group is full
+ */
+export function groupsOf(blocks: readonly MarkdownBlock[], previous: ReadonlyArray<readonly MarkdownBlock[]>): ReadonlyArray<readonly MarkdownBlock[]> {
+  const out: Array<readonly MarkdownBlock[]> = []
+  for (let start = 0; start < blocks.length; start += GROUP) {
+    const end = Math.min(blocks.length, start + GROUP)
+    const old = previous[out.length]
+    out.push(old && old.length === end - start && old[0] === blocks[start] && old[old.length - 1] === blocks[end - 1] ? old : blocks.slice(start, end))
+  }
+  return out
+}

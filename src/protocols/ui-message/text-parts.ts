@@ -91,10 +91,18 @@ export function createTextParts(stream: StreamContext): TextParts {
    */
   function keep(place: MessagePlace & { type: string }, chunk: Chunk | undefined, ops: Op[]): void {
     if (!chunk) return
-    const fields = defined({ providerMetadata: chunk.providerMetadata ?? undefined, citations: chunk.type === 'text-end' ? chunk.citations : undefined })
-    if (Object.keys(fields).length > 0) ops.push({ op: 'message.delta', ...place, action: 'set', path: '', value: fields })
+    const providerMetadata = chunk.providerMetadata ?? undefined
+    const citations = chunk.type === 'text-end' ? chunk.citations : undefined
+    if (providerMetadata !== undefined || citations !== undefined) {
+      ops.push({ op: 'message.delta', ...place, action: 'set', path: '', value: defined({ providerMetadata, citations }) })
+    }
     const extra = chunkExtras(chunk)
     if (extra) ops.push({ op: 'message.delta', ...place, action: 'merge', path: '', value: { extra } })
+  }
+
+  /** Whether a delta carries a field `keep` writes: most carry none, and then no place is built for it. */
+  function carriesKept(chunk: Chunk): boolean {
+    return chunk.providerMetadata != null || chunkExtras(chunk) !== undefined
   }
 
   function textStart(wireId: string, chunk?: Chunk): Op[] {
@@ -118,7 +126,7 @@ export function createTextParts(stream: StreamContext): TextParts {
       part = texts.get(wireId) as TextPart
     }
     for (const piece of part.splitter.push(delta)) write(part, piece, ops)
-    keep(at(part.blockId, part.current.id, part.current.kind), chunk, ops)
+    if (carriesKept(chunk)) keep(at(part.blockId, part.current.id, part.current.kind), chunk, ops)
     return ops
   }
 
@@ -152,7 +160,11 @@ export function createTextParts(stream: StreamContext): TextParts {
       }
       if (piece.kind === 'reasoning') ops.push(reasonRow(part.current.id, 'start'))
     }
-    ops.push({ op: 'message.delta', ...at(part.blockId, part.current.id, piece.kind), action: 'append', path: 'content', value: piece.text })
+    // The op of nearly every token: written out, not spread from `at`, which would allocate twice.
+    ops.push({
+      op: 'message.delta', turnId: stream.turnId, messageId: part.current.id, type: piece.kind, role: 'assistant', blockId: part.blockId,
+      action: 'append', path: 'content', value: piece.text,
+    })
     part.current.empty = false
   }
 

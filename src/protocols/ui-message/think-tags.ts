@@ -123,11 +123,18 @@ export class ThinkTagSplitter {
 /** How many characters at the end of `text` (after `from`) could begin a tag. */
 function heldTagStart(text: string, from: number, inThink: boolean): number {
   const max = Math.min(CLOSE.length - 1, text.length - from)
-  for (let k = max; k > 0; k--) {
-    const tail = text.slice(text.length - k)
-    if (CLOSE.startsWith(tail) || (!inThink && OPEN.startsWith(tail))) return k
+  // A tag starts at a `<`: only those positions of the last few characters are tried, longest tail first.
+  for (let at = text.indexOf('<', text.length - max); at >= 0; at = text.indexOf('<', at + 1)) {
+    if (tailStarts(CLOSE, text, at) || (!inThink && tailStarts(OPEN, text, at))) return text.length - at
   }
   return 0
+}
+
+/** Whether `text` from `at` to its end is the start of `tag`, compared in place. */
+function tailStarts(tag: string, text: string, at: number): boolean {
+  if (text.length - at > tag.length) return false
+  for (let i = at; i < text.length; i++) if (text.charCodeAt(i) !== tag.charCodeAt(i - at)) return false
+  return true
 }
 
 function isSpace(code: number): boolean {
