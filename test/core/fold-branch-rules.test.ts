@@ -10,6 +10,7 @@ import { pathTo, prependChain, selectTurnBranch } from '../../src/core/fold/bran
 import { fold, produceWith } from '../../src/core/fold/fold'
 import { emptyState, type AgentState, type Turn } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
+import { checkRecord, conversationRecord, stateOf as recordState } from '../../src/core/conversations/record'
 
 const open = (turnId: string, role: 'user' | 'assistant', parentId?: string | null): Op =>
   parentId === undefined ? { op: 'turn.open', turnId, role } : { op: 'turn.open', turnId, role, parentId }
@@ -243,5 +244,45 @@ describe('history handed in at the start', () => {
     const before = conversation()
     const state = produceWith(before, (draft) => prependChain(draft, []))
     expect(state).toBe(before)
+  })
+})
+
+describe('the active path keeps what was shown', () => {
+  it('a conversation saved before branches loads as one chain, so regenerating its last answer keeps the turns above', () => {
+    const saved = conversationRecord({ id: 'c1', title: 'Old', createdAt: 1, updatedAt: 1, revision: 1 }, {
+      ...emptyState(),
+      turns: { u1: turn('u1', 'user'), a1: turn('a1', 'assistant'), u2: turn('u2', 'user'), a2: turn('a2', 'assistant') },
+      turnIds: ['u1', 'a1', 'u2', 'a2'],
+    })
+    delete (saved.state as Partial<AgentState>).branches
+    delete (saved.state as Partial<AgentState>).selected
+    const checked = checkRecord(structuredClone(saved), 'c1')
+    if (!checked.ok) throw new Error(checked.error.message)
+    const loaded = recordState(checked.value)
+    expect(tree(loaded)).toEqual({
+      turnIds: ['u1', 'a1', 'u2', 'a2'],
+      branches: { '': ['u1'], u1: ['a1'], a1: ['u2'], u2: ['a2'] },
+      selected: { '': 'u1', u1: 'a1', a1: 'u2', u2: 'a2' },
+    })
+    expect(['u1', 'a1', 'u2', 'a2'].map((id) => loaded.turns[id]!.parentId)).toEqual([undefined, 'u1', 'a1', 'u2'])
+    const regenerated = fold(loaded, [open('a2b', 'assistant', 'u2')])
+    expect(regenerated.turnIds).toEqual(['u1', 'a1', 'u2', 'a2b'])
+    // A record that has its tree loads as it was saved.
+    const current = checkRecord(conversationRecord({ id: 'c2', title: 'New', createdAt: 1, updatedAt: 1, revision: 1 }, regenerated), 'c2')
+    if (!current.ok) throw new Error(current.error.message)
+    expect(tree(recordState(current.value))).toEqual(tree(regenerated))
+  })
+
+  it('selecting a turn deep in another branch keeps the choice at every turn above it: coming back to its root shows that path', () => {
+    const state = fold(emptyState(), [
+      open('u1', 'user'), open('a1', 'assistant'), open('u2', 'user'), open('a2', 'assistant'),
+      open('a1b', 'assistant', 'u1'),
+      open('u1b', 'user', null), open('a3', 'assistant'),
+      { op: 'branch.select', turnId: 'a2' },
+    ])
+    expect(state.turnIds).toEqual(['u1', 'a1', 'u2', 'a2'])
+    expect(state.selected).toEqual({ '': 'u1', u1: 'a1', a1: 'u2', u2: 'a2', u1b: 'a3' })
+    const back = fold(state, [{ op: 'branch.select', turnId: 'u1b' }, { op: 'branch.select', turnId: 'u1' }])
+    expect(back.turnIds).toEqual(['u1', 'a1', 'u2', 'a2'])
   })
 })

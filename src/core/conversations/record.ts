@@ -5,6 +5,7 @@
  */
 import { weftError, type WeftError } from '../errors'
 import { isRecord, isSafeKey } from '../util/record'
+import { ROOT_BRANCH } from '../branches'
 import { emptyState, type AgentState } from '../model'
 
 /** Marks a record as weft's, so a stranger's data in the same database is recognised. */
@@ -130,7 +131,27 @@ export function checkRecord(raw: unknown, id: string): Checked<ConversationRecor
  * store.getState().reset(stateOf(record))
  */
 export function stateOf(record: ConversationRecord): AgentState {
-  return { ...emptyState(), ...record.state }
+  const state: AgentState = { ...emptyState(), ...record.state }
+  return record.state.branches === undefined ? asOneChain(state) : state
+}
+
+/**
+ * A record from before branches holds one path and no tree: each turn's parent is
+ * the turn before it. Without the links, regenerating an answer would start the
+ * new path at that answer's question and drop the turns above it.
+ */
+function asOneChain(state: AgentState): AgentState {
+  const turns: AgentState['turns'] = { ...state.turns }
+  const branches: AgentState['branches'] = {}
+  const selected: AgentState['selected'] = {}
+  state.turnIds.forEach((id, i) => {
+    const parent = i === 0 ? undefined : state.turnIds[i - 1]!
+    const { parentId: _old, ...turn } = state.turns[id]!
+    turns[id] = parent === undefined ? turn : { ...turn, parentId: parent }
+    branches[parent ?? ROOT_BRANCH] = [id]
+    selected[parent ?? ROOT_BRANCH] = id
+  })
+  return { ...state, turns, branches, selected }
 }
 
 function checkHead(raw: unknown, id: string): Checked<Record<string, unknown>> {

@@ -38,8 +38,13 @@ export function attachTurn(state: AgentState, turn: Turn, parentId: string | nul
 export function selectTurnBranch(state: AgentState, turnId: string): void {
   const turn = own(state.turns, turnId)
   if (!turn) throw new Error(`no turn "${turnId}"`)
-  state.selected[turn.parentId ?? ROOT] = turnId
-  state.turnIds = walkDown(state, pathTo(state, turnId))
+  const path = pathTo(state, turnId)
+  // The choice is kept at every turn above it, not only at its parent: coming back to any
+  // of them later shows this path again.
+  path.forEach((id, i) => {
+    state.selected[i === 0 ? ROOT : path[i - 1]!] = id
+  })
+  state.turnIds = walkDown(state, path)
 }
 
 /**
