@@ -199,7 +199,8 @@ describe('rows that arrive before their parent', () => {
       row({ id: 'p' }),
     )
     expect(Object.keys(state.trace)).toEqual(['d', 'A', 'B', 'p'])
-    expect(state.turns.t1!.traceRootIds).toEqual(['c', 'p'])
+    // `c` left t1's top level when it moved under B, so clearing B leaves no id behind.
+    expect(state.turns.t1!.traceRootIds).toEqual(['p'])
     expect(state.trace.p!.childIds).toEqual(['d'])
     expect(state.turns.t2!.traceRootIds).toEqual(['A', 'B'])
     expect(state.trace.B!.childIds).toEqual([])
@@ -312,5 +313,25 @@ describe('a tool failure', () => {
     )
     expect(state.trace.s1!.text).toBe('Searching\ntimed out')
     expect(state.trace.s1!.resultDetail).toBe('timed out')
+  })
+})
+
+describe('a row updated by an op that names another turn', () => {
+  it('stays in its own turn and nests under the parent it names the same way in one batch as op by op', () => {
+    const ops: Op[] = [
+      { op: 'turn.open', turnId: 't1', role: 'assistant' },
+      { op: 'turn.open', turnId: 't2', role: 'assistant' },
+      { op: 'trace.node', turnId: 't1', node: { id: 'c' } },
+      { op: 'trace.node', turnId: 't2', node: { id: 'c', parentId: 'z' } },
+      { op: 'trace.node', turnId: 't1', node: { id: 'z' } },
+    ]
+    const oneByOne = ops.reduce((state, op) => fold(state, [op]), emptyState())
+    const together = fold(emptyState(), ops)
+    for (const state of [oneByOne, together]) {
+      expect(state.trace.z!.childIds).toEqual(['c'])
+      expect(state.turns.t1!.traceRootIds).toEqual(['z'])
+      expect(state.turns.t2!.traceRootIds).toEqual([])
+      expect(state.trace.c!.turnId).toBe('t1')
+    }
   })
 })

@@ -43,8 +43,11 @@ export function upsertTraceNode(state: AgentState, turn: Turn, op: OpOf<'trace.n
     placeNode(state, turn, node)
     adoptWaitingChildren(state, turn, node)
   } else if (node.parentId !== previousParent) {
-    unplaceNode(state, turn, node.id, previousParent)
-    placeNode(state, turn, node)
+    // A row lives in the turn that made it, whichever turn a later op names: it moves
+    // there, and that turn's waiting rows are the ones kept up to date.
+    const home = own(state.turns, node.turnId) ?? turn
+    unplaceNode(state, home, node.id, previousParent)
+    placeNode(state, home, node)
   }
 }
 
