@@ -15,6 +15,7 @@ const FOLD_TESTS = [
   'test/core/scheduler.test.ts', 'test/core/batcher.test.ts', 'test/core/fold-lifecycle.test.ts', 'test/core/sealed-values.test.ts',
   'test/core/fold-ops.test.ts', 'test/core/fold-turns.test.ts', 'test/core/fold-deltas.test.ts', 'test/core/fold-ids.test.ts', 'test/core/fold-reset.test.ts',
   'test/core/fold-hydrate.test.ts', 'test/core/paths.test.ts', 'test/core/fold-delta-rules.test.ts',
+  'test/core/fold-trace.test.ts', 'test/core/coalesce-rules.test.ts', 'test/core/fold-branch-rules.test.ts',
   'test/core/yao-decoder-lifecycle.test.ts', 'test/core/yao-decoder-ops.test.ts', 'test/core/yao-decoder-tools.test.ts',
 ]
 const foldGroup = ['fold', 'fold-rules', 'batcher'].includes(process.env.MUTATE_GROUP ?? '')
@@ -35,6 +36,7 @@ export default defineConfig({
       'test/core/fold-hydrate.test.ts',
       'test/core/yao-decoder-lifecycle.test.ts', 'test/core/yao-decoder-ops.test.ts', 'test/core/yao-decoder-tools.test.ts',
       'test/core/think-tags.test.ts', 'test/core/paths.test.ts', 'test/core/fold-delta-rules.test.ts',
+      'test/core/fold-trace.test.ts', 'test/core/coalesce-rules.test.ts', 'test/core/fold-branch-rules.test.ts',
     ],
     testTimeout: 60_000,
     // The test files share one module graph: a mutant is switched on at run time, so
