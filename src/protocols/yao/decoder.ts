@@ -366,10 +366,11 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   return {
     protocol: 'yao',
     decode,
-    end(reason) {
+    // A body that ends ('done', or 'eof' without `stream_end`) closes the turn as done.
+    end() {
       if (ended) return []
       ended = true
-      return reason === 'done' || reason === 'eof' ? [{ op: 'turn.finish', turnId, status: 'done' }] : []
+      return [{ op: 'turn.finish', turnId, status: 'done' }]
     },
     get ended() {
       return ended
