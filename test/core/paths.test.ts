@@ -223,6 +223,15 @@ describe('writing at a path', () => {
     expect(root).toStrictEqual({ a: ['x'], b: { c: { d: 1 } } })
   })
 
+  it('replaces a null or a scalar on the way with a new container, an array before a numeric segment', () => {
+    const root: Record<string, unknown> = { a: null, b: 'text', c: 3 }
+    setAt(root, ['a', '0'], 'x')
+    setAt(root, ['b', 'k'], 'y')
+    setAt(root, ['c', '1'], 'z')
+    expect(root).toEqual({ a: ['x'], b: { k: 'y' }, c: [undefined, 'z'] })
+    expect(Array.isArray(root.a) && Array.isArray(root.c)).toBe(true)
+  })
+
   it('a numeric segment past the start leaves the array empty before it', () => {
     const root: Record<string, unknown> = {}
     setAt(root, ['items', '2'], 'c')
