@@ -45,4 +45,7 @@ export default {
   // machine a short one turns slow test runs into false kills.
   timeoutMS: 15000,
   tempDirName: `.stryker-tmp/${name}`,
+  // Not copied into the sandbox: another group's sandbox (two groups may run at once), the
+  // reports and the build.
+  ignorePatterns: ['/.stryker-tmp', '/reports', '/dist', '/storybook-static'],
 }
