@@ -17,7 +17,7 @@ const groups = {
   // builders, history readers and views are not part of the stream's fold.
   'ui-message': ['src/protocols/ui-message/{decoder,stream-context,text-parts,think-tags,tool-calls,data-parts,chunk-fields}.ts'],
   vocion: ['src/protocols/vocion/{decoder,answer,event-fields,lanes,parts,search,stream-state,tool-calls,trace-rows}.ts'],
-  'ag-ui': ['src/protocols/ag-ui/{decoder,chunks,event-fields,event-types,lanes,snapshots,stream-state,text-messages,tool-events,runs,tool-calls,tool-result,messages}.ts'],
+  'ag-ui': ['src/protocols/ag-ui/{decoder,chunks,event-fields,event-types,lanes,snapshots,stream-state,text-messages,tool-events,tool-calls,tool-result,messages}.ts'],
 }
 const group = process.env.MUTATE_GROUP
 if (group !== undefined && !Object.hasOwn(groups, group)) {
