@@ -40,6 +40,7 @@ export default defineConfig({
       'test/core/wire-fields-yao.test.ts', 'test/core/wire-fields-ag-ui-vocion.test.ts', 'test/core/resume-align-rules.test.ts',
       'test/core/resume-rules.test.ts',
       'test/core/vocion-decoder-rules.test.ts', 'test/core/vocion-events-rules.test.ts',
+      'test/core/transport-request-rules.test.ts', 'test/core/transport-stream-rules.test.ts', 'test/core/transport-frames-rules.test.ts',
     ],
     testTimeout: 60_000,
     // The test files share one module graph: a mutant is switched on at run time, so
