@@ -41,6 +41,8 @@ export default defineConfig({
       'test/core/resume-rules.test.ts',
       'test/core/vocion-decoder-rules.test.ts', 'test/core/vocion-events-rules.test.ts',
       'test/core/transport-request-rules.test.ts', 'test/core/transport-stream-rules.test.ts', 'test/core/transport-frames-rules.test.ts',
+      'test/core/ag-ui-message-rules.test.ts', 'test/core/ag-ui-snapshot-rules.test.ts', 'test/core/ag-ui-chunk-rules.test.ts',
+      'test/core/ag-ui-decoder-rules.test.ts', 'test/core/ag-ui-tool-rules.test.ts',
     ],
     testTimeout: 60_000,
     // The test files share one module graph: a mutant is switched on at run time, so
