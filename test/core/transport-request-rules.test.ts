@@ -6,26 +6,12 @@
  * Every response here is a real `Response` from an injected fetch.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { WeftStreamError, type WeftError } from '../../src/core/errors'
+import { WeftStreamError } from '../../src/core/errors'
 import { fetchJSON, httpError, parseRetryAfter } from '../../src/core/transport'
 import { networkError, readStart, requestInit } from '../../src/core/transport/request'
+import { caught, fakeFetch, headerList, rejection } from '../helpers/fake-fetch'
 
 const encoder = new TextEncoder()
-
-interface Call {
-  url: string
-  init: RequestInit
-}
-
-/** A fetch that records what it was asked and answers with `respond`. */
-function fakeFetch(respond: (init: RequestInit) => Response | Promise<Response>): { fetch: typeof fetch; calls: Call[] } {
-  const calls: Call[] = []
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    calls.push({ url: String(input), init: init ?? {} })
-    return respond(init ?? {})
-  }) as typeof globalThis.fetch
-  return { fetch, calls }
-}
 
 interface BodyOptions {
   /** What happens after the last chunk: the body ends, breaks, or stays open. */
@@ -51,25 +37,6 @@ function body(chunks: (string | Uint8Array)[], { end = 'close', error, cancelled
   })
 }
 
-async function caught(work: Promise<unknown>): Promise<unknown> {
-  try {
-    await work
-  } catch (thrown) {
-    return thrown
-  }
-  throw new Error('expected a rejection')
-}
-
-/** The `WeftError` a rejection carries; fails unless it is a `WeftStreamError`. */
-async function rejection(work: Promise<unknown>): Promise<WeftError> {
-  const thrown = await caught(work)
-  expect(thrown).toBeInstanceOf(WeftStreamError)
-  const error = thrown as WeftStreamError
-  expect(error.message).toBe(error.info.message)
-  return error.info
-}
-
-const headerList = (init: RequestInit): [string, string][] => [...new Headers(init.headers).entries()]
 
 afterEach(() => {
   vi.unstubAllGlobals()

@@ -7,25 +7,11 @@
  * protocol's end), with the request's lifeline that tells those apart.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { WeftStreamError, type WeftError } from '../../src/core/errors'
 import { openStream, type OpenedStream, type SSEFrame, type StreamRequest } from '../../src/core/transport'
 import { Lifeline, LifelineAbort } from '../../src/core/transport/lifeline'
+import { caught, fakeFetch, headerList, rejection } from '../helpers/fake-fetch'
 
 const encoder = new TextEncoder()
-
-interface Call {
-  url: string
-  init: RequestInit
-}
-
-function fakeFetch(respond: (init: RequestInit) => Response | Promise<Response>): { fetch: typeof fetch; calls: Call[] } {
-  const calls: Call[] = []
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    calls.push({ url: String(input), init: init ?? {} })
-    return respond(init ?? {})
-  }) as typeof globalThis.fetch
-  return { fetch, calls }
-}
 
 /** A body the test writes to: each chunk sent is one read. */
 function feed() {
@@ -67,21 +53,6 @@ function sse(chunks: (string | Uint8Array)[], { open = false } = {}) {
 const never = <T>(): Promise<T> => new Promise<T>(() => {})
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-async function caught(work: Promise<unknown>): Promise<unknown> {
-  try {
-    await work
-  } catch (thrown) {
-    return thrown
-  }
-  throw new Error('expected a rejection')
-}
-
-async function rejection(work: Promise<unknown>): Promise<WeftError> {
-  const thrown = await caught(work)
-  expect(thrown).toBeInstanceOf(WeftStreamError)
-  return (thrown as WeftStreamError).info
-}
-
 async function collect(stream: OpenedStream): Promise<SSEFrame[]> {
   const frames: SSEFrame[] = []
   for await (const frame of stream.frames) frames.push(frame)
@@ -97,7 +68,6 @@ async function collectBatches(stream: OpenedStream): Promise<SSEFrame[][]> {
 const open = (response: Response, req: Partial<StreamRequest> = {}, hooks = {}) =>
   openStream({ url: '/events', fetch: fakeFetch(() => response).fetch, ...req }, hooks)
 
-const headerList = (init: RequestInit): [string, string][] => [...new Headers(init.headers).entries()]
 
 describe('the request openStream sends', () => {
   it('asks for an event stream under its own signal and resumes from lastEventId', async () => {
