@@ -43,6 +43,7 @@ export default defineConfig({
       'test/core/transport-request-rules.test.ts', 'test/core/transport-stream-rules.test.ts', 'test/core/transport-frames-rules.test.ts',
       'test/core/ag-ui-message-rules.test.ts', 'test/core/ag-ui-snapshot-rules.test.ts', 'test/core/ag-ui-chunk-rules.test.ts',
       'test/core/ag-ui-decoder-rules.test.ts', 'test/core/ag-ui-tool-rules.test.ts',
+      'test/core/ui-message-tool-rules.test.ts', 'test/core/ui-message-text-rules.test.ts', 'test/core/ui-message-chunk-rules.test.ts',
     ],
     testTimeout: 60_000,
     // The test files share one module graph: a mutant is switched on at run time, so
