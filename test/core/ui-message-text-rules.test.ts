@@ -66,11 +66,15 @@ describe('think tags in a text part', () => {
       finished(A),
       reasonStart(A),
       reasonDone(A),
-      finished(A),
-      reasonDone(A),
       put(`${A}#2`, 'text'),
       append(`${A}#2`, 'text', 'Hi'),
     ])
+  })
+
+  it('reasoning a closing tag finished is not finished again when the part ends', () => {
+    const d = decoder()
+    feed(d, [{ type: 'text-start', id: 'a' }, { type: 'text-delta', id: 'a', delta: 'plan</think>' }])
+    expect(d.decode({ type: 'text-end', id: 'a' }, {})).toEqual([])
   })
 
   it('a closing tag first, before any text, changes nothing', () => {

@@ -17,6 +17,8 @@ interface Segment {
   id: string
   kind: Side
   empty: boolean
+  /** Already finished (a `</think>` with no opening tag finishes the reasoning before it). */
+  closed?: boolean
 }
 
 interface TextPart {
@@ -143,6 +145,7 @@ export function createTextParts(stream: StreamContext): TextParts {
           reasonRow(current.id, 'done'),
         )
         current.kind = 'reasoning'
+        current.closed = true
         part.sawReasoning = true
       }
       return
@@ -169,6 +172,7 @@ export function createTextParts(stream: StreamContext): TextParts {
   }
 
   function closeSegment(segment: Segment): Op[] {
+    if (segment.closed) return []
     const ops: Op[] = [{ op: 'message.finish', messageId: segment.id, status: 'done' }]
     if (segment.kind === 'reasoning') ops.push(reasonRow(segment.id, 'done'))
     return ops
