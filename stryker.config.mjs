@@ -4,7 +4,7 @@
 // set in one go, so it runs one group at a time: `MUTATE_GROUP=fold npm run mutate`
 // (no group: all of them, on a machine that can). Each group keeps its own incremental
 // file and report in reports/, so a run that crashed or was stopped resumes where it
-// was, and a later run only retests what changed. docs/testing.md has the scores.
+// was, and a later run only retests what changed. docs/mutation.md has the scores.
 const groups = {
   batcher: ['src/core/batcher.ts'],
   fold: ['src/core/fold/fold.ts'],
