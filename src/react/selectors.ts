@@ -2,6 +2,7 @@
  * Selector hooks. Each subscribes to the smallest slice it returns, so a
  * streaming token re-renders only the message it lands in.
  */
+import { useCallback, useSyncExternalStore } from 'react'
 import { useStore } from 'zustand'
 import { useShallow } from 'zustand/react/shallow'
 import type { WeftError } from '../core/errors'
@@ -9,6 +10,7 @@ import type { AgentState, Block, Gate, Message, Source, StreamStatus, Thread, Tr
 import { selectCitation, selectHeadline, selectTraceSummary, type TraceSummary } from '../core/selectors'
 import { allNodeIds } from '../core/trace-tree'
 import { own } from '../core/util/record'
+import { subscribeEntry, type EntryTable } from '../core/entry-subscriptions'
 import type { AgentStoreState } from '../core/store'
 import { useAgentStore } from './store-context'
 
@@ -61,7 +63,7 @@ export function useTurns(): Turn[] {
  * const turn = useTurn(id); turn?.messageIds
  */
 export function useTurn(id: string | undefined): Turn | undefined {
-  return useAgentSelector((s) => (id ? own(s.turns, id) : undefined))
+  return useEntry('turns', id)
 }
 
 /**
@@ -71,7 +73,7 @@ export function useTurn(id: string | undefined): Turn | undefined {
  * const m = useMessage(id); <p>{String(m?.props.content ?? '')}</p>
  */
 export function useMessage(id: string | undefined): Message | undefined {
-  return useAgentSelector((s) => (id ? own(s.messages, id) : undefined))
+  return useEntry('messages', id)
 }
 
 /**
@@ -91,7 +93,7 @@ export function useBlocks(turnId: string | undefined): Block[] {
  * const t = useThread(id); t?.messageIds.length
  */
 export function useThread(id: string | undefined): Thread | undefined {
-  return useAgentSelector((s) => (id ? own(s.threads, id) : undefined))
+  return useEntry('threads', id)
 }
 
 /**
@@ -144,7 +146,7 @@ export function useStreamError(): WeftError | undefined {
  * const node = useTraceNode(id); node?.label
  */
 export function useTraceNode(id: string): TraceNode | undefined {
-  return useAgentSelector((s) => own(s.trace, id))
+  return useEntry('trace', id)
 }
 
 /**
@@ -204,13 +206,30 @@ export function useSources(turnId: string | undefined): readonly Source[] {
  * useGate(id)?.status
  */
 export function useGate(id: string): Gate | undefined {
-  return useAgentSelector((s) => own(s.gates, id))
+  return useEntry('gates', id)
 }
 const NO_IDS: readonly string[] = /* @__PURE__ */ Object.freeze([])
 const NO_SOURCES: readonly Source[] = /* @__PURE__ */ Object.freeze([])
 const NO_SUMMARY: TraceSummary = /* @__PURE__ */ Object.freeze({ stepCount: 0, sourceCount: 0 })
 
-function isDefined<T>
-(value: T | undefined): value is T {
+function isDefined<T>(value: T | undefined): value is T {
   return value !== undefined
+}
+
+const stayQuiet = () => () => undefined
+
+/**
+ * One entry of one of the store's records, subscribed to that entry alone: a
+ * change elsewhere costs this hook nothing, not even a selector call.
+ */
+function useEntry<Table extends EntryTable>(table: Table, id: string | undefined): AgentState[Table][string] | undefined {
+  const store = useAgentStore()
+  const subscribe = useCallback(
+    (listener: () => void) => (id ? subscribeEntry(store, table, id, listener) : stayQuiet()),
+    [store, table, id],
+  )
+  const entry = (state: AgentState) => (id ? own(state[table] as Readonly<Record<string, AgentState[Table][string]>>, id) : undefined)
+  const read = useCallback(() => entry(store.getState()), [store, table, id])
+  // As zustand's own hooks do, a server render reads the store's initial state.
+  return useSyncExternalStore(subscribe, read, () => entry(store.getInitialState()))
 }

@@ -169,6 +169,28 @@ describe('selector hooks re-render only their own slice', () => {
     expect(Object.fromEntries(renders)).toEqual({ b: 3 })
   })
 
+  it('useMessage follows its id when the id changes, and hears only the message it names', () => {
+    const store = createAgentStore()
+    const seen: string[] = []
+    function Probe({ id }: { id: string }) {
+      const message = useMessage(id)
+      const text = String(message?.props.content ?? '-')
+      seen.push(text)
+      return <p data-testid="probe">{text}</p>
+    }
+    const put = (messageId: string, value: string) => act(() => store.getState().dispatch([
+      { op: 'message.delta', turnId: 't1', messageId, action: 'append', path: 'content', value },
+    ]))
+    const { rerender } = render(<AgentProvider store={store}><Probe id="a" /></AgentProvider>)
+    put('a', 'A')
+    put('b', 'B')
+    rerender(<AgentProvider store={store}><Probe id="b" /></AgentProvider>)
+    put('a', 'A')
+    put('b', 'B')
+    expect(screen.getByTestId('probe').textContent).toBe('BB')
+    expect(seen).toEqual(['-', 'A', 'B', 'BB'])
+  })
+
   it('useBlocks, useThread, useTrace and useTurns read their slices', () => {
     const store = createAgentStore()
     function Probe() {
