@@ -13,15 +13,10 @@ import { own } from './util/record'
 /** The records of the state whose entries can be watched one by one. */
 export type EntryTable = 'messages' | 'turns' | 'threads' | 'trace' | 'gates'
 
-type Watchers = Map<string, Set<() => void>>
+type Watchers = Map<EntryTable, Map<string, Set<() => void>>>
 
-interface Channel {
-  tables: Map<EntryTable, Watchers>
-  watched: number
-  stop?: () => void
-}
-
-const channels = new WeakMap<AgentStore, Channel>()
+/** One store listener per store, made on the first subscription and kept for the store's life. */
+const watchersOf = new WeakMap<AgentStore, Watchers>()
 
 /**
  * Calls `listener` whenever the entry `id` of `table` changes (is added, replaced
@@ -32,36 +27,26 @@ const channels = new WeakMap<AgentStore, Channel>()
  * stop()
  */
 export function subscribeEntry(store: AgentStore, table: EntryTable, id: string, listener: () => void): () => void {
-  let channel = channels.get(store)
-  if (!channel) {
-    channel = { tables: new Map(), watched: 0 }
-    channels.set(store, channel)
+  let watchers = watchersOf.get(store)
+  if (!watchers) {
+    const created: Watchers = new Map()
+    watchersOf.set(store, (watchers = created))
+    store.subscribe((state, previous) => notify(created, state, previous))
   }
-  const open = channel
-  open.stop ??= store.subscribe((state, previous) => notify(open, state, previous))
-  let byId = open.tables.get(table)
-  if (!byId) open.tables.set(table, (byId = new Map()))
+  let byId = watchers.get(table)
+  if (!byId) watchers.set(table, (byId = new Map()))
   let listeners = byId.get(id)
   if (!listeners) byId.set(id, (listeners = new Set()))
-  if (listeners.has(listener)) return () => undefined
   listeners.add(listener)
-  open.watched += 1
-  let subscribed = true
   return () => {
-    if (!subscribed) return
-    subscribed = false
     listeners.delete(listener)
-    if (listeners.size === 0) byId.delete(id)
-    open.watched -= 1
-    if (open.watched === 0) {
-      open.stop?.()
-      open.stop = undefined
-    }
+    // A later subscription to the same id may have made a new set: leave that one.
+    if (listeners.size === 0 && byId.get(id) === listeners) byId.delete(id)
   }
 }
 
-function notify(channel: Channel, state: AgentState, previous: AgentState): void {
-  for (const [table, byId] of channel.tables) {
+function notify(watchers: Watchers, state: AgentState, previous: AgentState): void {
+  for (const [table, byId] of watchers) {
     const next: Readonly<Record<string, unknown>> = state[table]
     const before: Readonly<Record<string, unknown>> = previous[table]
     if (next === before) continue

@@ -92,7 +92,7 @@ describe('subscribeEntry', () => {
     expect(calls).toEqual(['first', 'second', 'second'])
   })
 
-  it('listens again after every listener left, on the same store', () => {
+  it('hears again after every listener left, on the same store', () => {
     const store = createAgentStore()
     store.getState().dispatch([{ op: 'turn.open', turnId: 't1', role: 'assistant' }])
     const { calls, listen } = counter()
