@@ -6,6 +6,7 @@ import { forwardRef, type HTMLAttributes } from 'react'
 import { useAgentSelector, useMessage } from '../react/selectors'
 import { PartBoundary } from './part-boundary'
 import { useRenderer } from './renderers'
+import { own } from '../core/util/record'
 
 /**
  * Props of `MessageView`.
@@ -30,7 +31,7 @@ export interface MessageViewProps extends HTMLAttributes<HTMLDivElement> {
  */
 export const MessageView = forwardRef<HTMLDivElement, MessageViewProps>(function MessageView({ id, ...rest }, ref) {
   const message = useMessage(id)
-  const protocol = useAgentSelector((state) => (message ? state.turns[message.turnId]?.protocol : undefined))
+  const protocol = useAgentSelector((state) => (message ? own(state.turns, message.turnId)?.protocol : undefined))
   const Renderer = useRenderer(message ? message.type : '', protocol)
   if (!message) return null
   return (
