@@ -135,7 +135,7 @@ async function main(): Promise<void> {
       'store dispatch ms p50': n(percentile(results.dispatchMs, 50), 2),
       'dispatch p95': n(percentile(results.dispatchMs, 95), 2),
     }])
-    if (doubles.length > 0) console.log(`Frames with 2+ commits, counted among the frames that committed: ${doubles.join(', ')}`)
+    if (doubles.length > 0) console.log(`Where each frame with 2+ commits falls among the frames that committed (position of all): ${doubles.join(', ')}`)
   } finally {
     await browser.close()
   }
