@@ -61,6 +61,16 @@ describe('depth limits are refused before the fold, each as a problem', () => {
     expect(Object.keys(state.messages)).toEqual(['turn-1/M2'])
     expect(codes(state)).toEqual(['too_deep'])
   })
+  it('the shortest frame nested one level too deep is refused, from its text as from its parsed value', () => {
+    // Every level takes two characters, so this is the shortest text over the limit.
+    const over = '['.repeat(MAX_EVENT_DEPTH + 1) + ']'.repeat(MAX_EVENT_DEPTH + 1)
+    const atLimit = '['.repeat(MAX_EVENT_DEPTH) + ']'.repeat(MAX_EVENT_DEPTH)
+    const frames = (data: string) => `data: ${JSON.stringify(hello[0])}\n\ndata: ${data}\n\n`
+    expect(codes(foldStream(frames(over), { protocol: 'yao' }))).toEqual(['too_deep'])
+    expect(codes(foldStream([hello[0], JSON.parse(over)], { protocol: 'yao' }))).toEqual(['too_deep'])
+    expect(codes(foldStream(frames(atLimit), { protocol: 'yao' }))).not.toContain('too_deep')
+    expect(codes(foldStream(frames(atLimit), { protocol: 'yao' }))).toEqual(codes(foldStream([hello[0], JSON.parse(atLimit)], { protocol: 'yao' })))
+  })
 })
 
 describe('a fold that throws loses nothing but the op that threw', () => {
