@@ -219,7 +219,7 @@ describe('conversations in Chromium with IndexedDB', { timeout: 60_000 }, () => 
 
 /** `hold`: a lost connection waits for the page to go away instead of reconnecting (the reload comes first). */
 function ResumingChat({ hold = false }: { hold?: boolean }) {
-  const { send, status } = useResumableStream({
+  const { send, status, error } = useResumableStream({
     url: `/mock/stream/vocion/answer?delay=5${hold ? '&cut=6' : ''}`,
     protocol: 'vocion',
     resume: 'vocion',
@@ -232,6 +232,7 @@ function ResumingChat({ hold = false }: { hold?: boolean }) {
     <p>
       <button onClick={() => void send('Where is the Contoso renewal?')}>Ask</button>
       status <output data-testid="status">{status}</output> events <output data-testid="events">{events}</output>
+      {error && <output data-testid="error">{`${error.type}: ${error.message}`}</output>}
     </p>
   )
 }
@@ -248,7 +249,7 @@ describe('a resumed stream after a reload', { timeout: 60_000 }, () => {
     const asking = before.conversations.selectedId as string
     await userEvent.click(screen.getByRole('button', { name: 'Ask' }))
     // The connection drops after six events; the answer is half there.
-    await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('reconnecting'))
+    await waitFor(() => expect(screen.getByTestId('status').textContent, screen.queryByTestId('error')?.textContent ?? '').toBe('reconnecting'))
     const half = before.conversations.storeOf(asking)?.getState()
     expect(half?.turns[half.turnIds[1] as string]?.status).toBe('streaming')
     // The user moves to another conversation while the answer streams in the background.
