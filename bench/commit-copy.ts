@@ -1,10 +1,9 @@
 /**
  * What one commit costs as history grows: a batch of one text append dispatched
  * to a store already holding 0, 1,000 and 5,000 messages, next to a bare spread of
- * a record of that many keys (what immer's copy of the `messages` record does for a
- * plain object) and two shapes that would copy less: a `Map` of as many entries, and
- * records grouped by turn (ten messages a turn), where a commit copies the record of
- * turns and one turn's record. Rounds alternate the sizes. Printed, never asserted.
+ * a flat record of that many keys (the least a commit cost when the store kept its
+ * messages in one record; the store now keeps them in buckets, so a commit copies
+ * the bucket list and one bucket). Rounds alternate the sizes. Printed, never asserted.
  *
  * `node --import tsx bench/commit-copy.ts`
  */
@@ -40,43 +39,16 @@ function spreadCost(size: number): number {
   return sink > 0 ? us : Number.NaN
 }
 
-function mapCost(size: number): number {
-  const map = new Map<string, unknown>()
-  for (let i = 0; i < size; i++) map.set(`old-${Math.floor(i / 10)}-${i % 10}`, { id: i })
-  let sink = 0
-  const start = performance.now()
-  for (let i = 0; i < COMMITS; i++) sink += new Map(map).set('answer', i).size > 0 ? 1 : 0
-  const us = ((performance.now() - start) * 1000) / COMMITS
-  return sink > 0 ? us : Number.NaN
-}
-
-function byTurnCost(size: number): number {
-  const turns: Record<string, Record<string, unknown>> = {}
-  for (let i = 0; i < size; i++) (turns[`old-${Math.floor(i / 10)}`] ??= {})[`old-${Math.floor(i / 10)}-${i % 10}`] = { id: i }
-  turns.live = {}
-  let sink = 0
-  const start = performance.now()
-  for (let i = 0; i < COMMITS; i++) sink += Object.keys({ ...turns, live: { ...turns.live, answer: i } }).length > 0 ? 1 : 0
-  const us = ((performance.now() - start) * 1000) / COMMITS
-  return sink > 0 ? us : Number.NaN
-}
-
 const commit = new Map<number, number[]>(SIZES.map((s) => [s, []]))
 const spread = new Map<number, number[]>(SIZES.map((s) => [s, []]))
-const mapped = new Map<number, number[]>(SIZES.map((s) => [s, []]))
-const byTurn = new Map<number, number[]>(SIZES.map((s) => [s, []]))
 for (let round = -1; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? SIZES : [...SIZES].reverse()
   for (const size of order) {
     const c = commitCost(size)
     const s = spreadCost(size)
-    const m = mapCost(size)
-    const t = byTurnCost(size)
     if (round >= 0) {
       commit.get(size)!.push(c)
       spread.get(size)!.push(s)
-      mapped.get(size)!.push(m)
-      byTurn.get(size)!.push(t)
     }
   }
 }
@@ -86,8 +58,6 @@ table(SIZES.map((size) => ({
   messages: n(size),
   'µs per commit': n(median(commit.get(size)!), 1),
   'over the empty store, µs': n(median(commit.get(size)!) - empty, 1),
-  'bare spread of the record, µs': n(median(spread.get(size)!), 1),
-  'copy of a Map, µs': n(median(mapped.get(size)!), 1),
-  'records by turn, µs': n(median(byTurn.get(size)!), 1),
+  'bare spread of a flat record, µs': n(median(spread.get(size)!), 1),
 })))
 process.exit(0)

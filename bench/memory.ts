@@ -8,6 +8,7 @@ import { chunkBytes, n, table } from './harness'
 import { weftClient } from './paths'
 import { scenarios } from './scenarios'
 import { createAgentStore } from '../src/core/store'
+import { messageList, messageRecord } from '../src/core/message-table'
 
 const TURNS = 100
 const TOKENS_PER_TURN = 10_000
@@ -29,11 +30,11 @@ export async function benchMemory(): Promise<void> {
   for (let t = 0; t < TURNS; t++) await weftClient(chunks, scenario, store)
   const after = collect()
   const state = store.getState()
-  const text = Object.values(state.messages).reduce((sum, m) => sum + (typeof m.props.content === 'string' ? m.props.content.length : 0), 0)
+  const text = messageList(state.messages).reduce((sum, m) => sum + (typeof m.props.content === 'string' ? m.props.content.length : 0), 0)
   const retained = after - before
   console.log(`Memory: ${n(TURNS * TOKENS_PER_TURN)} tokens over ${TURNS} turns through the live client (one commit per network read), heap after GC with the store alive`)
   table([{
-    turns: n(state.turnIds.length), messages: n(Object.keys(state.messages).length),
+    turns: n(state.turnIds.length), messages: n(Object.keys(messageRecord(state.messages)).length),
     'text (MB)': n(text / 1e6, 2), 'retained heap (MB)': n(retained / 1e6, 2), 'retained / text': `${n(retained / text, 2)}x`,
   }])
 }

@@ -6,6 +6,7 @@
 import { chunkBytes, median, n, table } from './harness'
 import { agUiClient, aiSdk, crowdedStore, parseFloor, perFrame, weftClient, weftFold } from './paths'
 import { scenarios, type Scenario } from './scenarios'
+import { messageRecord } from '../src/core/message-table'
 
 const SIZES = [1_000, 10_000, 100_000] as const
 const ROUNDS: Record<number, number> = { 1_000: 9, 10_000: 5, 100_000: 3 }
@@ -73,7 +74,7 @@ function checkScenarios(): void {
   for (const scenario of scenarios) {
     const state = weftFold(scenario.sse(1_000), scenario)
     const problems = Object.values(state.turns).flatMap((t) => t.problems)
-    if (problems.length > 0 || Object.keys(state.messages).length === 0) {
+    if (problems.length > 0 || Object.keys(messageRecord(state.messages)).length === 0) {
       throw new Error(`bench stream "${scenario.name}" does not fold cleanly: ${JSON.stringify(problems[0])}`)
     }
   }

@@ -20,6 +20,7 @@ import { AgentProvider, useAgentStream } from '../../src/react/index'
 import { createAgentStore } from '../../src/core/store'
 import type { HydratedTurn } from '../../src/core/ops'
 import { markdownAnswer } from '../../test/fixtures/markdown-answer'
+import { messageList, messageRecord } from '../../src/core/message-table'
 
 const EARLIER = 1_000
 const ANSWER_CHARS = 50_000
@@ -121,7 +122,7 @@ function Bench() {
   useEffect(() => {
     // Let the earlier messages mount first; from then on none of them may render again.
     const start = setTimeout(() => {
-      for (const id of Object.keys(store.getState().messages)) finished.add(id)
+      for (const id of Object.keys(messageRecord(store.getState().messages))) finished.add(id)
       void send('go')
     }, 500)
     return () => clearTimeout(start)
@@ -129,7 +130,7 @@ function Bench() {
   useEffect(() => {
     if (status === 'error') results.error = JSON.stringify(store.getState().error)
     if (status === 'done' || status === 'error') {
-      const message = Object.values(store.getState().messages).find((m) => !finished.has(m.id) && m.role !== 'user')
+      const message = messageList(store.getState().messages).find((m) => !finished.has(m.id) && m.role !== 'user')
       results.finalText = String(message?.props.content ?? '')
       results.done = true
     }

@@ -10,6 +10,7 @@ import { AgentProvider, useAgentStream, useMessage, useTurn, useTurnIds } from '
 import { createAgentStore } from '../../src/core/store'
 import type { HydratedTurn } from '../../src/core/ops'
 import { uiMessageProtocol } from '../../src/protocols/ui-message/index'
+import { messageList, messageRecord } from '../../src/core/message-table'
 
 const EARLIER = 1_000
 const TOKENS = 20_000
@@ -116,7 +117,7 @@ function Chat() {
   useCommitCount()
   useEffect(() => {
     // The earlier messages have mounted: from here on, none of them may render again.
-    for (const id of Object.keys(store.getState().messages)) finished.add(id)
+    for (const id of Object.keys(messageRecord(store.getState().messages))) finished.add(id)
     streamStarted = performance.now()
     void send('go')
   }, [send])
@@ -124,7 +125,7 @@ function Chat() {
     if (status === 'done' || status === 'error') {
       results.streamMs = performance.now() - streamStarted
       // The answer is the longest text that was not there before (the question is one word).
-      const texts = Object.values(store.getState().messages).filter((m) => !finished.has(m.id)).map((m) => String(m.props.content ?? ''))
+      const texts = messageList(store.getState().messages).filter((m) => !finished.has(m.id)).map((m) => String(m.props.content ?? ''))
       results.tokens = Math.max(0, ...texts.map((t) => t.split(' ').filter(Boolean).length))
       results.done = true
     }

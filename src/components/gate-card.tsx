@@ -17,6 +17,7 @@ import { useLabels } from './labels'
 import { setRef } from './slot'
 import { summarizeInput } from './messages/tool'
 import { useTurnIdFrom } from './turn-context'
+import { messageIn } from '../core/message-table'
 
 /**
  * Props of `GateCard`.
@@ -41,7 +42,7 @@ function useHeldCall(gate: Gate | undefined): Message | undefined {
   return useAgentSelector((s) => {
     if (!gate?.toolCallId) return undefined
     for (const id of own(s.turns, gate.turnId)?.messageIds ?? []) {
-      const message = own(s.messages, id)
+      const message = messageIn(s.messages, id)
       if (message && message.type === 'tool' && message.props.toolCallId === gate.toolCallId) return message
     }
     return undefined

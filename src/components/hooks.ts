@@ -7,6 +7,7 @@ import { memo, type Memo } from '../core/util/memo'
 import { useRef } from 'react'
 import { useAgentSelector } from '../react/selectors'
 import { own } from './format'
+import { messageIn } from '../core/message-table'
 
 /**
  * One entry of a turn's or block's outline: a message, a block or a thread,
@@ -63,7 +64,7 @@ function buildOutline(state: AgentState, messageIds: readonly string[], inner: r
     out.splice(at, 0, key)
   }
   for (const id of messageIds) {
-    const message = own(state.messages, id)
+    const message = messageIn(state.messages, id)
     if (!message) continue
     const { blockId, threadId } = message
     if (kind === 'b' && blockId && own(state.blocks, blockId)) place(`b:${blockId}`)

@@ -11,6 +11,7 @@ import { useLabels } from './labels'
 import { markdownToText } from './markdown/plain'
 import { useTurnIdFrom } from './turn-context'
 import { ThumbDownIcon, ThumbUpIcon } from './icons'
+import { messageIn } from '../core/message-table'
 
 /**
  * Props of `MessageActions`.
@@ -32,7 +33,7 @@ function useTurnMarkdown(turnId: string | undefined): string {
     if (!turn) return ''
     const parts: string[] = []
     for (const id of turn.messageIds) {
-      const message = own(s.messages, id)
+      const message = messageIn(s.messages, id)
       if (message?.type === 'text') parts.push(asText(message.props.content))
     }
     return parts.filter(Boolean).join('\n\n')

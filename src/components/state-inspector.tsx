@@ -1,6 +1,7 @@
 import { forwardRef, type HTMLAttributes } from 'react'
 import { useAgentSelector } from '../react/selectors'
 import type { AgentState } from '../core/model'
+import { messageRecord } from '../core/message-table'
 import { formatJson } from './format'
 import { useLabels } from './labels'
 
@@ -44,9 +45,9 @@ export const StateInspector = forwardRef<HTMLDivElement, StateInspectorProps>(fu
       <p data-weft="inspector-summary">{summary(state)}</p>
       {sections.map((name) => (
         <details key={name} data-weft="inspector-section" data-section={name} open={open}>
-          <summary>{name} ({count(state[name])})</summary>
+          <summary>{name} ({count(section(state, name))})</summary>
           {/* Focusable, so a keyboard can scroll it. */}
-          <pre tabIndex={0}>{formatJson(state[name])}</pre>
+          <pre tabIndex={0}>{formatJson(section(state, name))}</pre>
         </details>
       ))}
     </div>
@@ -56,9 +57,14 @@ export const StateInspector = forwardRef<HTMLDivElement, StateInspectorProps>(fu
 // The model's own field names, as the JSON below shows them: not words to translate.
 // Turns are counted on the branch shown (`turnIds`), the other default sections whole.
 function summary(state: AgentState): string {
-  const parts = [`status: ${state.status}`, `turns: ${state.turnIds.length}`, ...DEFAULT_SECTIONS.slice(1).map((name) => `${name}: ${count(state[name])}`)]
+  const parts = [`status: ${state.status}`, `turns: ${state.turnIds.length}`, ...DEFAULT_SECTIONS.slice(1).map((name) => `${name}: ${count(section(state, name))}`)]
   if (state.error) parts.push(`error: ${state.error.type}: ${state.error.message}`)
   return parts.join(' · ')
+}
+
+/** A section as a reader expects it: messages by id, not in the store's buckets. */
+function section(state: AgentState, name: InspectorSection): unknown {
+  return name === 'messages' ? messageRecord(state.messages) : state[name]
 }
 
 function count(value: unknown): number {

@@ -9,6 +9,7 @@ import type { Message } from './model'
 import type { Op } from './ops'
 import type { AgentStore } from './store'
 import { own } from './util/record'
+import { messageIn } from './message-table'
 
 /** What a stopped tool reports (its own later result is ignored). */
 const STOPPED = 'The tool was stopped.'
@@ -89,7 +90,7 @@ export class ClientToolRunner {
     const state = this.store.getState()
     const ops: Op[] = []
     for (const call of this.running.values()) {
-      if (call.turnId === turnId && own(state.messages, call.messageId)?.status !== 'streaming') ops.push({ op: 'message.finish', messageId: call.messageId, status: 'streaming' })
+      if (call.turnId === turnId && messageIn(state.messages, call.messageId)?.status !== 'streaming') ops.push({ op: 'message.finish', messageId: call.messageId, status: 'streaming' })
     }
     if (ops.length > 0) state.dispatch(ops)
   }

@@ -8,6 +8,7 @@ import { weftError, type WeftError } from './errors'
 import type { AgentState, Gate, Message } from './model'
 import type { Op } from './ops'
 import { isRecord, own } from './util/record'
+import { messageIn } from './message-table'
 
 /**
  * A tool the browser runs. Its output (or its error's message) goes back to the
@@ -207,7 +208,7 @@ export function toolMessage(state: AgentState, turnId: string, toolCallId: strin
   const turn = own(state.turns, turnId)
   if (!turn) return undefined
   for (const id of turn.messageIds) {
-    const message = own(state.messages, id)
+    const message = messageIn(state.messages, id)
     if (message?.type === 'tool' && message.props.toolCallId === toolCallId) return message
   }
   return undefined
@@ -219,7 +220,7 @@ export function clientCalls(state: AgentState, turnId: string, tools: Readonly<R
   if (!turn) return []
   const out: Message[] = []
   for (const id of turn.messageIds) {
-    const message = own(state.messages, id)
+    const message = messageIn(state.messages, id)
     if (!message || message.type !== 'tool' || message.props.providerExecuted === true) continue
     const name = message.props.name
     const callId = message.props.toolCallId
@@ -239,7 +240,7 @@ export function turnSettled(state: AgentState, turnId: string): boolean {
   if (!turn || turn.status !== 'done') return false
   for (const id of turn.gateIds) if (own(state.gates, id)?.status === 'pending') return false
   for (const id of turn.messageIds) {
-    const message = own(state.messages, id)
+    const message = messageIn(state.messages, id)
     if (!message || message.type !== 'tool' || message.props.providerExecuted === true) continue
     const s = message.props.state
     if (s === 'input-streaming' || s === 'input-available' || s === 'approval-requested') return false

@@ -6,12 +6,33 @@
  * watches, and only in the records that changed, and calls the listeners of the
  * entries that did.
  */
-import type { AgentState } from './model'
+import { messageIn } from './message-table'
+import type { AgentState, Gate, Message, TraceNode, Thread, Turn } from './model'
 import type { AgentStore } from './store'
 import { own } from './util/record'
 
+/** What an entry of each watchable record is. */
+export interface EntryTypes {
+  messages: Message
+  turns: Turn
+  threads: Thread
+  trace: TraceNode
+  gates: Gate
+}
+
 /** The records of the state whose entries can be watched one by one. */
-export type EntryTable = 'messages' | 'turns' | 'threads' | 'trace' | 'gates'
+export type EntryTable = keyof EntryTypes
+
+/**
+ * The entry `id` of `table`, never an inherited property.
+ *
+ * @example
+ * entryOf(store.getState(), 'messages', 'm1')?.props.content
+ */
+export function entryOf<Table extends EntryTable>(state: AgentState, table: Table, id: string): EntryTypes[Table] | undefined {
+  if (table === 'messages') return messageIn(state.messages, id) as EntryTypes[Table] | undefined
+  return own(state[table] as Readonly<Record<string, EntryTypes[Table]>>, id)
+}
 
 type Watchers = Map<EntryTable, Map<string, Set<() => void>>>
 
@@ -23,7 +44,7 @@ const watchersOf = new WeakMap<AgentStore, Watchers>()
  * or removed), and never for a change elsewhere. Returns the unsubscribe.
  *
  * @example
- * const stop = subscribeEntry(store, 'messages', 'm1', () => draw(store.getState().messages.m1))
+ * const stop = subscribeEntry(store, 'messages', 'm1', () => draw(entryOf(store.getState(), 'messages', 'm1')))
  * stop()
  */
 export function subscribeEntry(store: AgentStore, table: EntryTable, id: string, listener: () => void): () => void {
@@ -47,11 +68,9 @@ export function subscribeEntry(store: AgentStore, table: EntryTable, id: string,
 
 function notify(watchers: Watchers, state: AgentState, previous: AgentState): void {
   for (const [table, byId] of watchers) {
-    const next: Readonly<Record<string, unknown>> = state[table]
-    const before: Readonly<Record<string, unknown>> = previous[table]
-    if (next === before) continue
+    if (state[table] === previous[table]) continue
     for (const [id, listeners] of byId) {
-      if (own(next, id) === own(before, id)) continue
+      if (entryOf(state, table, id) === entryOf(previous, table, id)) continue
       // A listener may unsubscribe another one of the same entry while they run.
       for (const listener of [...listeners]) listener()
     }

@@ -28,6 +28,7 @@ export {
   type StreamStatus, type TurnStatus, type MessageStatus, type TraceStatus, type GateStatus, type ToolState, type ProtocolName,
 } from './model'
 export { partProps, type MessagePart, type PartProps } from './parts'
+export { messageList, messageRecord, type MessageTable } from './message-table'
 
 // The ops a decoder emits and the fold applies.
 export type { Op, OpName, OpOf, HydratedTurn } from './ops'

@@ -3,6 +3,7 @@
  * and host code read them.
  */
 import type { WeftError } from './errors'
+import type { MessageTable } from './message-table'
 
 /** Where the stream as a whole is. */
 export type StreamStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'done' | 'error' | 'aborted'
@@ -255,7 +256,8 @@ export interface AgentState {
   turns: Record<string, Turn>
   blocks: Record<string, Block>
   threads: Record<string, Thread>
-  messages: Record<string, Message>
+  /** Messages by id, in buckets: read with `messageIn(state.messages, id)` or `selectMessage`. */
+  messages: MessageTable
   trace: Record<string, TraceNode>
   gates: Record<string, Gate>
   status: StreamStatus

@@ -7,6 +7,7 @@
 import { own } from './util/record'
 import { memo, sameItems, type Memo } from './util/memo'
 import type { AgentState, Block, Gate, Message, Source, Thread, TraceNode, Turn } from './model'
+import { messageIn } from './message-table'
 
 /** One row of the work timeline with the rows nested under it. */
 export interface TraceTreeItem {
@@ -46,7 +47,7 @@ export function selectTurn(state: AgentState, id: string): Turn | undefined {
  * selectMessage(state, 'm1')?.props.content // 'Hello'
  */
 export function selectMessage(state: AgentState, id: string): Message | undefined {
-  return own(state.messages, id)
+  return messageIn(state.messages, id)
 }
 
 /**
@@ -70,7 +71,7 @@ const turnMessages = new WeakMap<readonly string[], Memo<readonly Message[]>>()
 export function selectTurnMessages(state: AgentState, turnId: string): readonly Message[] {
   const turn = own(state.turns, turnId)
   if (!turn) return NO_MESSAGES
-  return memo(turnMessages, turn.messageIds, [state.messages], () => pickAll(state.messages, turn.messageIds))
+  return memo(turnMessages, turn.messageIds, [state.messages], () => pickAll((id) => messageIn(state.messages, id), turn.messageIds))
 }
 
 const turnBlocks = new WeakMap<readonly string[], Memo<readonly Block[]>>()
@@ -84,7 +85,7 @@ const turnBlocks = new WeakMap<readonly string[], Memo<readonly Block[]>>()
 export function selectBlocks(state: AgentState, turnId: string): readonly Block[] {
   const turn = own(state.turns, turnId)
   if (!turn) return NO_BLOCKS
-  return memo(turnBlocks, turn.blockIds, [state.blocks], () => pickAll(state.blocks, turn.blockIds))
+  return memo(turnBlocks, turn.blockIds, [state.blocks], () => pickAll((id) => own(state.blocks, id), turn.blockIds))
 }
 
 const turnGates = new WeakMap<readonly string[], Memo<readonly Gate[]>>()
@@ -98,7 +99,7 @@ const turnGates = new WeakMap<readonly string[], Memo<readonly Gate[]>>()
 export function selectGates(state: AgentState, turnId: string): readonly Gate[] {
   const turn = own(state.turns, turnId)
   if (!turn) return NO_GATES
-  return memo(turnGates, turn.gateIds, [state.gates], () => pickAll(state.gates, turn.gateIds))
+  return memo(turnGates, turn.gateIds, [state.gates], () => pickAll((id) => own(state.gates, id), turn.gateIds))
 }
 
 /** Tree items by node: an item is reused while its node and its children are. */
@@ -224,10 +225,10 @@ export function selectCitation(state: AgentState, turnId: string, n: number): So
   return n >= 1 ? turn.sources[n - 1] : undefined
 }
 
-function pickAll<T>(record: Record<string, T>, ids: readonly string[]): T[] {
+function pickAll<T>(find: (id: string) => T | undefined, ids: readonly string[]): T[] {
   const out: T[] = []
   for (const id of ids) {
-    const item = own(record, id)
+    const item = find(id)
     if (item) out.push(item)
   }
   return out

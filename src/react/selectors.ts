@@ -10,7 +10,7 @@ import type { AgentState, Block, Gate, Message, Source, StreamStatus, Thread, Tr
 import { selectCitation, selectHeadline, selectTraceSummary, type TraceSummary } from '../core/selectors'
 import { allNodeIds } from '../core/trace-tree'
 import { own } from '../core/util/record'
-import { subscribeEntry, type EntryTable } from '../core/entry-subscriptions'
+import { entryOf, subscribeEntry, type EntryTable, type EntryTypes } from '../core/entry-subscriptions'
 import type { AgentStoreState } from '../core/store'
 import { useAgentStore } from './store-context'
 
@@ -222,13 +222,13 @@ const stayQuiet = () => () => undefined
  * One entry of one of the store's records, subscribed to that entry alone: a
  * change elsewhere costs this hook nothing, not even a selector call.
  */
-function useEntry<Table extends EntryTable>(table: Table, id: string | undefined): AgentState[Table][string] | undefined {
+function useEntry<Table extends EntryTable>(table: Table, id: string | undefined): EntryTypes[Table] | undefined {
   const store = useAgentStore()
   const subscribe = useCallback(
     (listener: () => void) => (id ? subscribeEntry(store, table, id, listener) : stayQuiet()),
     [store, table, id],
   )
-  const entry = (state: AgentState) => (id ? own(state[table] as Readonly<Record<string, AgentState[Table][string]>>, id) : undefined)
+  const entry = (state: AgentState) => (id ? entryOf(state, table, id) : undefined)
   const read = useCallback(() => entry(store.getState()), [store, table, id])
   // As zustand's own hooks do, a server render reads the store's initial state.
   return useSyncExternalStore(subscribe, read, () => entry(store.getInitialState()))

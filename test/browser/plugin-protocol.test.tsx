@@ -15,12 +15,13 @@ import { createAgentStore } from '../../src/core/store'
 import { useHistory } from '../../src/react/use-history'
 import { toyProtocol, toySse } from '../helpers/toy-protocol'
 import { renderWith, storeWith } from './support'
+import { messageIn } from '../../src/core/message-table'
 
 function toyStore(protocol: string | undefined = 'toy') {
   const state = foldStream(toySse(['Hello'], 'From the toy'), { protocol: toyProtocol })
   const store = createAgentStore()
   const turn = { ...state.turns['turn-1']!, protocol }
-  store.getState().dispatch([{ op: 'hydrate', at: 'end', turns: [{ turn, messages: turn.messageIds.map((id) => state.messages[id]!) }] }])
+  store.getState().dispatch([{ op: 'hydrate', at: 'end', turns: [{ turn, messages: turn.messageIds.map((id) => messageIn(state.messages, id)!) }] }])
   return store
 }
 

@@ -6,14 +6,15 @@ import { sniffAgUi, AG_UI_EVENT_TYPES } from '../../src/protocols/ag-ui/event-ty
 import type { DataPart } from '../../src/core/protocol/types'
 import { foldStream, streamToOps } from '../../src/core/fold-stream'
 import type { AgentState, Message } from '../../src/core/model'
+import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
 
 type Ev = Record<string, unknown>
 
 const fold = (events: Ev[], state?: AgentState) => foldStream(events, { protocol: 'ag-ui', state })
 const turnOf = (s: AgentState, id = 'turn-1') => s.turns[id]!
 const message = (s: AgentState, id: string): Message => {
-  const found = s.messages[id]
-  if (!found) throw new Error(`no message ${id}; have ${Object.keys(s.messages).join(', ')}`)
+  const found = messageIn(s.messages, id)
+  if (!found) throw new Error(`no message ${id}; have ${Object.keys(messageRecord(s.messages)).join(', ')}`)
   return found
 }
 const problemCodes = (s: AgentState, id = 'turn-1') => turnOf(s, id).problems.map((p) => p.code)
@@ -163,7 +164,7 @@ describe('AG-UI text messages', () => {
 
   it('reports an end for a message never started and creates nothing', () => {
     const s = fold(run({ type: 'TEXT_MESSAGE_END', messageId: 'ghost' }))
-    expect(s.messages.ghost).toBeUndefined()
+    expect(messageIn(s.messages, 'ghost')).toBeUndefined()
     expect(problemCodes(s)).toEqual(['end_without_start'])
   })
 
@@ -234,7 +235,7 @@ describe('AG-UI reasoning', () => {
       { type: 'THINKING_TEXT_MESSAGE_END' },
       { type: 'THINKING_END' },
     ))
-    const reasoning = Object.values(s.messages).filter((m) => m.type === 'reasoning')
+    const reasoning = messageList(s.messages).filter((m) => m.type === 'reasoning')
     expect(reasoning).toHaveLength(1)
     expect(reasoning[0]!.props.content).toBe('First the calendar.')
     const row = Object.values(s.trace).find((n) => n.kind === 'reason')
@@ -498,7 +499,7 @@ describe('AG-UI MESSAGES_SNAPSHOT', () => {
       props: { toolCallId: 'c1', name: 'calendar.search', input: { day: 'today' }, parentMessageId: 'a1', output: { events: [] }, state: 'output-available', uiSchema: { type: 'list' }, resultMessageId: 't1' },
     })
     expect(message(s, 'rz').type).toBe('reasoning')
-    expect(Object.keys(s.messages)).toHaveLength(4)
+    expect(Object.keys(messageRecord(s.messages))).toHaveLength(4)
   })
 
   it('a snapshot never removes what it leaves out and never regresses a finished call', () => {
@@ -512,7 +513,7 @@ describe('AG-UI MESSAGES_SNAPSHOT', () => {
     expect(message(s, 'only-here').props.content).toBe('kept')
     expect(message(s, 'c1').props.state).toBe('output-available')
     // An assistant message that only carries tool calls has no bubble of its own.
-    expect(s.messages.a).toBeUndefined()
+    expect(messageIn(s.messages, 'a')).toBeUndefined()
   })
 
   it('content after a snapshot continues from the snapshot text', () => {
@@ -532,7 +533,7 @@ describe('AG-UI MESSAGES_SNAPSHOT', () => {
       { type: 'MESSAGES_SNAPSHOT', messages: [echo] },
       { type: 'RUN_FINISHED', threadId: 'th1', runId: 'r1' },
     ])
-    expect(Object.keys(s.messages)).toEqual(['old'])
+    expect(Object.keys(messageRecord(s.messages))).toEqual(['old'])
   })
 
   it('reports messages it cannot read and keeps unknown roles as text', () => {
@@ -626,8 +627,9 @@ describe('AG-UI activity, raw and custom events', () => {
       { type: 'CUSTOM', name: 'note', value: 'hello' },
       { type: 'CUSTOM', value: 1 },
     ))
-    const data = Object.values(s.messages)
+    const data = turnOf(s).messageIds.map((id) => messageIn(s.messages, id)!)
     expect(data.map((m) => [m.type, m.props.data])).toEqual([['data-progress', { id: 'p', done: 2 }], ['data-note', 'hello']])
+    expect(messageList(s.messages)).toHaveLength(2)
     expect(problemCodes(s)).toEqual(['missing_name'])
   })
 })
@@ -692,9 +694,9 @@ describe('AG-UI replays', () => {
     )
     const once = fold(events)
     const twice = foldStream(events, { protocol: 'ag-ui', state: once, turnId: 'turn-2' })
-    expect(Object.keys(twice.messages)).toEqual(['m1', 'c1'])
-    expect(twice.messages.m1).toEqual(once.messages.m1)
-    expect(twice.messages.c1).toEqual(once.messages.c1)
+    expect(Object.keys(messageRecord(twice.messages)).sort()).toEqual(['c1', 'm1'])
+    expect(messageIn(twice.messages, 'm1')).toEqual(messageIn(once.messages, 'm1'))
+    expect(messageIn(twice.messages, 'c1')).toEqual(messageIn(once.messages, 'c1'))
     expect(twice.turns['turn-2']!.messageIds).toEqual([])
   })
 })
@@ -735,7 +737,7 @@ describe('AG-UI mock scenarios', () => {
     expect(message(s, 'msg_web').props.content).toBe('Searching for release notes.')
     expect(message(s, 'call_web').props).toMatchObject({ input: { q: 'weft 1.0 release' }, output: [{ title: 'weft 1.0 is out' }] })
     expect(message(s, 'rm_1').props.content).toBe('Two sources: the web and the team docs. Ask both at once.')
-    expect(Object.values(s.messages).some((m) => m.type === 'data-suggestions')).toBe(true)
+    expect(messageList(s.messages).some((m) => m.type === 'data-suggestions')).toBe(true)
     expect(turnOf(s).problems).toEqual([])
   })
 })

@@ -3,6 +3,7 @@ import { agUiHistoryOps, agUiHistoryUrl, type AgUiHistoryPage } from '../../src/
 import { fold } from '../../src/core/fold/fold'
 import { foldStream } from '../../src/core/fold-stream'
 import { emptyState, type AgentState } from '../../src/core/model'
+import { messageIn } from '../../src/core/message-table'
 
 const page = (messages: unknown[], extra: Partial<AgUiHistoryPage> = {}): AgUiHistoryPage => ({
   scope: 'history_day', threadId: 'th', day: '2026-03-16', hasMore: false, messages, ...extra,
@@ -32,9 +33,9 @@ describe('agUiHistoryOps', () => {
     expect(s.turnIds).toEqual(['ag-ui-user:u1', 'ag-ui-run:r1', 'ag-ui-user:u2', 'ag-ui-run:r2'])
     expect(s.turns['ag-ui-run:r2']).toMatchObject({ role: 'assistant', runId: 'r2', threadId: 'th', status: 'done', messageIds: ['a2', 'rs'], metadata: { historyDay: '2026-03-16', runId: 'r2' } })
     expect(s.turns['ag-ui-user:u2']!.runId).toBeUndefined()
-    expect(s.messages.u2!.props).toMatchObject({ content: 'Second', parts: [{ type: 'text' }, { type: 'binary' }] })
-    expect(s.messages.rs!.type).toBe('reasoning')
-    expect(s.messages.a1).toMatchObject({ status: 'done', role: 'assistant', type: 'text' })
+    expect(messageIn(s.messages, 'u2')!.props).toMatchObject({ content: 'Second', parts: [{ type: 'text' }, { type: 'binary' }] })
+    expect(messageIn(s.messages, 'rs')!.type).toBe('reasoning')
+    expect(messageIn(s.messages, 'a1')).toMatchObject({ status: 'done', role: 'assistant', type: 'text' })
   })
 
   it('without run ids, consecutive answers share a turn', () => {
@@ -46,12 +47,12 @@ describe('agUiHistoryOps', () => {
     ]))
     expect(s.turnIds).toEqual(['ag-ui-user:u', 'ag-ui-history:a'])
     expect(s.turns['ag-ui-history:a']!.messageIds).toEqual(['a', 'c', 'b'])
-    expect(s.messages.c!.props).toMatchObject({ name: 'f', input: {}, output: 'r', resultMessageId: 't', state: 'output-available' })
+    expect(messageIn(s.messages, 'c')!.props).toMatchObject({ name: 'f', input: {}, output: 'r', resultMessageId: 't', state: 'output-available' })
   })
 
   it('a tool result whose call is on an older page still gets its own tool message', () => {
     const s = hydrate(page([{ id: 't', role: 'tool', runId: 'r', toolCallId: 'c9', tool_name: 'search', content: '{"hits":1}', error: 'partial' }]))
-    expect(s.messages.c9).toMatchObject({ type: 'tool', status: 'error', props: { toolCallId: 'c9', name: 'search', output: { hits: 1 }, state: 'output-error', errorText: 'partial' } })
+    expect(messageIn(s.messages, 'c9')).toMatchObject({ type: 'tool', status: 'error', props: { toolCallId: 'c9', name: 'search', output: { hits: 1 }, state: 'output-error', errorText: 'partial' } })
   })
 
   it('leaves what the store already has alone and adds to the turn of a run it already shows', () => {
@@ -66,7 +67,7 @@ describe('agUiHistoryOps', () => {
     ]), live)
     expect(s.turnIds).toEqual(['live'])
     expect(s.turns.live!.messageIds).toEqual(['a1', 'a1b'])
-    expect(s.messages.a1!.props.content).toBe('Live text')
+    expect(messageIn(s.messages, 'a1')!.props.content).toBe('Live text')
   })
 
   it('a page whose messages are all known adds no turn', () => {
@@ -80,7 +81,7 @@ describe('agUiHistoryOps', () => {
       { id: 'a', role: 'assistant', runId: 'r', content: 'x', subagentRunId: 'sa' },
       { role: 'assistant', content: 'no id' },
     ]))
-    expect(s.messages.a!.threadId).toBe('sa')
+    expect(messageIn(s.messages, 'a')!.threadId).toBe('sa')
     expect(s.threads.sa!.messageIds).toEqual(['a'])
     expect(s.turns['ag-ui-run:r']!.problems.map((p) => p.code)).toEqual(['history'])
   })

@@ -10,6 +10,7 @@ import { AgentClient } from '../../src/core/client'
 import { agUiInputMessageId } from '../../src/protocols/ag-ui/index'
 import type { AgentState } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
+import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
 
 // ------------------------------------------------------------------ the back end of the document, on loopback
 
@@ -189,7 +190,7 @@ const source = (extra: Partial<Parameters<typeof agUiRunsSource>[0]> = {}) => ag
   ...extra,
 })
 const clientFor = (store: AgentStore, runs = source()) => new AgentClient(store, { protocol: 'ag-ui', source: runs, scheduler: syncScheduler })
-const contents = (s: AgentState, turnId: string) => s.turns[turnId]!.messageIds.map((id) => s.messages[id]!.props.content ?? s.messages[id]!.type)
+const contents = (s: AgentState, turnId: string) => s.turns[turnId]!.messageIds.map((id) => messageIn(s.messages, id)!.props.content ?? messageIn(s.messages, id)!.type)
 const lastTurn = (s: AgentState) => s.turns[s.turnIds.at(-1)!]!
 
 // ------------------------------------------------------------------ tests
@@ -205,7 +206,7 @@ describe('AG-UI history, then runs and events, on a real server', () => {
     const turn = lastTurn(state)
     expect(turn.status).toBe('done')
     expect(turn.runId).toBe('run_1')
-    expect(Object.values(state.messages).some((m) => m.props.content === 'Milk is on your list.')).toBe(true)
+    expect(messageList(state.messages).some((m) => m.props.content === 'Milk is on your list.')).toBe(true)
   })
 
   it('pages history by day, then streams a new run without repeating the replayed one', async () => {
@@ -217,7 +218,7 @@ describe('AG-UI history, then runs and events, on a real server', () => {
     expect(s.turnIds).toEqual(['ag-ui-user:user_0', 'ag-ui-run:run_0'])
     expect(contents(s, 'ag-ui-run:run_0')).toEqual(['Adding it.', 'tool', 'Done: "Call mom" is on your list.'])
     expect(s.turns['ag-ui-run:run_0']).toMatchObject({ runId: 'run_0', threadId: 'thread_1', status: 'done', protocol: 'ag-ui' })
-    expect(s.messages.call_0).toMatchObject({
+    expect(messageIn(s.messages, 'call_0')).toMatchObject({
       type: 'tool',
       props: {
         toolCallId: 'call_0', name: 'todo.create', input: { title: 'Call mom' }, output: 'Created todo 7', state: 'output-available',
@@ -272,8 +273,8 @@ describe('AG-UI history, then runs and events, on a real server', () => {
     // The live turn: this run only, with the 202's ids and task.
     expect(live).toMatchObject({ role: 'assistant', status: 'done', runId: 'run_1', threadId: 'thread_1', protocol: 'ag-ui', metadata: { taskId: 'task_1', created: true } })
     expect(contents(s, live.id)).toEqual(['Adding milk.', 'tool', 'tool', 'Milk is on your list.'])
-    expect(s.messages.call_1!.props).toMatchObject({ input: { title: 'Buy milk' }, output: 'Created todo 8', actions: [{ type: 'navigation', label: 'Open', path: '/todo/8', params: {} }] })
-    expect(s.messages.call_2!.props).toMatchObject({ input: { day: 'today' }, output: [], state: 'output-available' })
+    expect(messageIn(s.messages, 'call_1')!.props).toMatchObject({ input: { title: 'Buy milk' }, output: 'Created todo 8', actions: [{ type: 'navigation', label: 'Open', path: '/todo/8', params: {} }] })
+    expect(messageIn(s.messages, 'call_2')!.props).toMatchObject({ input: { day: 'today' }, output: [], state: 'output-available' })
     expect(s.agentState).toEqual({ todos: [7, 8] })
     expect(s.status).toBe('done')
 
@@ -285,12 +286,15 @@ describe('AG-UI history, then runs and events, on a real server', () => {
     expect(rows.map((n) => n.tool).filter(Boolean).sort()).toEqual(['calendar.search', 'todo.create'])
     expect(rows.some((n) => JSON.stringify(n.args ?? {}).includes('Call mom'))).toBe(false)
     expect(contents(s, 'ag-ui-run:run_0')).toEqual(['Adding it.', 'tool', 'Done: "Call mom" is on your list.'])
-    expect(s.messages.call_0!.props).toMatchObject({ output: 'Created todo 7', state: 'output-available', actions: [{ path: '/todo/7/edit' }] })
-    expect(s.messages.call_0!.turnId).toBe('ag-ui-run:run_0')
+    expect(messageIn(s.messages, 'call_0')!.props).toMatchObject({ output: 'Created todo 7', state: 'output-available', actions: [{ path: '/todo/7/edit' }] })
+    expect(messageIn(s.messages, 'call_0')!.turnId).toBe('ag-ui-run:run_0')
     // The echo of the user message is not a second bubble.
-    const users = Object.values(s.messages).filter((m) => m.role === 'user').map((m) => m.props.content)
-    expect(users).toEqual(['Remind me to call mom', 'Hello', 'Add milk to my list'])
-    expect(Object.keys(s.messages)).toHaveLength(11)
+    // In the transcript's order: the older day's page was loaded second but sits first.
+    const inOrder = s.turnIds.flatMap((t) => s.turns[t]!.messageIds).map((id) => messageIn(s.messages, id)!)
+    const users = inOrder.filter((m) => m.role === 'user').map((m) => m.props.content)
+    expect(users).toEqual(['Hello', 'Remind me to call mom', 'Add milk to my list'])
+    expect(messageList(s.messages).filter((m) => m.role === 'user')).toHaveLength(3)
+    expect(Object.keys(messageRecord(s.messages))).toHaveLength(11)
   })
 
   it('a second send continues the thread the server named', async () => {

@@ -18,6 +18,7 @@ import { AgentClient, type ClientTool } from '../../src/core/client'
 import type { AgentState, Message } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
+import { messageIn, messageList } from '../../src/core/message-table'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
 /** How long a server holds its stream for a tool to start before it gives up and ends it. */
@@ -47,7 +48,7 @@ function started(name: string) {
 }
 
 let store: AgentStore
-const messagesOf = (s: AgentState, turnId: string): Message[] => s.turns[turnId]!.messageIds.map((id) => s.messages[id]!)
+const messagesOf = (s: AgentState, turnId: string): Message[] => s.turns[turnId]!.messageIds.map((id) => messageIn(s.messages, id)!)
 const toolsOf = (s: AgentState, turnId: string) => messagesOf(s, turnId).filter((m) => m.type === 'tool')
 const textOf = (s: AgentState, turnId: string) => messagesOf(s, turnId).filter((m) => m.type === 'text').map((m) => m.props.content).join(' ')
 
@@ -74,7 +75,7 @@ function observedTool(name: string, output: unknown, seen: Record<string, unknow
       started(name)
       seen[`${name}: while streaming`] = store.getState().status
       await streamEnded()
-      const message = Object.values(store.getState().messages).find((m) => m.props.toolCallId === toolCallId)!
+      const message = messageList(store.getState().messages).find((m) => m.props.toolCallId === toolCallId)!
       seen[`${name}: after the stream`] = { state: message.props.state, status: message.status }
       if (name === 'getTime') await new Promise((resolve) => setTimeout(resolve, 20))
       return output

@@ -10,6 +10,7 @@ import { coalesce } from '../../src/core/fold/coalesce'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState } from '../../src/core/model'
 import type { Op, OpOf } from '../../src/core/ops'
+import { messageIn } from '../../src/core/message-table'
 
 type Delta = OpOf<'message.delta'>
 
@@ -96,7 +97,7 @@ describe('ops that end the merge', () => {
   it('after a turn finishes, the next append streams the message again, as one op at a time would', () => {
     const ops: Op[] = [append('a'), { op: 'turn.finish', turnId: 't', status: 'done' }, append('b')]
     expect(fold(emptyState(), ops)).toEqual(oneByOne(ops))
-    expect(fold(emptyState(), ops).messages.m!.status).toBe('streaming')
+    expect(messageIn(fold(emptyState(), ops).messages, 'm')!.status).toBe('streaming')
   })
 
   const messageOps: Op[] = [
@@ -123,7 +124,7 @@ describe('ops that end the merge', () => {
   it('a delta that writes the message root ends the merge of all its props', () => {
     const ops: Op[] = [append('a'), append('x', { path: 'title' }), set('', { content: '', title: '' }), append('b'), append('y', { path: 'title' })]
     expect(coalesce(ops)).toEqual(ops)
-    expect(fold(emptyState(), ops).messages.m!.props).toEqual({ content: 'b', title: 'y' })
+    expect(messageIn(fold(emptyState(), ops).messages, 'm')!.props).toEqual({ content: 'b', title: 'y' })
   })
 
   it('a delta under one prop ends that prop\'s merge and leaves the others merging', () => {
@@ -132,7 +133,7 @@ describe('ops that end the merge', () => {
     const reset = set('content', '')
     const ops: Op[] = [content, title, reset, append('b'), append('y', { path: 'title' })]
     expect(coalesce(ops)).toEqual([content, merged(title, 'y'), reset, append('b')])
-    expect(fold(emptyState(), ops).messages.m!.props).toEqual({ content: 'b', title: 'xy' })
+    expect(messageIn(fold(emptyState(), ops).messages, 'm')!.props).toEqual({ content: 'b', title: 'xy' })
   })
 
   it('a delta to a message with nothing merging is passed through as it is', () => {
@@ -157,7 +158,7 @@ describe('appends that stay apart', () => {
   it('an index into a prop belongs to that prop: setting the prop ends the merge of its items', () => {
     const ops: Op[] = [append('a', { path: 'items[0]' }), set('items', ['']), append('b', { path: 'items[0]' })]
     expect(coalesce(ops)).toEqual(ops)
-    expect(fold(emptyState(), ops).messages.m!.props).toEqual({ items: ['b'] })
+    expect(messageIn(fold(emptyState(), ops).messages, 'm')!.props).toEqual({ items: ['b'] })
   })
 
   it('an append to another item of the same prop ends the merge of the first item', () => {

@@ -3,6 +3,7 @@ import { coalesce } from '../../src/core/fold/coalesce'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
+import { messageIn } from '../../src/core/message-table'
 
 /** A small deterministic generator of plausible op batches. */
 function randomOps(seed: number, count: number): Op[] {
@@ -57,7 +58,7 @@ describe('coalescing a batch', () => {
     const out = coalesce(ops)
     expect(out.map((op) => ('path' in op ? op.path : op.op))).toEqual(['inputText', 'input.k0', 'input.k1', 'input.k2', 'input.k3'])
     expect(fold(emptyState(), out)).toEqual(fold(emptyState(), ops))
-    expect(fold(emptyState(), out).messages.a!.props).toEqual({ inputText: '0123', input: { k0: 0, k1: 1, k2: 2, k3: 3 } })
+    expect(messageIn(fold(emptyState(), out).messages, 'a')!.props).toEqual({ inputText: '0123', input: { k0: 0, k1: 1, k2: 2, k3: 3 } })
   })
 
   it('leaves the ops it was given untouched', () => {

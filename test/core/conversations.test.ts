@@ -8,10 +8,11 @@ import {
   type ConversationStorage, type Conversations,
 } from '../../src/core/conversations/index'
 import { emptyState } from '../../src/core/model'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore, type AgentStore } from '../../src/core/store'
 import type { Op } from '../../src/core/ops'
 import { memoryStorage } from '../../src/core/resume/storage'
 import { startServer, type TestServer } from '../helpers/server'
+import { messageIn } from '../../src/core/message-table'
 
 const open: Conversations[] = []
 afterEach(async () => {
@@ -50,6 +51,9 @@ function exchange(n: number, question: string, answer: string): Op[] {
   ]
 }
 
+/** A message of a conversation's store, when the store is there. */
+const messageOfStore = (store: AgentStore | undefined, id: string) => (store ? messageIn(store.getState().messages, id) : undefined)
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5))
 
 describe('conversations: storage round trip', () => {
@@ -69,12 +73,12 @@ describe('conversations: storage round trip', () => {
     expect(second.selectedId).toBe(ids[1])
     const state = second.storeOf(ids[1] as string)?.getState()
     expect(state?.turnIds).toEqual(['u1', 'a1'])
-    expect(state?.messages['a1/text']?.props.content).toBe('Answer 1')
+    expect((state && messageIn(state.messages, 'a1/text'))?.props.content).toBe('Answer 1')
     expect(second.list().find((c) => c.id === ids[2])?.title).toBe('Question 2')
     // Only the selected one is loaded; the others load when picked.
     expect(second.storeOf(ids[0] as string)).toBeUndefined()
     await second.select(ids[0] as string)
-    expect(second.storeOf(ids[0] as string)?.getState().messages['a0/text']?.props.content).toBe('Answer 0')
+    expect(messageOfStore(second.storeOf(ids[0] as string), 'a0/text')?.props.content).toBe('Answer 0')
   })
 
   it('starts a conversation when storage holds none', async () => {
@@ -142,7 +146,7 @@ describe('conversations: storage round trip', () => {
     const fresh = conversationsOn(storage)
     await fresh.ready()
     await fresh.select(gone)
-    expect(fresh.storeOf(gone)?.getState().messages['a0/text']?.props.content).toBe('Kept')
+    expect(messageOfStore(fresh.storeOf(gone), 'a0/text')?.props.content).toBe('Kept')
   })
 })
 
@@ -171,7 +175,7 @@ describe('conversations: the journal a page leaves when it goes away', () => {
     await after.ready()
     const state = after.storeOf(id)?.getState()
     expect(state?.turnIds).toEqual(['u1', 'a1'])
-    expect(state?.messages['a1/text']?.props.content).toBe('Once upon a')
+    expect((state && messageIn(state.messages, 'a1/text'))?.props.content).toBe('Once upon a')
     await after.flush()
     const saved = checkRecord(await storage.load(id), id)
     expect(saved.ok && saved.value.state.messages['a1/text']?.props.content).toBe('Once upon a')
@@ -198,7 +202,7 @@ describe('conversations: the journal a page leaves when it goes away', () => {
     await after.ready()
     await after.select(id)
     expect(after.storeOf(id)?.getState().turnIds).toEqual(['u0', 'a0'])
-    expect(after.storeOf(id)?.getState().messages['a1/text']).toBeUndefined()
+    expect(messageOfStore(after.storeOf(id), 'a1/text')).toBeUndefined()
   })
 })
 
@@ -386,7 +390,7 @@ describe('conversations: streams', () => {
     expect(state.status).toBe('done')
     const answer = state.turns[state.turnIds[1] as string]
     expect(answer?.status).toBe('done')
-    const texts = (answer?.messageIds ?? []).map((m) => state.messages[m]).filter((m) => m?.type === 'text')
+    const texts = (answer?.messageIds ?? []).map((m) => messageIn(state.messages, m)).filter((m) => m?.type === 'text')
     expect(texts.map((m) => String(m?.props.content)).join('')).toContain('Contoso renews')
     expect(c.storeOf(second)?.getState().turnIds).toEqual([])
     expect(c.list().find((x) => x.id === first)).toMatchObject({ status: 'idle', title: 'Where is the Contoso renewal?' })
@@ -400,6 +404,6 @@ describe('conversations: streams', () => {
     store?.getState().dispatch([{ op: 'turn.open', turnId: 't1', role: 'assistant' }, { op: 'message.delta', turnId: 't1', messageId: 'm', type: 'text', action: 'append', path: 'content', value: 'half' }])
     expect(settleInterrupted(store as NonNullable<typeof store>)).toBe(1)
     expect(store?.getState().turns.t1?.status).toBe('aborted')
-    expect(store?.getState().messages.m?.status).toBe('done')
+    expect((store && messageIn(store.getState().messages, 'm'))?.status).toBe('done')
   })
 })

@@ -11,6 +11,7 @@ import { createAgentStore } from '../../src/core/store'
 import { encodeFrame } from '../../mock/scenario'
 import { scenarios } from '../../mock/scenarios/index'
 import { startServer, type TestServer } from '../helpers/server'
+import { messageIn } from '../../src/core/message-table'
 
 const sseOf = (name: string, protocol: string) => {
   const scenario = scenarios.find((s) => s.protocol === protocol && s.name === name)!
@@ -70,7 +71,7 @@ describe('detection on a live stream over loopback', () => {
     expect(turn.protocol).toBe(protocol)
     expect(state.cursor.protocol).toBe(protocol)
     const recorded = foldStream(sseOf(name, protocol), { protocol: protocol as never })
-    expect(turn.messageIds.map((id) => state.messages[id]!.props.content))
-      .toEqual(recorded.turns['turn-1']!.messageIds.map((id) => recorded.messages[id]!.props.content))
+    expect(turn.messageIds.map((id) => messageIn(state.messages, id)!.props.content))
+      .toEqual(recorded.turns['turn-1']!.messageIds.map((id) => messageIn(recorded.messages, id)!.props.content))
   })
 })

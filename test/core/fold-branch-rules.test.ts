@@ -254,8 +254,8 @@ describe('the active path keeps what was shown', () => {
       turns: { u1: turn('u1', 'user'), a1: turn('a1', 'assistant'), u2: turn('u2', 'user'), a2: turn('a2', 'assistant') },
       turnIds: ['u1', 'a1', 'u2', 'a2'],
     })
-    delete (saved.state as Partial<AgentState>).branches
-    delete (saved.state as Partial<AgentState>).selected
+    delete (saved.state as { branches?: unknown; selected?: unknown }).branches
+    delete (saved.state as { branches?: unknown; selected?: unknown }).selected
     const checked = checkRecord(structuredClone(saved), 'c1')
     if (!checked.ok) throw new Error(checked.error.message)
     const loaded = recordState(checked.value)

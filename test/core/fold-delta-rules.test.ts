@@ -12,6 +12,7 @@ import { fold } from '../../src/core/fold/fold'
 import { emptyState, type AgentState } from '../../src/core/model'
 import type { DeltaAction, Op } from '../../src/core/ops'
 import { PathError } from '../../src/core/util/paths'
+import { messageIn } from '../../src/core/message-table'
 
 const open: Op = { op: 'turn.open', turnId: 't1', role: 'assistant' }
 const put = (props: Record<string, unknown>): Op => ({ op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', props })
@@ -65,7 +66,7 @@ describe('an append the value there refuses names the type it was given', () => 
 
   it('the fold records each refusal as a message.delta problem and keeps the text', () => {
     const state = after({ content: 'Hi' }, delta('append', 'content', null), delta('append', 'content', [1]), delta('append', 'content', '!'))
-    expect(state.messages.m1!.props).toStrictEqual({ content: 'Hi!' })
+    expect(messageIn(state.messages, 'm1')!.props).toStrictEqual({ content: 'Hi!' })
     expect(state.turns.t1!.problems).toStrictEqual([
       problem('cannot append null to text; the text was kept'),
       problem('cannot append array to text; the text was kept'),
@@ -92,7 +93,7 @@ describe('an object appended key by key', () => {
 
   it('the fold records the keyed refusal and keeps the appends that could apply', () => {
     const state = after({ content: 'a', title: 'x' }, delta('append', '', { content: [1], title: 'y' }))
-    expect(state.messages.m1!.props).toStrictEqual({ content: 'a', title: 'xy' })
+    expect(messageIn(state.messages, 'm1')!.props).toStrictEqual({ content: 'a', title: 'xy' })
     expect(state.turns.t1!.problems).toStrictEqual([problem('"content": cannot append array to text; the text was kept')])
   })
 
@@ -154,7 +155,7 @@ describe('a merge at a path', () => {
       delta('merge', 'title', { text: 'new' }),
       delta('merge', 'input', 'flat'),
     )
-    expect(state.messages.m1!.props).toStrictEqual({ input: 'flat', title: { text: 'new' } })
+    expect(messageIn(state.messages, 'm1')!.props).toStrictEqual({ input: 'flat', title: { text: 'new' } })
     expect(state.turns.t1!.problems).toStrictEqual([])
   })
 })
@@ -177,7 +178,7 @@ describe('a delta at the root takes only an object', () => {
 
   it('the fold records the refusal as a message.delta problem and keeps the props', () => {
     const state = after({ content: 'kept' }, delta('set', '', 'text'), delta('replace', '', [1]), delta('merge', '', null))
-    expect(state.messages.m1!.props).toStrictEqual({ content: 'kept' })
+    expect(messageIn(state.messages, 'm1')!.props).toStrictEqual({ content: 'kept' })
     expect(state.turns.t1!.problems).toStrictEqual([
       problem('a set at the root needs an object, got string'),
       problem('a replace at the root needs an object, got array'),

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState, type AgentState } from '../../src/core/model'
 import type { DeltaAction, Op } from '../../src/core/ops'
+import { messageIn, messageRecord } from '../../src/core/message-table'
 
 const open: Op = { op: 'turn.open', turnId: 't1', role: 'assistant' }
 const append = (value: unknown, place: { blockId?: string; threadId?: string; path?: string } = {}): Op => {
@@ -20,7 +21,7 @@ const append = (value: unknown, place: { blockId?: string; threadId?: string; pa
 describe('where a delta places its message', () => {
   it('a delta after its message was removed in the same batch makes the message anew', () => {
     const state = fold(emptyState(), [open, append('a'), { op: 'message.remove', messageId: 'm1' }, append('b')])
-    expect(state.messages).toStrictEqual({
+    expect(messageRecord(state.messages)).toStrictEqual({
       m1: { id: 'm1', turnId: 't1', role: 'assistant', type: 'text', props: { content: 'b' }, status: 'streaming' },
     })
     expect(state.turns.t1!.messageIds).toEqual(['m1'])
@@ -28,7 +29,7 @@ describe('where a delta places its message', () => {
 
   it('a delta that names a block later in the batch puts the message in it', () => {
     const state = fold(emptyState(), [open, append('a'), append('b', { blockId: 'b1' })])
-    expect(state.messages.m1).toStrictEqual({
+    expect(messageIn(state.messages, 'm1')).toStrictEqual({
       id: 'm1', turnId: 't1', blockId: 'b1', role: 'assistant', type: 'text', props: { content: 'ab' }, status: 'streaming',
     })
     expect(state.blocks.b1!.messageIds).toEqual(['m1'])
@@ -37,7 +38,7 @@ describe('where a delta places its message', () => {
 
   it('a delta that names a lane later in the batch puts the message in it', () => {
     const state = fold(emptyState(), [open, append('a', { blockId: 'b1' }), append('b', { blockId: 'b1', threadId: 'lane' })])
-    expect(state.messages.m1).toStrictEqual({
+    expect(messageIn(state.messages, 'm1')).toStrictEqual({
       id: 'm1', turnId: 't1', blockId: 'b1', threadId: 'lane', role: 'assistant', type: 'text', props: { content: 'ab' }, status: 'streaming',
     })
     expect(state.threads.lane).toStrictEqual({ id: 'lane', turnId: 't1', blockId: 'b1', status: 'open', messageIds: ['m1'] })
@@ -46,7 +47,7 @@ describe('where a delta places its message', () => {
 
   it('a message keeps the first block and lane it was placed in', () => {
     const state = fold(emptyState(), [open, append('a', { blockId: 'b1', threadId: 'l1' }), append('b', { blockId: 'b2', threadId: 'l2' })])
-    expect(state.messages.m1).toMatchObject({ blockId: 'b1', threadId: 'l1', props: { content: 'ab' } })
+    expect(messageIn(state.messages, 'm1')).toMatchObject({ blockId: 'b1', threadId: 'l1', props: { content: 'ab' } })
     expect(Object.keys(state.blocks)).toEqual(['b1'])
     expect(Object.keys(state.threads)).toEqual(['l1'])
   })
@@ -57,22 +58,22 @@ describe('the type and status a delta leaves', () => {
 
   it('a type on a delta is the type of a new message, and changes a known one only with retype', () => {
     const kept = fold(emptyState(), [open, reasoning, { ...append('y'), type: 'text' } as Op])
-    expect(kept.messages.m1).toMatchObject({ type: 'reasoning', props: { content: 'xy' } })
+    expect(messageIn(kept.messages, 'm1')).toMatchObject({ type: 'reasoning', props: { content: 'xy' } })
     const retyped = fold(kept, [{ ...append('z'), type: 'text', retype: true } as Op])
-    expect(retyped.messages.m1).toMatchObject({ type: 'text', props: { content: 'xyz' } })
+    expect(messageIn(retyped.messages, 'm1')).toMatchObject({ type: 'text', props: { content: 'xyz' } })
     const untyped = fold(kept, [{ ...append('z'), retype: true } as Op])
-    expect(untyped.messages.m1!.type).toBe('reasoning')
-    expect(fold(emptyState(), [open, { ...append('a'), type: 'reasoning' } as Op]).messages.m1!.type).toBe('reasoning')
+    expect(messageIn(untyped.messages, 'm1')!.type).toBe('reasoning')
+    expect(messageIn(fold(emptyState(), [open, { ...append('a'), type: 'reasoning' } as Op]).messages, 'm1')!.type).toBe('reasoning')
   })
 
   it('a delta makes a finished message stream again, in the same batch or a later one', () => {
     const done = fold(emptyState(), [open, { ...reasoning, status: 'done' } as Op])
-    expect(done.messages.m1!.status).toBe('done')
-    expect(fold(done, [append('y')]).messages.m1).toStrictEqual({
+    expect(messageIn(done.messages, 'm1')!.status).toBe('done')
+    expect(messageIn(fold(done, [append('y')]).messages, 'm1')).toStrictEqual({
       id: 'm1', turnId: 't1', role: 'assistant', type: 'reasoning', props: { content: 'xy' }, status: 'streaming',
     })
     const same = fold(emptyState(), [open, reasoning, append('y'), { op: 'message.finish', messageId: 'm1', status: 'error' }, append('z')])
-    expect(same.messages.m1).toMatchObject({ status: 'streaming', props: { content: 'xyz' } })
+    expect(messageIn(same.messages, 'm1')).toMatchObject({ status: 'streaming', props: { content: 'xyz' } })
   })
 })
 
@@ -84,7 +85,7 @@ describe('a run of appends in one batch', () => {
       append('b', { path: 'items' }), append('c', { path: 'items' }),
       append('x', { path: 'box' }), append('y', { path: 'box' }),
     ])
-    expect(state.messages.m1!.props).toStrictEqual({ items: ['a', 'b', 'c'], box: { k: 1 } })
+    expect(messageIn(state.messages, 'm1')!.props).toStrictEqual({ items: ['a', 'b', 'c'], box: { k: 1 } })
     const refused = { type: 'protocol', message: 'cannot append string to an object; the object was kept', code: 'message.delta', retryable: false }
     expect(state.turns.t1!.problems).toStrictEqual([refused, refused])
   })

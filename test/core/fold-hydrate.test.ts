@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState, type Turn } from '../../src/core/model'
 import type { HydratedTurn, Op } from '../../src/core/ops'
+import { messageIn, messageRecord } from '../../src/core/message-table'
 
 const bare = (id: string, fields: Partial<Turn> = {}): Turn => ({
   id, role: 'assistant', status: 'done', blockIds: [], messageIds: [], traceRootIds: [], gateIds: [],
@@ -28,7 +29,7 @@ describe('where history goes', () => {
     expect(state.branches).toEqual({ '': ['t1'], t1: ['h1'], h1: ['h2'] })
     expect(state.turns.h1).toStrictEqual(bare('h1', { role: 'user', parentId: 't1', messageIds: ['hm1'] }))
     expect(state.turns.h2).toStrictEqual(bare('h2', { status: 'error', parentId: 'h1', messageIds: ['hm2'] }))
-    expect(state.messages).toStrictEqual({
+    expect(messageRecord(state.messages)).toStrictEqual({
       hm1: { id: 'hm1', turnId: 'h1', role: 'user', type: 'text', props: { content: 'hi' }, status: 'done' },
       hm2: { id: 'hm2', turnId: 'h2', role: 'assistant', type: 'text', props: {}, status: 'error' },
     })
@@ -80,12 +81,12 @@ describe('what a turn or message the store holds keeps', () => {
   it('a known message keeps its props when history sends none, is listed once, and is done unless history names a status', () => {
     const before = fold(emptyState(), live)
     const state = fold(before, [hydrate('end', { turn: { id: 't1', role: 'assistant' }, messages: [{ id: 'm1', type: 'text' }] })])
-    expect(state.messages.m1).toStrictEqual({ id: 'm1', turnId: 't1', role: 'assistant', type: 'text', props: { content: 'live' }, status: 'done' })
+    expect(messageIn(state.messages, 'm1')).toStrictEqual({ id: 'm1', turnId: 't1', role: 'assistant', type: 'text', props: { content: 'live' }, status: 'done' })
     expect(state.turns.t1!.messageIds).toEqual(['m1'])
     const replaced = fold(before, [hydrate('end', {
       turn: { id: 't1', role: 'assistant' }, messages: [{ id: 'm1', type: 'reasoning', props: { content: 'kept' }, status: 'streaming' }],
     })])
-    expect(replaced.messages.m1).toStrictEqual({ id: 'm1', turnId: 't1', role: 'assistant', type: 'reasoning', props: { content: 'kept' }, status: 'streaming' })
+    expect(messageIn(replaced.messages, 'm1')).toStrictEqual({ id: 'm1', turnId: 't1', role: 'assistant', type: 'reasoning', props: { content: 'kept' }, status: 'streaming' })
   })
 
   it('a message history places in a block and a lane is listed there', () => {

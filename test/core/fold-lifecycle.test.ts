@@ -3,6 +3,7 @@ import { weftError } from '../../src/core/errors'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState, type AgentState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
+import { messageIn, messageRecord } from '../../src/core/message-table'
 
 const open = (turnId: string): Op => ({ op: 'turn.open', turnId, role: 'assistant' })
 const text = (turnId: string, messageId: string, place: { blockId?: string; threadId?: string } = {}): Op =>
@@ -33,7 +34,7 @@ describe('a turn that finishes closes what it left open, and only that', () => {
     expect(statuses(state, 'threads')).toEqual({
       'lane-open': 'done', 'lane-failed': 'error', 'sub-agent': 'done', 'sub-agent-failed': 'error', 'other-turn': 'open',
     })
-    expect(state.messages.m1!.status).toBe('done')
+    expect(messageIn(state.messages, 'm1')!.status).toBe('done')
     expect(state.turns.t1!.problems).toEqual([])
   })
 
@@ -84,8 +85,11 @@ describe('removing a message', () => {
     text('t1', 'last', { blockId: 'b1', threadId: 'lane' }),
     text('t1', 'loose'),
   ]
+  // The table keeps no order of its own: its ids are listed in the order they were made.
+  const made = ['first', 'middle', 'last', 'loose']
+  const inOrderMade = (ids: string[]) => ids.sort((a, b) => made.indexOf(a) - made.indexOf(b))
   const lists = (state: AgentState) => ({
-    turn: state.turns.t1!.messageIds, block: state.blocks.b1!.messageIds, lane: state.threads.lane!.messageIds, messages: Object.keys(state.messages),
+    turn: state.turns.t1!.messageIds, block: state.blocks.b1!.messageIds, lane: state.threads.lane!.messageIds, messages: inOrderMade(Object.keys(messageRecord(state.messages))),
   })
 
   it('takes it out of its turn, its block and its lane, wherever it stands in them', () => {
@@ -112,7 +116,7 @@ describe('removing a message', () => {
     const orphan: AgentState = { ...start, blocks: {}, threads: {} }
     const removed = fold(orphan, [{ op: 'message.remove', messageId: 'middle' }])
     expect(removed.turns.t1!.messageIds).toEqual(['first', 'last', 'loose'])
-    expect(Object.keys(removed.messages)).toEqual(['first', 'last', 'loose'])
+    expect(inOrderMade(Object.keys(messageRecord(removed.messages)))).toEqual(['first', 'last', 'loose'])
     expect(removed.turns.t1!.problems).toEqual([])
   })
 
@@ -128,7 +132,7 @@ describe('removing a message', () => {
     expect(lists(removed)).toEqual({ turn: ['first', 'last', 'loose'], block: ['first', 'last'], lane: ['first', 'last'], messages: ['first', 'last', 'loose'] })
     const { t1: _gone, ...turns } = start.turns
     const turnless = fold({ ...start, turns }, [{ op: 'message.remove', messageId: 'loose' }, open('t9')])
-    expect(Object.keys(turnless.messages)).toEqual(['first', 'middle', 'last'])
+    expect(Object.keys(messageRecord(turnless.messages))).toEqual(['first', 'middle', 'last'])
     expect(turnless.turns.t9!.problems).toEqual([])
     expect(Object.values(turnless.turns).flatMap((turn) => turn.problems)).toEqual([])
     expect(turnless.error).toBeUndefined()

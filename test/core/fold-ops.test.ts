@@ -7,6 +7,7 @@ import { weftError } from '../../src/core/errors'
 import { fold, foldIsolated } from '../../src/core/fold/fold'
 import { emptyState, type AgentState, type Gate } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
+import { messageIn, messageRecord } from '../../src/core/message-table'
 
 const open: Op = { op: 'turn.open', turnId: 't1', role: 'assistant' }
 const started = (...ops: Op[]): AgentState => fold(emptyState(), [open, ...ops])
@@ -21,7 +22,7 @@ describe('records an op names before they are opened', () => {
       sources: [], metadata: {}, problems: [],
     })
     expect(state.blocks.b1).toStrictEqual({ id: 'b1', turnId: 't1', kind: 'block', status: 'open', messageIds: ['m1'], threadIds: [] })
-    expect(state.messages.m1).toStrictEqual({
+    expect(messageIn(state.messages, 'm1')).toStrictEqual({
       id: 'm1', turnId: 't1', blockId: 'b1', role: 'assistant', type: 'text', props: { content: 'hi' }, status: 'streaming',
     })
     expect(state.turnIds).toEqual(['t1'])
@@ -29,13 +30,13 @@ describe('records an op names before they are opened', () => {
 
   it('a message keeps the role and type its first op names', () => {
     const state = started({ op: 'message.put', turnId: 't1', messageId: 'm1', role: 'user', type: 'note', props: { a: 1 } })
-    expect(state.messages.m1).toStrictEqual({ id: 'm1', turnId: 't1', role: 'user', type: 'note', props: { a: 1 }, status: 'streaming' })
+    expect(messageIn(state.messages, 'm1')).toStrictEqual({ id: 'm1', turnId: 't1', role: 'user', type: 'note', props: { a: 1 }, status: 'streaming' })
   })
 
   it('an empty block id places a message in no block', () => {
     const state = started({ op: 'message.delta', turnId: 't1', messageId: 'm1', blockId: '', action: 'append', path: 'content', value: 'x' })
     expect(state.blocks).toEqual({})
-    expect(state.messages.m1).toStrictEqual({ id: 'm1', turnId: 't1', role: 'assistant', type: 'text', props: { content: 'x' }, status: 'streaming' })
+    expect(messageIn(state.messages, 'm1')).toStrictEqual({ id: 'm1', turnId: 't1', role: 'assistant', type: 'text', props: { content: 'x' }, status: 'streaming' })
     expect(state.turns.t1!.blockIds).toEqual([])
   })
 })
@@ -45,10 +46,10 @@ describe('message.put and message.finish', () => {
     const put = (status?: 'done' | 'error'): Op =>
       ({ op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', props: { content: status ?? 'none' }, ...(status ? { status } : {}) })
     const done = started(put('done'))
-    expect(done.messages.m1!.status).toBe('done')
+    expect(messageIn(done.messages, 'm1')!.status).toBe('done')
     const again = fold(done, [put()])
-    expect(again.messages.m1).toStrictEqual({ id: 'm1', turnId: 't1', role: 'assistant', type: 'text', props: { content: 'none' }, status: 'done' })
-    expect(started(put()).messages.m1!.status).toBe('streaming')
+    expect(messageIn(again.messages, 'm1')).toStrictEqual({ id: 'm1', turnId: 't1', role: 'assistant', type: 'text', props: { content: 'none' }, status: 'done' })
+    expect(messageIn(started(put()).messages, 'm1')!.status).toBe('streaming')
   })
 
   it('finish sets the status of a known message; an unknown one is no problem', () => {
@@ -57,8 +58,8 @@ describe('message.put and message.finish', () => {
       { op: 'message.finish', messageId: 'm1', status: 'error' },
       { op: 'message.finish', messageId: 'ghost', status: 'done' },
     )
-    expect(state.messages.m1!.status).toBe('error')
-    expect(Object.keys(state.messages)).toEqual(['m1'])
+    expect(messageIn(state.messages, 'm1')!.status).toBe('error')
+    expect(Object.keys(messageRecord(state.messages))).toEqual(['m1'])
     expect(state.turns.t1!.problems).toEqual([])
     expect(state.error).toBeUndefined()
   })
@@ -68,7 +69,7 @@ describe('message.put and message.finish', () => {
       { op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', props: {} },
       { op: 'message.remove', messageId: 'm1' },
     )
-    expect(state.messages).toEqual({})
+    expect(messageRecord(state.messages)).toEqual({})
     expect(Object.keys(state.turns)).toEqual(['t1'])
     expect(state.turns.t1!.messageIds).toEqual([])
     expect(state.turns.t1!.problems).toEqual([])
@@ -148,7 +149,7 @@ describe('blocks and lanes', () => {
       a: { id: 'a', turnId: 't1', status: 'done', messageIds: [] },
       b: { id: 'b', turnId: 't1', status: 'error', messageIds: [] },
     })
-    expect(state.messages).toEqual({})
+    expect(messageRecord(state.messages)).toEqual({})
     expect(state.turns.t1!.problems).toEqual([])
     expect(state.error).toBeUndefined()
   })
@@ -245,7 +246,7 @@ describe('problems', () => {
   it('a forbidden key in wire data is dropped and named in a problem on the op turn', () => {
     const props = JSON.parse('{"content":"x","__proto__":{"polluted":1}}') as Record<string, unknown>
     const state = started({ op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', props })
-    expect(state.messages.m1!.props).toStrictEqual({ content: 'x' })
+    expect(messageIn(state.messages, 'm1')!.props).toStrictEqual({ content: 'x' })
     expect(state.turns.t1!.problems).toStrictEqual([
       { type: 'protocol', message: 'refused the key "__proto__" sent by the server', retryable: false },
     ])
@@ -276,6 +277,6 @@ describe('the state the fold returns', () => {
     const state = started({ op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', props: { content: 'a' } })
     expect(Object.isFrozen(state)).toBe(false)
     expect(Object.isFrozen(state.turns.t1)).toBe(false)
-    expect(Object.isFrozen(state.messages.m1!.props)).toBe(false)
+    expect(Object.isFrozen(messageIn(state.messages, 'm1')!.props)).toBe(false)
   })
 })

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
+import { messageRecord } from '../../src/core/message-table'
 
 const put = (messageId: string, place: { blockId?: string; threadId?: string } = {}): Op =>
   ({ op: 'message.put', turnId: 't1', messageId, type: 'text', props: { content: messageId }, ...place })
@@ -31,7 +32,7 @@ describe('resetting a block', () => {
     const before = fold(emptyState(), setup)
     expect(before.trace.b1!.childIds).toEqual(['n1'])
     const state = fold(before, [{ op: 'block.reset', blockId: 'b1' }])
-    expect(Object.keys(state.messages)).toEqual(['m3'])
+    expect(Object.keys(messageRecord(state.messages))).toEqual(['m3'])
     expect(state.turns.t1).toStrictEqual({ ...before.turns.t1, messageIds: ['m3'] })
     expect(state.blocks.b1).toStrictEqual({ id: 'b1', turnId: 't1', kind: 'step', status: 'open', messageIds: [], threadIds: ['lane'] })
     expect(state.threads.lane).toStrictEqual({ ...before.threads.lane, messageIds: [] })
@@ -43,7 +44,7 @@ describe('resetting a block', () => {
     const before = fold(emptyState(), [...setup.slice(0, 6), { op: 'trace.node', turnId: 't1', node: { id: 'r1', label: 'Other' } }])
     const state = fold(before, [{ op: 'block.reset', blockId: 'b1' }])
     expect(state.blocks.b1).toStrictEqual({ id: 'b1', turnId: 't1', kind: 'step', status: 'open', messageIds: [], threadIds: ['lane'] })
-    expect(Object.keys(state.messages)).toEqual(['m3'])
+    expect(Object.keys(messageRecord(state.messages))).toEqual(['m3'])
     expect(state.trace).toStrictEqual(before.trace)
     expect(state.turns.t1!.problems).toEqual([])
   })

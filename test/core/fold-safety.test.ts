@@ -15,6 +15,7 @@ import { MAX_EVENT_DEPTH } from '../../src/core/pipeline'
 import { createAgentStore } from '../../src/core/store'
 import { piecesFetch } from '../helpers/live-fold'
 import { contents, sse } from '../helpers/yao'
+import { messageIn, messageRecord } from '../../src/core/message-table'
 
 const yao = (events: unknown[]) => foldStream(events, { protocol: 'yao' })
 const codes = (state: AgentState, turnId = 'turn-1') => state.turns[turnId]!.problems.map((p) => p.code)
@@ -58,7 +59,7 @@ describe('depth limits are refused before the fold, each as a problem', () => {
     const atLimit = { chunk_id: 'C3', message_id: 'M2', type: 'card', props: nested(MAX_EVENT_DEPTH - 2) }
     const over = { chunk_id: 'C4', message_id: 'M3', type: 'card', props: nested(MAX_EVENT_DEPTH - 1) }
     const state = yao([atLimit, over])
-    expect(Object.keys(state.messages)).toEqual(['turn-1/M2'])
+    expect(Object.keys(messageRecord(state.messages))).toEqual(['turn-1/M2'])
     expect(codes(state)).toEqual(['too_deep'])
   })
   it('the shortest frame nested one level too deep is refused, from its text as from its parsed value', () => {
@@ -82,7 +83,7 @@ describe('a fold that throws loses nothing but the op that threw', () => {
       { op: 'message.put', turnId: 't', messageId: 'a', type: 'text', props: { content: 'kept' } },
     ])
     expect(state.turns.t!.problems.map((p) => [p.code, p.message])).toEqual([['message.shout', 'could not apply message.shout: unknown op message.shout']])
-    expect(state.messages.a!.props.content).toBe('kept')
+    expect(messageIn(state.messages, 'a')!.props.content).toBe('kept')
   })
 
   const around = (deep: Op): Op[] => [
@@ -109,8 +110,8 @@ describe('a fold that throws loses nothing but the op that threw', () => {
 
   it('props deep enough to overflow immer (3,000 levels) never throw out of fold and never cost the rest of the batch', () => {
     const state = fold(emptyState(), around({ op: 'message.put', turnId: 't', messageId: 'deep', type: 'card', props: nested(3000) }))
-    expect(state.messages.a!.props.content).toBe('before')
-    expect(state.messages.b!.props.content).toBe('after')
+    expect(messageIn(state.messages, 'a')!.props.content).toBe('before')
+    expect(messageIn(state.messages, 'b')!.props.content).toBe('after')
     // Where the stack gives out depends on the engine: either the op was applied or it is a problem.
     const applied = state.turns.t!.messageIds.includes('deep')
     expect(state.turns.t!.problems).toHaveLength(applied ? 0 : 1)

@@ -5,6 +5,7 @@ import { parsePath } from '../../src/core/util/paths'
 import { clean } from '../../src/core/util/record'
 import { emptyState, type AgentState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
+import { messageIn } from '../../src/core/message-table'
 
 const open: Op = { op: 'turn.open', turnId: 't1', role: 'assistant' }
 
@@ -78,15 +79,15 @@ describe('fold', () => {
     const before = run([{ op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', props: { content: 'a' } },
       { op: 'message.put', turnId: 't1', messageId: 'm2', type: 'text', props: { content: 'b' } }])
     const after = fold(before, [{ op: 'message.delta', turnId: 't1', messageId: 'm1', action: 'append', path: 'content', value: '!' }])
-    expect(before.messages.m1!.props.content).toBe('a')
-    expect(after.messages.m1!.props.content).toBe('a!')
-    expect(after.messages.m2).toBe(before.messages.m2)
+    expect(messageIn(before.messages, 'm1')!.props.content).toBe('a')
+    expect(messageIn(after.messages, 'm1')!.props.content).toBe('a!')
+    expect(messageIn(after.messages, 'm2')).toBe(messageIn(before.messages, 'm2'))
     expect(after.turns.t1).toBe(before.turns.t1)
   })
 
   it('creates a message for a delta nobody announced, and its block and thread', () => {
     const s = run([{ op: 'message.delta', turnId: 't1', messageId: 'm1', blockId: 'b1', threadId: 'th1', type: 'text', action: 'append', path: 'content', value: 'x' }])
-    expect(s.messages.m1).toMatchObject({ type: 'text', blockId: 'b1', threadId: 'th1', props: { content: 'x' } })
+    expect(messageIn(s.messages, 'm1')).toMatchObject({ type: 'text', blockId: 'b1', threadId: 'th1', props: { content: 'x' } })
     expect(s.blocks.b1).toMatchObject({ messageIds: ['m1'], threadIds: ['th1'] })
     expect(s.threads.th1).toMatchObject({ blockId: 'b1', messageIds: ['m1'] })
     expect(s.turns.t1!.blockIds).toEqual(['b1'])
@@ -102,8 +103,8 @@ describe('fold', () => {
     ])
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(Object.prototype).not.toHaveProperty('polluted')
-    expect(s.messages.m1!.props).toEqual({ content: 'keep' })
-    expect(Object.getPrototypeOf(s.messages.m1!.props)).toBe(Object.prototype)
+    expect(messageIn(s.messages, 'm1')!.props).toEqual({ content: 'keep' })
+    expect(Object.getPrototypeOf(messageIn(s.messages, 'm1')!.props)).toBe(Object.prototype)
     expect(s.turns.t1!.problems.map((p) => p.type)).toEqual(['protocol', 'protocol', 'protocol', 'protocol'])
   })
 
@@ -116,7 +117,7 @@ describe('fold', () => {
       { op: 'turn.finish', turnId: 't1', status: 'done' },
     ])
     expect(s.turns.t1!.status).toBe('done')
-    expect(s.messages.m1!.status).toBe('done')
+    expect(messageIn(s.messages, 'm1')!.status).toBe('done')
     expect(s.blocks.b1!.status).toBe('done')
     expect(s.threads.th1!.status).toBe('done')
     expect(s.trace.n1!.status).toBe('done')
@@ -164,7 +165,7 @@ describe('fold', () => {
     }])
     expect(s.turnIds).toEqual(['h1', 'h2', 't1'])
     expect(s.turns.t1!.messageIds).toEqual(['m9'])
-    expect(s.messages.m9!.props.content).toBe('live (saved)')
+    expect(messageIn(s.messages, 'm9')!.props.content).toBe('live (saved)')
   })
 
   it('reports an op it does not know instead of throwing', () => {

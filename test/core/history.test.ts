@@ -21,6 +21,7 @@ import { uiMessageHistory, type UIMessageLike } from '../../src/protocols/ui-mes
 import { toUIMessages as builderMessages } from '../../src/protocols/ui-message/ui-messages'
 import { vocionHistory } from '../../src/protocols/vocion/history'
 import { yaoHistory } from '../../src/protocols/yao/history'
+import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
 
 const load = (batch: ReturnType<typeof uiMessageHistory>, state: AgentState = emptyState()) => fold(state, historyOps(batch, state))
 
@@ -39,7 +40,7 @@ async function sdkMessage(chunks: readonly unknown[]): Promise<UIMessage> {
 }
 
 const textOf = (state: AgentState, turnId: string) =>
-  (state.turns[turnId]?.messageIds ?? []).map((id) => state.messages[id]).filter((m) => m?.type === 'text').map((m) => String(m?.props.content)).join('')
+  (state.turns[turnId]?.messageIds ?? []).map((id) => messageIn(state.messages, id)).filter((m) => m?.type === 'text').map((m) => String(m?.props.content)).join('')
 
 describe('AI SDK history: UIMessage[]', () => {
   it('messages the AI SDK itself built load whole: every part, in order, with its fields, steps and sources', async () => {
@@ -51,7 +52,7 @@ describe('AI SDK history: UIMessage[]', () => {
     expect(state.turnIds).toEqual(distinct.map((m) => m.id))
     for (const message of distinct) {
       const turn = state.turns[message.id]
-      const kept = (turn?.messageIds ?? []).map((id) => state.messages[id])
+      const kept = (turn?.messageIds ?? []).map((id) => messageIn(state.messages, id))
       const parts = message.parts.filter((p) => p.type !== 'step-start' && !p.type.startsWith('source-'))
       expect(kept).toHaveLength(parts.length)
       for (const [i, part] of parts.entries()) {
@@ -66,7 +67,7 @@ describe('AI SDK history: UIMessage[]', () => {
       const steps = message.parts.filter((p) => p.type === 'step-start').length
       expect(turn?.blockIds.map((b) => state.blocks[b]?.kind)).toEqual(Array(steps).fill('step'))
     }
-    expect(Object.values(state.messages).filter((m) => m.type === 'tool').length).toBeGreaterThan(0)
+    expect(messageList(state.messages).filter((m) => m.type === 'tool').length).toBeGreaterThan(0)
   })
 
   it('any UIMessage[] the AI SDK accepts round-trips through history, the store and the request builder unchanged', async () => {
@@ -125,7 +126,7 @@ describe('history pages that overlap', () => {
     state = load(uiMessageHistory(conversation.slice(30, 60)), state)
     state = load(uiMessageHistory(conversation.slice(30, 60)), state)
     expect(state.turnIds).toEqual(conversation.slice(30).map((m) => m.id))
-    expect(Object.keys(state.messages)).toHaveLength(70)
+    expect(Object.keys(messageRecord(state.messages))).toHaveLength(70)
   })
 
   it('de-duplicates for any split into overlapping pages, newest page first', () => {
@@ -198,7 +199,7 @@ describe('Vocion history: a transcript of events per turn', () => {
     expect(textOf(state, 'a1')).toContain('Contoso renews')
     expect(Object.keys(state.trace).sort()).toEqual(Object.keys(live.trace).sort())
     expect(turn?.sources).toEqual(live.turns.a1?.sources)
-    expect(Object.values(state.messages).every((m) => m.status !== 'streaming')).toBe(true)
+    expect(messageList(state.messages).every((m) => m.status !== 'streaming')).toBe(true)
     // Loading the same transcript again adds nothing: events never apply twice.
     const again = load(vocionHistory([{ id: 'a1', role: 'assistant', events }]), state)
     expect(textOf(again, 'a1')).toBe(textOf(state, 'a1'))
@@ -230,13 +231,13 @@ describe('Yao history: stored chat messages', () => {
   it('user messages and requests become turns; types map as they do live', () => {
     const state = load(yaoHistory([...stored].reverse()))
     expect(state.turnIds).toEqual(['yao-user:U1', 'yao:R1', 'yao-user:U2', 'yao:R2'])
-    const types = (turnId: string) => state.turns[turnId]?.messageIds.map((id) => state.messages[id]?.type)
+    const types = (turnId: string) => state.turns[turnId]?.messageIds.map((id) => messageIn(state.messages, id)?.type)
     expect(types('yao:R1')).toEqual(['reasoning', 'tool', 'text'])
     expect(types('yao:R2')).toEqual(['text', 'weather_card'])
     expect(textOf(state, 'yao:R1')).toBe('Sunny, 21°C.')
     expect(textOf(state, 'yao:R2')).toBe('Rain.')
     expect(textOf(state, 'yao-user:U2')).toBe('And tomorrow?')
-    const tool = state.messages[state.turns['yao:R1']?.messageIds[1] as string]
+    const tool = messageRecord(state.messages)[state.turns['yao:R1']?.messageIds[1] as string]
     expect(tool?.props).toMatchObject({ name: 'weather', toolCallId: 'call-1' })
   })
 
@@ -264,7 +265,7 @@ describe('history through the plug-in slot', () => {
       expect(getProtocol(name)?.history).toBeTypeOf('function')
       const once = fold(emptyState(), readHistory(name, data, emptyState()))
       expect(once.turnIds).toHaveLength(2)
-      expect(Object.values(once.messages).some((m) => m.props.content === text)).toBe(true)
+      expect(messageList(once.messages).some((m) => m.props.content === text)).toBe(true)
       expect(fold(once, readHistory(name, data, once))).toEqual(once)
     })
   }
@@ -279,7 +280,7 @@ describe('history through the plug-in slot', () => {
     const store = createAgentStore()
     const pager = new HistoryPager<number>(store, async () => ({ data: ['Toy page'], hasMore: false }), historyReaderOf(toyProtocol))
     await pager.loadFirst()
-    expect(store.getState().messages['h0/text']?.props.content).toBe('Toy page')
+    expect(messageIn(store.getState().messages, 'h0/text')?.props.content).toBe('Toy page')
     const bare = new HistoryPager<number>(createAgentStore(), async () => ({ data: ['x'], hasMore: false }))
     await bare.loadFirst()
     expect(bare.status.error?.type).toBe('validation')

@@ -6,11 +6,12 @@ import type { Decoder } from '../../src/core/protocol/types'
 import { IncrementalJsonParser } from '../../src/core/util/partial-json'
 import { createAgUiDecoder } from '../../src/protocols/ag-ui/decoder'
 import { createUIMessageDecoder } from '../../src/protocols/ui-message/decoder'
+import { messageList } from '../../src/core/message-table'
 
 /** A long tool input: a query and `count` items, as one JSON text. */
 const longInput = (count: number) => ({ query: 'plan the week', items: Array.from({ length: count }, (_, i) => ({ id: i, title: `Item ${i}`, done: i % 3 === 0 })) })
 const pieces = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size))
-const toolInput = (state: ReturnType<typeof emptyState>) => Object.values(state.messages).find((m) => m.type === 'tool')?.props.input
+const toolInput = (state: ReturnType<typeof emptyState>) => messageList(state.messages).find((m) => m.type === 'tool')?.props.input
 const inputSets = (ops: readonly Op[]) => ops.filter((op) => op.op === 'message.delta' && op.action === 'set' && op.path === 'input')
 
 describe('snapshots of a growing array', () => {

@@ -13,6 +13,7 @@ import { AgentClient } from '../../src/core/client'
 import type { AgentState } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
+import { messageIn } from '../../src/core/message-table'
 
 let server: WebServer
 let store: AgentStore
@@ -78,7 +79,7 @@ function client(extra: Partial<ConstructorParameters<typeof AgentClient>[1]> = {
 }
 
 const textOf = (s: AgentState, turnId: string) =>
-  s.turns[turnId]!.messageIds.map((id) => s.messages[id]!).filter((m) => m.type === 'text').map((m) => m.props.content).join(' ')
+  s.turns[turnId]!.messageIds.map((id) => messageIn(s.messages, id)!).filter((m) => m.type === 'text').map((m) => m.props.content).join(' ')
 
 describe('AG-UI: RunAgentInput', () => {
   it('every request passes the AG-UI schema and carries the active path', async () => {

@@ -14,6 +14,7 @@ import { AgentClient } from '../../src/core/client'
 import type { AgentState, Message } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
+import { messageIn } from '../../src/core/message-table'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
 let answers = 0
@@ -96,7 +97,7 @@ function client(extra: Partial<ConstructorParameters<typeof AgentClient>[1]> = {
 }
 
 const path = (s: AgentState) => s.turnIds.map((id) => s.turns[id]!)
-const messagesOf = (s: AgentState, turnId: string): Message[] => s.turns[turnId]!.messageIds.map((id) => s.messages[id]!)
+const messagesOf = (s: AgentState, turnId: string): Message[] => s.turns[turnId]!.messageIds.map((id) => messageIn(s.messages, id)!)
 const textOf = (s: AgentState, turnId: string) => messagesOf(s, turnId).filter((m) => m.type === 'text').map((m) => m.props.content).join('')
 const lastBody = () => server.bodies.at(-1) as Record<string, unknown> & { messages: UIMessage[] }
 

@@ -9,6 +9,7 @@ import { AgentClient } from '../../src/core/client'
 import type { AgentState } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
+import { messageIn } from '../../src/core/message-table'
 
 const REVIEW = {
   action_requests: [
@@ -58,7 +59,7 @@ beforeEach(() => {
 
 const client = () => new AgentClient(store, { url: `${server.url}/api/chat`, protocol: 'ui-message', conversationId: 'chat-7' })
 const said = (s: AgentState, turnId: string) =>
-  s.turns[turnId]!.messageIds.map((id) => s.messages[id]!).filter((m) => m.type === 'text').map((m) => m.props.content).join(' ')
+  s.turns[turnId]!.messageIds.map((id) => messageIn(s.messages, id)!).filter((m) => m.type === 'text').map((m) => m.props.content).join(' ')
 
 async function reviewed() {
   const c = client()

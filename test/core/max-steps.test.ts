@@ -12,6 +12,7 @@ import { z } from 'zod'
 import { AgentClient } from '../../src/core/client'
 import { createAgentStore } from '../../src/core/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
+import { messageIn } from '../../src/core/message-table'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
 const tools = { getLocation: tool({ description: "The user's city", inputSchema: z.object({}), outputSchema: z.object({ city: z.string() }) }) }
@@ -93,7 +94,7 @@ describe('maxSteps', () => {
     expect(server.bodies).toHaveLength(3)
     expect(problems()).not.toContain('max_steps')
     const s = store.getState()
-    const texts = s.turns[s.turnIds[1]!]!.messageIds.map((id) => s.messages[id]!).filter((m) => m.type === 'text').map((m) => m.props.content)
+    const texts = s.turns[s.turnIds[1]!]!.messageIds.map((id) => messageIn(s.messages, id)!).filter((m) => m.type === 'text').map((m) => m.props.content)
     expect(texts.join('')).toBe('after 2 lookups')
   })
 })

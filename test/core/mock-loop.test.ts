@@ -9,6 +9,7 @@ import { AgentClient } from '../../src/core/client'
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import { createAgentStore } from '../../src/core/store'
 import { startServer, type TestServer } from '../helpers/server'
+import { messageIn } from '../../src/core/message-table'
 
 let srv: TestServer
 beforeAll(async () => {
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => srv.close())
 
 const answerText = (s: AgentState, turnId: string) =>
-  s.turns[turnId]!.messageIds.map((id) => s.messages[id]!).filter((m) => m.type === 'text').map((m) => String(m.props.content)).join('')
+  s.turns[turnId]!.messageIds.map((id) => messageIn(s.messages, id)!).filter((m) => m.type === 'text').map((m) => String(m.props.content)).join('')
 
 function setup(protocol: ProtocolName) {
   const store = createAgentStore()

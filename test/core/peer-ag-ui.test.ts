@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { findScenario } from '../../mock/scenarios/index'
 import { foldStream } from '../../src/core/fold-stream'
 import type { AgentState } from '../../src/core/model'
+import { messageIn, messageList } from '../../src/core/message-table'
 
 type Ev = Record<string, unknown>
 
@@ -65,7 +66,7 @@ function weftView(s: AgentState): View {
   const view: View = { texts: [], reasoning: [], tools: [], state: s.agentState }
   for (const turnId of s.turnIds) {
     for (const id of s.turns[turnId]!.messageIds) {
-      const m = s.messages[id]!
+      const m = messageIn(s.messages, id)!
       const p = m.props
       if (m.type === 'text' && typeof p.content === 'string' && p.content !== '') view.texts.push({ id, role: m.role, content: p.content })
       else if (m.type === 'reasoning') view.reasoning.push({ id, content: p.content as string })
@@ -107,11 +108,11 @@ describe('weft and @ag-ui/client fold the same streams alike', () => {
     expect(messages.find((m) => m.id === 'msg_answer')).toMatchObject({ role: 'assistant', content: '' })
     // Difference 2: the reference client strips ui_schema, result and tool_call_args from TOOL_CALL_RESULT.
     expect(JSON.stringify(messages)).not.toContain('ui_schema')
-    expect(s.messages.call_todo!.props.uiSchema).toMatchObject({ type: 'card' })
+    expect(messageIn(s.messages, 'call_todo')!.props.uiSchema).toMatchObject({ type: 'card' })
     // Difference 3: a result is its own `tool` message there; here it completes the call's message.
     expect(messages.filter((m) => m.role === 'tool').map((m) => m.id)).toEqual(['msg_result_todo', 'msg_result_calendar'])
-    expect(s.messages.msg_result_todo).toBeUndefined()
-    expect(s.messages.call_todo!.props.resultMessageId).toBe('msg_result_todo')
+    expect(messageIn(s.messages, 'msg_result_todo')).toBeUndefined()
+    expect(messageIn(s.messages, 'call_todo')!.props.resultMessageId).toBe('msg_result_todo')
   })
 
   it('token-streamed text and parallel tool calls: identical', async () => {
@@ -209,7 +210,7 @@ describe('weft and @ag-ui/client fold the same streams alike', () => {
     const s = weft(events)
     expect(weftView(s)).toEqual(theirs)
     // Difference 6: CUSTOM reaches the reference client's subscribers only; weft keeps a data-<name> message.
-    expect(Object.values(s.messages).filter((m) => m.type === 'data-suggestions')).toHaveLength(1)
+    expect(messageList(s.messages).filter((m) => m.type === 'data-suggestions')).toHaveLength(1)
   })
 
   it('bad input: the reference client stops the run, weft repairs and goes on', async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { uiMessageChunks } from '../../mock/scenarios/ui-message'
 import { foldStream } from '../../src/core/fold-stream'
 import type { AgentState, Message, TraceStatus } from '../../src/core/model'
+import { messageIn } from '../../src/core/message-table'
 
 type Chunk = Record<string, unknown> & { type: string }
 const TURN = 'turn-1'
@@ -86,7 +87,7 @@ function sdkView(message: UIMessage): View {
 
 function weftView(state: AgentState): View {
   const turn = state.turns[TURN]!
-  const messages = turn.messageIds.map((id) => state.messages[id]!)
+  const messages = turn.messageIds.map((id) => messageIn(state.messages, id)!)
   const of = (type: string) => messages.filter((m) => m.type === type)
   const tool = (m: Message): ToolView => ({
     toolCallId: m.props.toolCallId, name: m.props.name, state: m.props.state, input: m.props.input,

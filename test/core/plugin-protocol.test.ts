@@ -13,6 +13,7 @@ import { getProtocol, registerProtocol, registeredProtocols, resolveProtocol } f
 import { resolveResumeStrategy } from '../../src/core/resume/strategies/index'
 import { createAgentStore } from '../../src/core/store'
 import { toyProtocol, toySse } from '../helpers/toy-protocol'
+import { messageIn } from '../../src/core/message-table'
 
 let server: Server
 let base = ''
@@ -35,7 +36,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 function answer(state: ReturnType<typeof foldStream>, turnId: string) {
   const turn = state.turns[turnId]!
-  return { turn, messages: turn.messageIds.map((id) => state.messages[id]!) }
+  return { turn, messages: turn.messageIds.map((id) => messageIn(state.messages, id)!) }
 }
 
 describe('a fifth protocol, defined by a host', () => {
@@ -138,7 +139,7 @@ describe('a fifth protocol, defined by a host', () => {
   it('reads its stored history into ops, and bad history into a problem', () => {
     const store = createAgentStore()
     store.getState().dispatch(toyProtocol.history!(['Earlier answer'], { state: store.getState() }))
-    expect(store.getState().messages['h0/text']!.props.content).toBe('Earlier answer')
+    expect(messageIn(store.getState().messages, 'h0/text')!.props.content).toBe('Earlier answer')
     const ops = toyProtocol.history!({ not: 'a list' }, { state: store.getState() })
     expect(ops).toEqual([expect.objectContaining({ op: 'problem' })])
   })

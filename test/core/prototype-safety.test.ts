@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { foldStream } from '../../src/core/fold-stream'
 import type { AgentState } from '../../src/core/model'
+import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
 
 const HOSTILE = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf']
 
@@ -19,7 +20,7 @@ function expectNoPollution(): void {
 }
 
 function expectPlainRecords(state: AgentState): void {
-  for (const record of [state.turns, state.messages, state.blocks, state.threads, state.trace, state.gates]) {
+  for (const record of [state.turns, messageRecord(state.messages), state.blocks, state.threads, state.trace, state.gates]) {
     expect(Object.getPrototypeOf(record)).toBe(Object.prototype)
   }
 }
@@ -54,8 +55,8 @@ describe('hostile ids', () => {
       expect(turn.problems.some((p) => p.message.includes(id))).toBe(true)
     } else {
       // Ordinary names that happen to be on Object.prototype are ordinary ids.
-      expect(Object.prototype.hasOwnProperty.call(state.messages, id)).toBe(true)
-      expect(state.messages[id]!.props.content).toBe('hello')
+      expect(Object.prototype.hasOwnProperty.call(messageRecord(state.messages), id)).toBe(true)
+      expect(messageIn(state.messages, id)!.props.content).toBe('hello')
     }
   })
 
@@ -73,7 +74,7 @@ describe('hostile ids', () => {
     ], { protocol: 'vocion' })
     expectNoPollution()
     for (const state of [yao, ui, vocion]) expectPlainRecords(state)
-    expect(Object.values(yao.messages).map((m) => m.props.content)).toEqual(['a'])
+    expect(messageList(yao.messages).map((m) => m.props.content)).toEqual(['a'])
   })
 
   it('history and snapshots with hostile ids are refused, not applied', () => {
@@ -81,6 +82,6 @@ describe('hostile ids', () => {
       { type: 'MESSAGES_SNAPSHOT', messages: [{ id: '__proto__', role: 'assistant', content: 'x' }, { id: 'ok', role: 'assistant', content: 'fine' }] },
     ], { protocol: 'ag-ui' })
     expectNoPollution()
-    expect(state.messages.ok!.props.content).toBe('fine')
+    expect(messageIn(state.messages, 'ok')!.props.content).toBe('fine')
   })
 })

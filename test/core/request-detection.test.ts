@@ -13,6 +13,7 @@ import { createAgentStore } from '../../src/core/store'
 import { memoryStorage } from '../../src/core/resume/storage'
 import { toyProtocol } from '../helpers/toy-protocol'
 import { startWebServer, type WebServer } from '../helpers/web-server'
+import { messageIn } from '../../src/core/message-table'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
 

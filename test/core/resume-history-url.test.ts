@@ -11,6 +11,7 @@ import { AgentClient, RESUME_EXPIRED, type ResumeOptions } from '../../src/core/
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import { memoryStorage, resumeStorageKey } from '../../src/core/resume/storage'
 import { createAgentStore } from '../../src/core/store'
+import { messageIn, messageList } from '../../src/core/message-table'
 
 const answer = 'The whole answer, as the server stored it.'
 
@@ -125,7 +126,7 @@ afterAll(() => new Promise<void>((resolve) => {
 }))
 
 const textOf = (state: AgentState, turnId: string): string =>
-  (state.turns[turnId]?.messageIds ?? []).map((id) => state.messages[id]).filter((m) => m?.type === 'text').map((m) => String(m?.props.content)).join('')
+  (state.turns[turnId]?.messageIds ?? []).map((id) => messageIn(state.messages, id)).filter((m) => m?.type === 'text').map((m) => String(m?.props.content)).join('')
 
 const lastAssistant = (state: AgentState): string => {
   const id = [...state.turnIds].reverse().find((t) => state.turns[t]?.role === 'assistant')
@@ -170,7 +171,7 @@ describe('resume.historyUrl rebuilds an expired stream from the protocol\'s stor
       expect(r.state.turnIds).toHaveLength(2)
       expect(r.state.turns[r.state.turnIds[0]!]?.role).toBe('user')
       expect(textOf(r.state, lastAssistant(r.state))).toBe(answer)
-      expect(Object.values(r.state.messages).some((m) => m.props.content === partial)).toBe(false)
+      expect(messageList(r.state.messages).some((m) => m.props.content === partial)).toBe(false)
       expect(r.storage.getItem(resumeStorageKey(r.key))).toBeNull()
     })
   }

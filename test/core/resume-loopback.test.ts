@@ -15,6 +15,7 @@ import { memoryStorage, resumeStorageKey } from '../../src/core/resume/storage'
 import type { RequestBody, ResumeOptions } from '../../src/core/client'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { startServer, type TestServer } from '../helpers/server'
+import { messageIn } from '../../src/core/message-table'
 
 /** Tokens that repeat, and a `done` without `response`: the answer is exactly what the deltas built. */
 const vocionTokens: Scenario = {
@@ -93,7 +94,7 @@ function view(state: AgentState, turnId: string): unknown {
   const { id: _id, parentId: _parent, ...fields } = turn
   const shown = {
     turn: fields,
-    messages: turn.messageIds.map((id) => state.messages[id]),
+    messages: turn.messageIds.map((id) => messageIn(state.messages, id)),
     trace: byId(Object.values(state.trace).filter((n) => n.turnId === turnId)),
     blocks: turn.blockIds.map((id) => state.blocks[id]),
     threads: byId(Object.values(state.threads).filter((t) => t.turnId === turnId)),
@@ -484,7 +485,7 @@ describe('an expired handle falls back to history', () => {
     expect(calls).toEqual([{ key: r.key, reason: 'expired', streamId: 'stream-tokens-1' }])
     expect(state.status).toBe('done')
     expect(state.turnIds).toEqual(['h-user', 'h-answer'])
-    expect(state.messages['h-answer/text']!.props.content).toBe('lalala lala land...')
+    expect(messageIn(state.messages, 'h-answer/text')!.props.content).toBe('lalala lala land...')
     expect(r.storage.getItem(resumeStorageKey(r.key))).toBeNull()
   })
 })

@@ -15,6 +15,7 @@ import { memoryStorage } from '../../src/core/resume/storage'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { startRedis, type RedisServer } from '../helpers/redis'
 import { startWebServer, type WebServer } from '../helpers/web-server'
+import { messageIn } from '../../src/core/message-table'
 
 const WORDS = Array.from({ length: 60 }, (_, i) => `w${i} `)
 const FULL = WORDS.join('')
@@ -77,7 +78,7 @@ afterAll(async () => {
 function answerText(store: AgentStore): string {
   const s = store.getState()
   const turn = s.turnIds.map((id) => s.turns[id]!).find((t) => t.role === 'assistant')
-  return turn ? turn.messageIds.map((id) => s.messages[id]!).filter((m) => m.type === 'text').map((m) => String(m.props.content)).join('') : ''
+  return turn ? turn.messageIds.map((id) => messageIn(s.messages, id)!).filter((m) => m.type === 'text').map((m) => String(m.props.content)).join('') : ''
 }
 
 /** Resolves once the answer shows some text but not all of it. */

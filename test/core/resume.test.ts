@@ -20,6 +20,7 @@ import { joinPath, withQuery } from '../../src/core/resume/url'
 import { createAgentStore } from '../../src/core/store'
 import type { SSEFrame } from '../../src/core/transport/frames'
 import { startServer, type TestServer } from '../helpers/server'
+import { messageList } from '../../src/core/message-table'
 
 function item(data: string, extra: Partial<ReplayItem> = {}): ReplayItem {
   const frame: SSEFrame = { data, ...(extra.frame ?? {}) }
@@ -321,7 +322,7 @@ describe('a host\'s own strategy', () => {
     await client.send('go')
     const state = store.getState()
     expect(state.status).toBe('done')
-    const answer = Object.values(state.messages).find((m) => m.id.endsWith('/answer'))
+    const answer = messageList(state.messages).find((m) => m.id.endsWith('/answer'))
     expect(answer?.props.content).toBe('Contoso renews on 30 September [1]. The champion asked for a two-year term at the current price [2], so a draft note to Nadia is ready below.')
     expect(srv.requests.map((r) => r.path)).toContain('/mock/resume/vocion/answer?id=stream-answer-1&after=8')
   })

@@ -19,6 +19,7 @@ import { createAgentStore } from '../../src/core/store'
 import { uiMessageHistory, type UIMessageLike } from '../../src/protocols/ui-message/history'
 import { settledUiMessages } from '../helpers/ui-message-arbitraries'
 import { startWebServer, type WebServer } from '../helpers/web-server'
+import { messageIn } from '../../src/core/message-table'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
 
@@ -76,7 +77,7 @@ describe('AI SDK route: a loaded conversation goes back exactly', () => {
       const s = store.getState()
       expect(s.status).toBe('done')
       const answer = s.turns[s.turnIds.at(-1)!]!
-      const said = answer.messageIds.map((id) => s.messages[id]!).filter((m) => m.type === 'text').map((m) => m.props.content).join('')
+      const said = answer.messageIds.map((id) => messageIn(s.messages, id)!).filter((m) => m.type === 'text').map((m) => m.props.content).join('')
       expect(said).toBe(`read ${history.length + 1} messages`)
     }), { numRuns: 40 })
   })

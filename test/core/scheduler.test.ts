@@ -3,6 +3,7 @@ import { createBatcher, defaultScheduler, microtaskScheduler } from '../../src/c
 import { AgentClient } from '../../src/core/client'
 import type { Op } from '../../src/core/ops'
 import { createAgentStore } from '../../src/core/store'
+import { messageList } from '../../src/core/message-table'
 
 /** A Yao answer of `events` text deltas, as SSE text. */
 function yaoAnswer(events: number): string {
@@ -56,7 +57,7 @@ describe('the default scheduler outside a browser', () => {
     const client = new AgentClient(store, { url: 'http://test.invalid/stream', protocol: 'yao', fetch: async () => arriving(yaoAnswer(events), reads) })
     await client.send()
     const state = store.getState()
-    const texts = Object.values(state.messages).map((m) => m.props.content)
+    const texts = messageList(state.messages).map((m) => m.props.content)
     expect(texts).toEqual([Array.from({ length: events }, (_, i) => `w${i} `).join('')])
     expect(state.cursor.eventCount).toBe(events)
     // One commit per read, plus the few the turn's start and end make on their own.

@@ -3,6 +3,7 @@ import { fold } from '../../src/core/fold/fold'
 import { emptyState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
 import { seal } from '../../src/core/util/record'
+import { messageIn } from '../../src/core/message-table'
 
 const at = { turnId: 't1', messageId: 'm1', type: 'tool' } as const
 const sealedInput = () => seal({ items: seal([seal({ id: 1 })]), q: 'a', nested: seal({ deep: seal({ x: 1 }) }) })
@@ -18,7 +19,7 @@ describe('sealed values in the fold', () => {
   it('are stored as they are, not copied', () => {
     const input = sealedInput()
     const state = fold(emptyState(), [{ op: 'turn.open', turnId: 't1', role: 'assistant' }, { op: 'message.delta', ...at, action: 'set', path: 'input', value: input }])
-    expect(state.messages.m1!.props.input).toBe(input)
+    expect(messageIn(state.messages, 'm1')!.props.input).toBe(input)
   })
 
   it('a later write in the same batch goes to a copy, and the sealed value stays as it was', () => {
@@ -28,7 +29,7 @@ describe('sealed values in the fold', () => {
       { op: 'message.delta', ...at, action: 'set', path: 'input', value: input },
       ...edits,
     ])
-    expect(state.messages.m1!.props.input).toEqual(after)
+    expect(messageIn(state.messages, 'm1')!.props.input).toEqual(after)
     expect(state.turns.t1!.problems).toEqual([])
     expect(input).toEqual({ items: [{ id: 1 }], q: 'a', nested: { deep: { x: 1 } } })
   })
@@ -37,8 +38,8 @@ describe('sealed values in the fold', () => {
     const input = sealedInput()
     const first = fold(emptyState(), [{ op: 'turn.open', turnId: 't1', role: 'assistant' }, { op: 'message.delta', ...at, action: 'set', path: 'input', value: input }])
     const second = fold(first, edits)
-    expect(second.messages.m1!.props.input).toEqual(after)
-    expect(first.messages.m1!.props.input).toBe(input)
+    expect(messageIn(second.messages, 'm1')!.props.input).toEqual(after)
+    expect(messageIn(first.messages, 'm1')!.props.input).toBe(input)
     expect(input).toEqual({ items: [{ id: 1 }], q: 'a', nested: { deep: { x: 1 } } })
     expect(second.turns.t1!.problems).toEqual([])
   })

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createBatcher, syncScheduler } from '../../src/core/batcher'
 import { weftError } from '../../src/core/errors'
 import { createAgentStore, snapshot } from '../../src/core/store'
+import { messageIn } from '../../src/core/message-table'
 
 describe('createAgentStore', () => {
   it('makes independent stores', () => {
@@ -30,7 +31,7 @@ describe('createAgentStore', () => {
     })
     store.getState().dispatch(Array.from({ length: 50 }, (_, i) => ({ op: 'message.delta' as const, turnId: 't', messageId: 'm', action: 'append' as const, path: 'content', value: `${i}` })))
     expect(updates).toBe(1)
-    expect(store.getState().messages.m!.props.content).toBe(Array.from({ length: 50 }, (_, i) => i).join(''))
+    expect(messageIn(store.getState().messages, 'm')!.props.content).toBe(Array.from({ length: 50 }, (_, i) => i).join(''))
   })
 
   it('reset empties the model and keeps the store usable', () => {

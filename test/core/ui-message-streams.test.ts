@@ -6,11 +6,12 @@ import { fold } from '../../src/core/fold/fold'
 import { foldStream } from '../../src/core/fold-stream'
 import { emptyState, type AgentState, type Message } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
+import { messageIn } from '../../src/core/message-table'
 
 type Chunk = Record<string, unknown>
 const TURN = 'turn-1'
 
-const messages = (state: AgentState): Message[] => state.turns[TURN]!.messageIds.map((id) => state.messages[id]!)
+const messages = (state: AgentState): Message[] => state.turns[TURN]!.messageIds.map((id) => messageIn(state.messages, id)!)
 const ofType = (state: AgentState, type: string) => messages(state).filter((m) => m.type === type)
 const contents = (state: AgentState, type: string) => ofType(state, type).map((m) => m.props.content)
 const rows = (state: AgentState, kind: string) => Object.values(state.trace).filter((n) => n.kind === kind)

@@ -17,12 +17,13 @@ import { historyOps } from '../../src/core/history/merge'
 import { emptyState, type AgentState, type Message } from '../../src/core/model'
 import { uiMessageHistory } from '../../src/protocols/ui-message/history'
 import { toUIMessages, type UIMessage } from '../../src/protocols/ui-message/ui-messages'
+import { messageIn } from '../../src/core/message-table'
 
 type Chunk = Record<string, unknown> & { type: string }
 const TURN = 'turn-1'
 
 const run = (chunks: readonly Chunk[]): AgentState => foldStream(chunks, { protocol: 'ui-message' })
-const messages = (state: AgentState): Message[] => state.turns[TURN]!.messageIds.map((id) => state.messages[id]!)
+const messages = (state: AgentState): Message[] => state.turns[TURN]!.messageIds.map((id) => messageIn(state.messages, id)!)
 const ofType = (state: AgentState, type: string) => messages(state).filter((m) => m.type === type)
 const codes = (state: AgentState) => state.turns[TURN]!.problems.map((p) => p.code)
 

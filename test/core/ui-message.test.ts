@@ -8,6 +8,7 @@ import { fold } from '../../src/core/fold/fold'
 import { foldStream } from '../../src/core/fold-stream'
 import { emptyState, type AgentState, type Message } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
+import { messageIn } from '../../src/core/message-table'
 
 type Chunk = Record<string, unknown>
 
@@ -28,7 +29,7 @@ function live(chunks: readonly Chunk[]) {
 }
 
 const messages = (state: AgentState, turnId = TURN): Message[] =>
-  state.turns[turnId]!.messageIds.map((id) => state.messages[id]!)
+  state.turns[turnId]!.messageIds.map((id) => messageIn(state.messages, id)!)
 const ofType = (state: AgentState, type: string) => messages(state).filter((m) => m.type === type)
 const problems = (state: AgentState) => state.turns[TURN]!.problems
 const codes = (state: AgentState) => problems(state).map((p) => p.code)
@@ -133,7 +134,7 @@ describe('steps', () => {
     const turn = state.turns[TURN]!
     const blocks = turn.blockIds.map((id) => state.blocks[id]!)
     expect(blocks.map((b) => [b.kind, b.label, b.status])).toEqual([['step', 'Step 1', 'done'], ['step', 'Step 2', 'done']])
-    expect(blocks.map((b) => b.messageIds.map((id) => state.messages[id]!.props.content))).toEqual([['one'], ['two']])
+    expect(blocks.map((b) => b.messageIds.map((id) => messageIn(state.messages, id)!.props.content))).toEqual([['one'], ['two']])
     expect(turn.traceRootIds.map((id) => state.trace[id]!)).toMatchObject([
       { kind: 'step', label: 'Step 1', status: 'done' }, { kind: 'step', label: 'Step 2', status: 'done' },
     ])

@@ -20,6 +20,7 @@ import { toAgUiMessages } from '../../src/protocols/ag-ui/request'
 import { VOCION_DROPPED_TYPES, VOCION_EVENT_FIELDS, VOCION_EVENT_TYPES } from '../../src/protocols/vocion/event-fields'
 import { createVocionDecoder } from '../../src/protocols/vocion/decoder'
 import { vocionHistory } from '../../src/protocols/vocion/history'
+import { messageIn, messageList } from '../../src/core/message-table'
 
 type Ev = Record<string, unknown>
 const TURN = 'turn-1'
@@ -33,10 +34,10 @@ type Where = (s: AgentState) => unknown
 type Case = (probe: Ev) => { events: Ev[]; where: Where }
 
 const turnExtra: Where = (s) => s.turns[TURN]!.metadata.extra
-const messageExtra = (id: string): Where => (s) => s.messages[id]?.props.extra
+const messageExtra = (id: string): Where => (s) => messageIn(s.messages, id)?.props.extra
 const rowExtra = (id: string): Where => (s) => s.trace[id]?.extra
 const rowWhere = (match: (n: AgentState['trace'][string]) => boolean): Where => (s) => Object.values(s.trace).find(match)?.extra
-const typed = (s: AgentState, type: string): Message[] => Object.values(s.messages).filter((m) => m.type === type)
+const typed = (s: AgentState, type: string): Message[] => messageList(s.messages).filter((m) => m.type === type)
 const extraOfType = (type: string): Where => (s) => {
   const [only, ...rest] = typed(s, type)
   if (!only || rest.length > 0) throw new Error(`expected one ${type} message, got ${1 + rest.length}`)
@@ -99,7 +100,7 @@ const AG_UI_CASES: Record<string, Case> = {
   TOOL_CALL_ARGS: (p) => ({ events: [RS, CALL, with_(ARGS, p), CALL_END, RF], where: messageExtra('c1') }),
   TOOL_CALL_END: (p) => ({ events: [RS, CALL, ARGS, with_(CALL_END, p), RF], where: messageExtra('c1') }),
   // On the wire the result is a message of its own (`role: "tool"`): its fields are kept apart from the call's.
-  TOOL_CALL_RESULT: (p) => ({ events: [RS, CALL, ARGS, CALL_END, with_(RESULT, p), RF], where: (s) => s.messages.c1!.props.resultExtra }),
+  TOOL_CALL_RESULT: (p) => ({ events: [RS, CALL, ARGS, CALL_END, with_(RESULT, p), RF], where: (s) => messageIn(s.messages, 'c1')!.props.resultExtra }),
   TOOL_CALL_CHUNK: (p) => ({
     events: [RS, { type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', toolCallName: 'search', parentMessageId: 'm0', delta: '{}', ...p }, RF],
     where: messageExtra('c1'),
@@ -179,12 +180,12 @@ describe('AG-UI streaming events merge their extras, and the hot path stays bare
       { ...END, region: 'us', final: true },
       RF,
     ])
-    expect(s.messages.m1!.props).toMatchObject({ content: 'abc', extra: { region: 'us', final: true, stats: { tokens: 2, model: 'x' } } })
+    expect(messageIn(s.messages, 'm1')!.props).toMatchObject({ content: 'abc', extra: { region: 'us', final: true, stats: { tokens: 2, model: 'x' } } })
   })
 
   it('tool arguments merge onto the tool call; the arguments still parse', () => {
     const s = agUi([RS, CALL, { ...ARGS, delta: '{"q":', seq: 1 }, { ...ARGS, delta: '"a"}', seq: 2, shard: 'b' }, CALL_END, RF])
-    expect(s.messages.c1!.props).toMatchObject({ input: { q: 'a' }, inputText: '{"q":"a"}', extra: { seq: 2, shard: 'b' } })
+    expect(messageIn(s.messages, 'c1')!.props).toMatchObject({ input: { q: 'a' }, inputText: '{"q":"a"}', extra: { seq: 2, shard: 'b' } })
   })
 
   it('chunks that go on with an open stream merge onto the same message, also without a delta', () => {
@@ -197,8 +198,8 @@ describe('AG-UI streaming events merge their extras, and the hot path stays bare
       { type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', d: 2 },
       RF,
     ])
-    expect(s.messages.m1!.props).toMatchObject({ content: 'Hello', extra: { a: 3, b: 2 } })
-    expect(s.messages.c1!.props.extra).toEqual({ c: 1, d: 2 })
+    expect(messageIn(s.messages, 'm1')!.props).toMatchObject({ content: 'Hello', extra: { a: 3, b: 2 } })
+    expect(messageIn(s.messages, 'c1')!.props.extra).toEqual({ c: 1, d: 2 })
     expect(problems(s)).toEqual([])
   })
 
@@ -221,16 +222,16 @@ describe('AG-UI streaming events merge their extras, and the hot path stays bare
     const appends = ops.filter((op) => op.op === 'message.delta' && op.action === 'append')
     expect(appends).toHaveLength(6)
     const s = fold(fold(emptyState(), [{ op: 'turn.open', turnId: TURN, role: 'assistant' }]), ops)
-    expect(s.messages.m1!.props).toMatchObject({ content: 'abcdef', extra: { i: 5 } })
+    expect(messageIn(s.messages, 'm1')!.props).toMatchObject({ content: 'abcdef', extra: { i: 5 } })
   })
 })
 
 describe('AG-UI BaseEvent fields: timestamp in extra except on token events, rawEvent to the host only', () => {
   it('a message keeps the timestamp of its latest start or end event, not of its tokens', () => {
     const s = agUi([RS, { ...START, timestamp: 100 }, { ...CONTENT, timestamp: 101 }, { ...CONTENT, timestamp: 102 }, RF])
-    expect(s.messages.m1!.props.extra).toEqual({ timestamp: 100 })
+    expect(messageIn(s.messages, 'm1')!.props.extra).toEqual({ timestamp: 100 })
     const ended = agUi([RS, { ...START, timestamp: 100 }, { ...CONTENT, timestamp: 101 }, { ...END, timestamp: 103 }, RF])
-    expect(ended.messages.m1!.props.extra).toEqual({ timestamp: 103 })
+    expect(messageIn(ended.messages, 'm1')!.props.extra).toEqual({ timestamp: 103 })
   })
 
   it('a chunk stream keeps the timestamp of the chunk that started it', () => {
@@ -240,7 +241,7 @@ describe('AG-UI BaseEvent fields: timestamp in extra except on token events, raw
       { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'b', timestamp: 2 },
       RF,
     ])
-    expect(s.messages.m1!.props.extra).toEqual({ timestamp: 1 })
+    expect(messageIn(s.messages, 'm1')!.props.extra).toEqual({ timestamp: 1 })
   })
 
   it('the run, steps, tool calls and results keep theirs where they keep any other field', () => {
@@ -250,7 +251,7 @@ describe('AG-UI BaseEvent fields: timestamp in extra except on token events, raw
     ])
     expect(s.turns[TURN]!.metadata.extra).toEqual({ timestamp: 8 })
     expect(stepRow(s)).toEqual({ timestamp: 7 })
-    expect(s.messages.c1!.props).toMatchObject({ extra: { timestamp: 5 }, resultExtra: { timestamp: 6 } })
+    expect(messageIn(s.messages, 'c1')!.props).toMatchObject({ extra: { timestamp: 5 }, resultExtra: { timestamp: 6 } })
   })
 
   it('rawEvent goes to onData as a raw part, with the event type, and nowhere into the store', () => {
@@ -263,14 +264,14 @@ describe('AG-UI BaseEvent fields: timestamp in extra except on token events, raw
       { type: 'raw', data: { event: raw, eventType: 'TEXT_MESSAGE_CONTENT' } },
     ])
     expect(JSON.stringify(s)).not.toContain('on_chat_model_stream')
-    expect(s.messages.m1!.props.extra).toBeUndefined()
+    expect(messageIn(s.messages, 'm1')!.props.extra).toBeUndefined()
   })
 
   it('a host whose onData throws gets a problem, and the stream goes on', () => {
     const s = agUi([RS, { ...START, rawEvent: { a: 1 } }, CONTENT, END, RF], () => {
       throw new Error('nope')
     })
-    expect(s.messages.m1!.props.content).toBe('Hi')
+    expect(messageIn(s.messages, 'm1')!.props.content).toBe('Hi')
     expect(problems(s)).toEqual(['invalid: the host\'s onData failed on the rawEvent of TEXT_MESSAGE_START: nope'])
   })
 })
@@ -288,10 +289,10 @@ describe('AG-UI messages in snapshots and history keep their unread fields, and 
 
   it('history: a message\'s in props.extra, a tool call\'s in its tool message\'s extra, a result\'s in resultExtra; seq and runId are read', () => {
     const state = fold(emptyState(), agUiHistoryOps({ hasMore: false, messages: stored }, emptyState()))
-    expect(state.messages.u1!.props.extra).toEqual({ createdAt: '2026-03-16T09:00:00Z' })
-    expect(state.messages.a1!.props).toMatchObject({ name: 'helper', metadata: { model: 'm' }, extra: { createdAt: '2026-03-16T09:00:01Z' } })
-    expect(state.messages.c1!.props).toMatchObject({ extra: { metadata: { cost: 1 }, shard: 'eu' }, metadata: { took: 12 }, resultExtra: { cached: true } })
-    expect(state.messages.a2!.props.extra).toEqual({ createdAt: '2026-03-16T09:00:02Z', ...PROBE })
+    expect(messageIn(state.messages, 'u1')!.props.extra).toEqual({ createdAt: '2026-03-16T09:00:00Z' })
+    expect(messageIn(state.messages, 'a1')!.props).toMatchObject({ name: 'helper', metadata: { model: 'm' }, extra: { createdAt: '2026-03-16T09:00:01Z' } })
+    expect(messageIn(state.messages, 'c1')!.props).toMatchObject({ extra: { metadata: { cost: 1 }, shard: 'eu' }, metadata: { took: 12 }, resultExtra: { cached: true } })
+    expect(messageIn(state.messages, 'a2')!.props.extra).toEqual({ createdAt: '2026-03-16T09:00:02Z', ...PROBE })
   })
 
   it('the request sends every message with what it kept, as @ag-ui/core\'s schema accepts, and history read again gives it back', () => {
@@ -320,9 +321,9 @@ describe('AG-UI messages in snapshots and history keep their unread fields, and 
       { type: 'MESSAGES_SNAPSHOT', messages: [{ id: 'sn1', role: 'assistant', content: 'Snap', origin: 'snapshot', seq: 9 }] },
       RF,
     ])
-    expect(s.messages.in1!.props.extra).toEqual({ origin: 'input' })
+    expect(messageIn(s.messages, 'in1')!.props.extra).toEqual({ origin: 'input' })
     // A snapshot is not history: its seq is a field like any other.
-    expect(s.messages.sn1!.props.extra).toEqual({ origin: 'snapshot', seq: 9 })
+    expect(messageIn(s.messages, 'sn1')!.props.extra).toEqual({ origin: 'snapshot', seq: 9 })
   })
 
   it('a streamed message\'s extras go back on it, and the call\'s and the result\'s on theirs; the builder\'s own fields win', () => {
@@ -352,7 +353,7 @@ describe('AG-UI: wire data never reaches a prototype through extra', () => {
       JSON.parse('{"type":"TEXT_MESSAGE_END","messageId":"m1","kept":{"__proto__":{"polluted":true},"ok":1},"constructor":{"prototype":{"polluted":true}}}'),
       JSON.parse('{"type":"RUN_FINISHED","threadId":"th1","runId":"r1","__proto__":{"polluted":true},"prototype":1}'),
     ])
-    const extra = s.messages.m1!.props.extra as Record<string, unknown>
+    const extra = messageIn(s.messages, 'm1')!.props.extra as Record<string, unknown>
     expect(extra).toEqual({ kept: { ok: 1 } })
     expect(Object.getPrototypeOf(extra)).toBe(Object.prototype)
     expect(Object.getPrototypeOf(extra.kept)).toBe(Object.prototype)
@@ -500,7 +501,7 @@ describe('Vocion: objects an event carries keep theirs, deltas merge, and histor
       { id: 'a1', role: 'assistant', events: [ANSWER, { ...DONE, latencyMs: 9 }], model: 'm' },
     ])
     const s = fold(emptyState(), historyOps(batch, emptyState()))
-    expect(s.messages['q1/text']!.props).toEqual({ content: 'Where is it?', extra: { sentAt: '2026-03-16', ...PROBE } })
+    expect(messageIn(s.messages, 'q1/text')!.props).toEqual({ content: 'Where is it?', extra: { sentAt: '2026-03-16', ...PROBE } })
     expect(s.turns.a1!.metadata.extra).toEqual({ model: 'm', latencyMs: 9 })
   })
 

@@ -13,6 +13,7 @@ import { emptyState, type AgentState } from '../../src/core/model'
 import { YAO_LIFECYCLE_FIELDS } from '../../src/protocols/yao/chunk-fields'
 import { createYaoDecoder } from '../../src/protocols/yao/decoder'
 import { yaoHistory } from '../../src/protocols/yao/history'
+import { messageIn, messageList } from '../../src/core/message-table'
 
 type Ev = Record<string, unknown>
 const TURN = 'turn-1'
@@ -53,11 +54,11 @@ const LIFECYCLE_CASES: Record<string, Case> = {
   }),
   message_start: (p) => ({
     chunks: [START(), event('message_start', { message_id: 'M1', type: 'text', thread_id: undefined }, p), TEXT('Hi'), event('message_end', { message_id: 'M1', status: 'completed' }), END()],
-    where: (s) => s.messages[`${TURN}/M1`]?.props.extra,
+    where: (s) => messageIn(s.messages, `${TURN}/M1`)?.props.extra,
   }),
   message_end: (p) => ({
     chunks: [START(), event('message_start', { message_id: 'M1', type: 'text' }), TEXT('Hi'), event('message_end', { message_id: 'M1', status: 'completed', extra: { content: 'Hi' } }, p), END()],
-    where: (s) => s.messages[`${TURN}/M1`]?.props.extra,
+    where: (s) => messageIn(s.messages, `${TURN}/M1`)?.props.extra,
   }),
 }
 
@@ -93,7 +94,7 @@ describe('Yao: lifecycle events keep their unread fields on what they open or cl
 describe('Yao: content chunks keep their own fields beyond props on their message', () => {
   it('delta chunks merge theirs, a later value winning; the text still merges into one', () => {
     const s = yao([START(), TEXT('Hel', { lang: 'en', stats: { n: 1 } }), TEXT('lo', { stats: { m: 2 } }), TEXT('!'), END()])
-    expect(s.messages[`${TURN}/M1`]!.props).toEqual({ content: 'Hello!', extra: { lang: 'en', stats: { n: 1, m: 2 } } })
+    expect(messageIn(s.messages, `${TURN}/M1`)!.props).toEqual({ content: 'Hello!', extra: { lang: 'en', stats: { n: 1, m: 2 } } })
   })
 
   it('a whole (non-delta) message, a merge at a path and a type change keep them too', () => {
@@ -106,15 +107,15 @@ describe('Yao: content chunks keep their own fields beyond props on their messag
       chunk({ message_id: 'M4', type: 'text', props: { content: 'Done' }, delta: false, type_change: true, phase: 2 }),
       END(),
     ])
-    expect(s.messages[`${TURN}/M2`]!.props).toEqual({ content: 'Whole', extra: PROBE })
-    expect(s.messages[`${TURN}/M3`]!.props).toEqual({ items: [{ title: 'b' }], extra: { source: 'crm' } })
-    expect(s.messages[`${TURN}/M4`]).toMatchObject({ type: 'text', props: { content: 'Done', extra: { phase: 2 } } })
+    expect(messageIn(s.messages, `${TURN}/M2`)!.props).toEqual({ content: 'Whole', extra: PROBE })
+    expect(messageIn(s.messages, `${TURN}/M3`)!.props).toEqual({ items: [{ title: 'b' }], extra: { source: 'crm' } })
+    expect(messageIn(s.messages, `${TURN}/M4`)).toMatchObject({ type: 'text', props: { content: 'Done', extra: { phase: 2 } } })
     expect(problems(s)).toEqual([])
   })
 
   it('a tool call chunk keeps them on its tool message beside the call', () => {
     const s = yao([START(), chunk({ message_id: 'M5', type: 'tool_call', props: { id: 'call_1', name: 'search', arguments: '{"q":1}' }, delta: false, server: 'mcp-1' }), END()])
-    expect(s.messages[`${TURN}/M5`]!.props).toMatchObject({ toolCallId: 'call_1', name: 'search', input: { q: 1 }, extra: { server: 'mcp-1' } })
+    expect(messageIn(s.messages, `${TURN}/M5`)!.props).toMatchObject({ toolCallId: 'call_1', name: 'search', input: { q: 1 }, extra: { server: 'mcp-1' } })
   })
 
   it('an ordinary chunk (its envelope included) decodes with no extra op', () => {
@@ -129,7 +130,7 @@ describe('Yao: content chunks keep their own fields beyond props on their messag
       JSON.parse('{"chunk_id":"P1","message_id":"M1","type":"text","props":{"content":"Hi"},"delta":true,"__proto__":{"polluted":true},"ok":{"__proto__":{"polluted":true},"v":1}}'),
       END(),
     ])
-    const extra = s.messages[`${TURN}/M1`]!.props.extra as Record<string, unknown>
+    const extra = messageIn(s.messages, `${TURN}/M1`)!.props.extra as Record<string, unknown>
     expect(extra).toEqual({ ok: { v: 1 } })
     expect(Object.getPrototypeOf(extra)).toBe(Object.prototype)
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
@@ -144,9 +145,9 @@ describe('Yao history keeps a stored message\'s own fields', () => {
       { message_id: 'A1', role: 'assistant', request_id: 'R1', type: 'text', props: { content: 'Hello' }, sequence: 2, created_at: '2026-03-16', metadata: { sequence: 2 } },
     ])
     const s = fold(emptyState(), historyOps(batch, emptyState()))
-    const user = Object.values(s.messages).find((m) => m.role === 'user')!
+    const user = messageList(s.messages).find((m) => m.role === 'user')!
     expect(user.props).toEqual({ content: 'Hi', extra: { created_at: '2026-03-16', ...PROBE } })
-    const answer = Object.values(s.messages).find((m) => m.role === 'assistant')!
+    const answer = messageList(s.messages).find((m) => m.role === 'assistant')!
     expect(answer.props).toEqual({ content: 'Hello', extra: { created_at: '2026-03-16' } })
     expect(answer.status).toBe('done')
   })

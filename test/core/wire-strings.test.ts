@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../src/core/fold-stream'
 import { selectTraceList } from '../../src/core/selectors'
+import { messageIn } from '../../src/core/message-table'
 
 const INHERITED = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf']
 
@@ -13,7 +14,7 @@ describe('wire strings never find Object.prototype', () => {
   for (const name of INHERITED) {
     it(`Yao type "${name}" becomes a message of type "${name}", a string`, () => {
       const state = foldStream([{ chunk_id: 'C1', message_id: 'M1', type: name, props: { content: 'x' } }], { protocol: 'yao' })
-      const message = state.messages['turn-1/M1']!
+      const message = messageIn(state.messages, 'turn-1/M1')!
       expect(typeof message.type).toBe('string')
       expect(message.type).toBe(name)
     })
@@ -27,7 +28,7 @@ describe('wire strings never find Object.prototype', () => {
 
   it('the known names still map', () => {
     const yao = foldStream([{ chunk_id: 'C1', message_id: 'M1', type: 'thinking', props: { content: 'x' } }], { protocol: 'yao' })
-    expect(yao.messages['turn-1/M1']!.type).toBe('reasoning')
+    expect(messageIn(yao.messages, 'turn-1/M1')!.type).toBe('reasoning')
     const vocion = foldStream([{ type: 'retrieval_progress', stage: 'complete', meta: { hits: 2 } }], { protocol: 'vocion' })
     expect(selectTraceList(vocion, 'turn-1')[0]!.label).toBe('Searched · 2 hits')
   })

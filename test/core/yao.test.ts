@@ -4,6 +4,7 @@ import type { AgentState } from '../../src/core/model'
 import { encodeFrame } from '../../mock/scenario'
 import { findScenario } from '../../mock/scenarios/index'
 import { contents, messagesOf, sse } from '../helpers/yao'
+import { messageIn } from '../../src/core/message-table'
 
 function scenarioText(name: string): string {
   const scenario = findScenario('yao', name)
@@ -15,7 +16,7 @@ function scenarioText(name: string): string {
 function byThread(state: AgentState): Record<string, string[]> {
   const out: Record<string, string[]> = {}
   for (const thread of Object.values(state.threads)) {
-    out[thread.id] = thread.messageIds.map((id) => String(state.messages[id]!.props.content))
+    out[thread.id] = thread.messageIds.map((id) => String(messageIn(state.messages, id)!.props.content))
   }
   return out
 }

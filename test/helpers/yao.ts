@@ -1,9 +1,10 @@
 /** Helpers to read a folded Yao state in tests. */
 import type { AgentState, Message } from '../../src/core/model'
+import { messageIn } from '../../src/core/message-table'
 
 /** Messages of a turn in order. */
 export function messagesOf(state: AgentState, turnId = 'turn-1'): Message[] {
-  return (state.turns[turnId]?.messageIds ?? []).map((id) => state.messages[id] as Message)
+  return (state.turns[turnId]?.messageIds ?? []).map((id) => messageIn(state.messages, id) as Message)
 }
 
 /** `props.content` of each message of a turn. */

@@ -3,7 +3,7 @@
  * host would write it, against the mock agent server on the same loopback
  * origin. The query string picks the database (`db`) and the pace of the mock
  * stream (`delay`, ms per event). `window.weftPage` lets the test read the
- * conversation store; everything a user does goes through the page itself.
+ * conversation store (and its messages, with `messageIn`); everything a user does goes through the page itself.
  */
 import { useState } from 'react'
 import { createRoot } from 'react-dom/client'
@@ -14,10 +14,11 @@ import { createConversations, type Conversations } from '../../src/core/conversa
 import { indexedDbConversations, type IndexedDbConversationStorage } from '../../src/core/conversations/indexed-db'
 import { ConversationsProvider, useConversations } from '../../src/react/conversations'
 import { useResumableStream } from '../../src/react/use-resumable-stream'
+import { messageIn } from '../../src/core/message-table'
 
 declare global {
   interface Window {
-    weftPage: { conversations: Conversations; storage: IndexedDbConversationStorage }
+    weftPage: { conversations: Conversations; storage: IndexedDbConversationStorage; messageIn: typeof messageIn }
   }
 }
 
@@ -27,7 +28,7 @@ const delay = Number(query.get('delay') ?? '5')
 
 const storage = indexedDbConversations({ name: database })
 const conversations = createConversations({ storage, namespace: database })
-window.weftPage = { conversations, storage }
+window.weftPage = { conversations, storage, messageIn }
 
 function Chat() {
   const { selected } = useConversations()

@@ -104,7 +104,7 @@ function conversation(page: Page, id: string) {
     const state = window.weftPage.conversations.storeOf(conversationId)?.getState()
     if (!state) return undefined
     const textOf = (turnId: string) => (state.turns[turnId]?.messageIds ?? [])
-      .map((m) => state.messages[m]).filter((m) => m?.type === 'text').map((m) => String(m?.props.content ?? '')).join('')
+      .map((m) => window.weftPage.messageIn(state.messages, m)).filter((m) => m?.type === 'text').map((m) => String(m?.props.content ?? '')).join('')
     return {
       turns: state.turnIds.map((t) => ({ role: state.turns[t]?.role, status: state.turns[t]?.status, text: textOf(t) })),
     }

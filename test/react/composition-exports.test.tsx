@@ -25,6 +25,7 @@ import type { Op } from '../../src/core/ops'
 import { createAgentStore } from '../../src/core/store'
 import { ConversationsProvider } from '../../src/react/conversations'
 import { AgentProvider } from '../../src/react/provider'
+import { messageIn } from '../../src/core/message-table'
 
 const FORWARD_REF = Symbol.for('react.forward_ref')
 const MEMO = Symbol.for('react.memo')
@@ -90,7 +91,7 @@ const ops: Op[] = [
 
 const store = createAgentStore()
 store.getState().dispatch(ops)
-const message = (id: string): Message => store.getState().messages[id]!
+const message = (id: string): Message => messageIn(store.getState().messages, id)!
 
 /** What every case is given: a class, a style, a data attribute, a `data-weft` the kit must keep, and the ref. */
 interface Probe {

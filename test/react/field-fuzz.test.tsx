@@ -13,6 +13,7 @@ import { foldStream } from '../../src/core/fold-stream'
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import { createAgentStore } from '../../src/core/store'
 import { AgentProvider } from '../../src/react/provider'
+import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
 
 function nested(depth: number): unknown {
   let node: unknown = 'leaf'
@@ -41,7 +42,7 @@ interface ProtocolCase {
 }
 
 const yaoEvent = (event: string, data: Event) => ({ type: 'event', props: { event, data } })
-const textOf = (state: AgentState, id: string) => state.messages[id]?.props.content
+const textOf = (state: AgentState, id: string) => messageIn(state.messages, id)?.props.content
 
 const CASES: ProtocolCase[] = [
   {
@@ -69,7 +70,7 @@ const CASES: ProtocolCase[] = [
   {
     protocol: 'ui-message',
     prefix: [{ type: 'start' }, { type: 'text-start', id: 'p0' }, { type: 'text-delta', id: 'p0', delta: 'Hello' }],
-    hello: (s) => Object.values(s.messages).find((m) => m.type === 'text' && typeof m.props.content === 'string' && m.props.content.startsWith('Hello'))?.props.content ?? Object.values(s.messages)[0]?.props.content,
+    hello: (s) => messageList(s.messages).find((m) => m.type === 'text' && typeof m.props.content === 'string' && m.props.content.startsWith('Hello'))?.props.content ?? messageList(s.messages)[0]?.props.content,
     events: [
       { type: 'start', messageId: 'm1', messageMetadata: { a: 1 } },
       { type: 'message-metadata', messageMetadata: { a: 1 } },
@@ -140,7 +141,7 @@ const CASES: ProtocolCase[] = [
   {
     protocol: 'vocion',
     prefix: [{ type: 'stream_meta', streamId: 's1' }, { type: 'answering' }, { type: 'response_delta', delta: 'Hello' }],
-    hello: (s) => Object.values(s.messages).find((m) => m.type === 'text')?.props.content,
+    hello: (s) => messageList(s.messages).find((m) => m.type === 'text')?.props.content,
     events: [
       { type: 'stream_meta', streamId: 's2' },
       { type: 'thinking' }, { type: 'thinking_delta', delta: 'hm' }, { type: 'answering' },
@@ -210,7 +211,7 @@ const CONTAINERS = new Set(['props', 'data', 'messageMetadata', 'meta', 'metadat
 
 const isPlain = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
-const comparable = (state: AgentState) => JSON.stringify({ messages: state.messages, trace: state.trace, turns: state.turns, gates: state.gates, agentState: state.agentState, cursor: state.cursor })
+const comparable = (state: AgentState) => JSON.stringify({ messages: messageRecord(state.messages), trace: state.trace, turns: state.turns, gates: state.gates, agentState: state.agentState, cursor: state.cursor })
 
 describe('field-mutation fuzz', () => {
   let total = 0

@@ -7,6 +7,7 @@ import { own } from '../../src/core/util/record'
 import { AgentProvider } from '../../src/react/provider'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState } from '../../src/core/model'
+import { messageIn, messageRecord } from '../../src/core/message-table'
 
 describe('a turn outline is recomputed only when where messages sit changes', () => {
   const opened = fold(emptyState(), [
@@ -17,7 +18,7 @@ describe('a turn outline is recomputed only when where messages sit changes', ()
   it('a streamed token keeps the outline array the view already has', () => {
     const before = turnOutline(opened, 't')
     const after = fold(opened, [{ op: 'message.delta', turnId: 't', messageId: 'a', path: 'content', action: 'append', value: 'lo' }])
-    expect(after.messages.a!.props.content).toBe('Hello')
+    expect(messageIn(after.messages, 'a')!.props.content).toBe('Hello')
     expect(turnOutline(after, 't')).toBe(before)
   })
 
@@ -71,7 +72,7 @@ describe('useAgentList: the same list while its items are the same', () => {
     ])
     const wrapper = ({ children }: { children: ReactNode }) => createElement(AgentProvider, { store }, children)
     // A new array on every read, as a selector that maps store ids gives.
-    const { result } = renderHook(() => useAgentList((s) => (own(s.turns, 't')?.messageIds ?? []).map((id) => own(s.messages, id)?.type)), { wrapper })
+    const { result } = renderHook(() => useAgentList((s) => (own(s.turns, 't')?.messageIds ?? []).map((id) => own(messageRecord(s.messages), id)?.type)), { wrapper })
     const first = result.current
     expect(first).toEqual(['text', 'text'])
     act(() => store.getState().dispatch([{ op: 'message.delta', turnId: 't', messageId: 'a', path: 'content', action: 'append', value: '!' }]))

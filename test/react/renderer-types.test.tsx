@@ -12,6 +12,7 @@ import {
 } from '../../src/components/index'
 import { applyOps, createAgentStore, emptyState, partProps, type Message, type PartProps } from '../../src/core/index'
 import { AgentProvider } from '../../src/react/provider'
+import { messageIn } from '../../src/core/message-table'
 
 interface ChartProps {
   points: number[]
@@ -100,7 +101,7 @@ describe('a typed renderer in the transcript', () => {
     expect(html).toContain('<figure data-testid="chart">1 2 3</figure>')
     expect(html).toContain('data-level="7"')
     expect(html).toContain('Fallback')
-    expect(partProps(state.messages.n!, 'notice')).toMatchObject({ text: 'Fallback', level: '7' })
+    expect(partProps(messageIn(state.messages, 'n')!, 'notice')).toMatchObject({ text: 'Fallback', level: '7' })
     expect(html).toContain('<span data-weft="tool-name">Tool</span>')
     expect(html).not.toContain('data-weft="part-error"')
     expect(html).not.toContain('data-weft="tool-error"')

@@ -13,6 +13,7 @@ import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { AgentProvider, useMessage, useTurn, useTurnIds } from '../../src/react/index'
 import { useResumableStream, type UseResumableStreamOptions } from '../../src/react/use-resumable-stream'
 import { startServer, type TestServer } from '../helpers/server'
+import { messageIn } from '../../src/core/message-table'
 
 let srv: TestServer
 let resumeHealthy = true
@@ -108,7 +109,7 @@ function view(state: AgentState, turnId: string): unknown {
   const { id: _id, parentId: _parent, ...fields } = turn
   const shown = {
     turn: fields,
-    messages: turn.messageIds.map((id) => state.messages[id]),
+    messages: turn.messageIds.map((id) => messageIn(state.messages, id)),
     trace: byId(Object.values(state.trace).filter((n) => n.turnId === turnId)),
     gates: turn.gateIds.map((id) => state.gates[id]),
   }

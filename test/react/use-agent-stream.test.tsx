@@ -8,6 +8,7 @@ import {
 } from '../../src/react/index'
 import { startServer, type TestServer } from '../helpers/server'
 import { findScenario } from '../../mock/scenarios/index'
+import { messageList, messageRecord } from '../../src/core/message-table'
 
 let srv: TestServer
 beforeAll(async () => {
@@ -106,9 +107,9 @@ describe('useAgentStream against a real loopback server', () => {
     const { turnIds, turns } = store.getState()
     expect(turns[turnIds.at(-1)!]!.status).toBe('aborted')
     // Nothing more lands after the stop.
-    const count = Object.keys(store.getState().messages).length
+    const count = Object.keys(messageRecord(store.getState().messages)).length
     await new Promise((r) => setTimeout(r, 200))
-    expect(Object.keys(store.getState().messages).length).toBe(count)
+    expect(Object.keys(messageRecord(store.getState().messages)).length).toBe(count)
   })
 
   it('unmount aborts the request', async () => {
@@ -145,7 +146,7 @@ describe('useAgentStream against a real loopback server', () => {
     act(() => screen.getByText('send').click())
     await waitFor(() => expect(store.getState().turnIds).toHaveLength(4))
     await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('done'))
-    const texts = Object.values(store.getState().messages).filter((m) => m.role === 'assistant').map((m) => m.props.content)
+    const texts = messageList(store.getState().messages).filter((m) => m.role === 'assistant').map((m) => m.props.content)
     expect(texts).toEqual(['Hello World!', 'Hello World!'])
   })
 })

@@ -87,13 +87,13 @@ describe('the weft/testing entries', () => {
     // What a Jest or Mocha setup does: import the published file and use it.
     const script = join(outDir, 'smoke.mjs')
     writeFileSync(script, `
-      import { AgentClient, createAgentStore, syncScheduler } from './core.js'
+      import { AgentClient, createAgentStore, messageList, syncScheduler } from './core.js'
       import { fixtures, mockFetch } from './testing.js'
       const fetch = mockFetch({ 'POST /agent': fixtures.vocion.plain })
       const store = createAgentStore()
       await new AgentClient(store, { url: '/agent', fetch, scheduler: syncScheduler }).send('Hi')
       const state = store.getState()
-      const text = Object.values(state.messages).filter((m) => m.role === 'assistant').map((m) => m.props.content).join('')
+      const text = messageList(state.messages).filter((m) => m.role === 'assistant').map((m) => m.props.content).join('')
       console.log(JSON.stringify({ status: state.status, text, calls: fetch.calls.length }))
     `)
     const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000 })

@@ -12,6 +12,7 @@ import {
 import { agentHandlers, fixtureHandlers } from 'weft/testing/msw'
 import { toyProtocol, toySse } from '../helpers/toy-protocol'
 import { content, runClient } from './support'
+import { messageList } from '../../src/core/message-table'
 
 /** A fixture of the toy protocol, as a host would check one in. */
 const toyFixture: AgentFixture = {
@@ -25,7 +26,7 @@ const toyFixture: AgentFixture = {
 const toyServer = (words: string[]) => async () => new Response(toySse(words), { headers: { 'content-type': 'text/event-stream' } })
 
 const answerText = (state: Awaited<ReturnType<typeof runClient>>) =>
-  Object.values(state.messages).filter((m) => m.role === 'assistant' && m.type === 'text').map((m) => String(m.props.content)).join('')
+  messageList(state.messages).filter((m) => m.role === 'assistant' && m.type === 'text').map((m) => String(m.props.content)).join('')
 
 /** What a call threw, so its class and fields can be compared. */
 function thrown(run: () => unknown): unknown {

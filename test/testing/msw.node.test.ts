@@ -10,6 +10,7 @@ import { fixtures } from 'weft/testing'
 import { agentHandlers, fixtureHandlers, type AgentReplyContext } from 'weft/testing/msw'
 import type { AgentClientOptions, AgentState } from 'weft/core'
 import { content, referenceFold, runClient } from './support'
+import { messageIn, messageList } from '../../src/core/message-table'
 
 const server = setupServer(...fixtureHandlers({ prefix: 'http://agent.test/mock' }))
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
@@ -27,7 +28,7 @@ describe('agentHandlers', () => {
   it('streams bare events, a host fixture, a cut and an error status', async () => {
     server.use(...agentHandlers({ url: 'http://agent.test/a', protocol: 'vocion', events: [{ type: 'response_delta', delta: 'Hi' }, { type: 'done' }] }))
     const events = await runClient({ url: 'http://agent.test/a' })
-    expect(Object.values(events.messages).map((m) => m.props.content)).toEqual(['Hi'])
+    expect(messageList(events.messages).map((m) => m.props.content)).toEqual(['Hi'])
 
     server.use(...agentHandlers({ url: 'http://agent.test/b', scenario: fixtures.yao['simple-text']!, cutAt: 1 }))
     const cut = await runClient({ url: 'http://agent.test/b' })
@@ -64,7 +65,7 @@ describe('agentHandlers with a reply', () => {
   const text = (id: string, words: string[]) => [{ type: 'text-start', id }, ...words.map((delta) => ({ type: 'text-delta', id, delta })), { type: 'text-end', id }]
   const assistantTexts = (state: AgentState) =>
     state.turnIds.filter((id) => state.turns[id]!.role === 'assistant').map((id) =>
-      state.turns[id]!.messageIds.map((m) => state.messages[m]!).filter((m) => m.type === 'text').map((m) => String(m.props.content)).join(''))
+      state.turns[id]!.messageIds.map((m) => messageIn(state.messages, m)!).filter((m) => m.type === 'text').map((m) => String(m.props.content)).join(''))
 
   it('answers a gate’s answer with its continuation: each reply is built from the body the client sent', async () => {
     const seen: Array<{ call: number; trigger: unknown; lastRole: unknown; lastState: unknown }> = []
@@ -147,7 +148,7 @@ describe('fixtureHandlers', () => {
   /** The long answer's text: each protocol's long-answer fixture streams it in word-sized deltas. */
   const LONG_TEXT = (fixtures.vocion['long-answer']!.frames.at(-1)!.data as { response: string }).response
   const assistantText = (state: AgentState) =>
-    Object.values(state.messages).filter((m) => m.role === 'assistant' && m.type === 'text').map((m) => String(m.props.content)).join('')
+    messageList(state.messages).filter((m) => m.role === 'assistant' && m.type === 'text').map((m) => String(m.props.content)).join('')
   const base = 'http://agent.test/mock'
   const cases: Array<{ protocol: 'vocion' | 'yao' | 'ui-message' | 'ag-ui'; resume: Omit<NonNullable<AgentClientOptions['resume']>, 'conversationKey' | 'storage'>; reconnect: (request: Request) => string }> = [
     { protocol: 'vocion', resume: { strategy: 'vocion', resumeUrl: `${base}/resume/vocion/long-answer` }, reconnect: (r) => `GET ${new URL(r.url).pathname}?after=${new URL(r.url).searchParams.get('after')}` },

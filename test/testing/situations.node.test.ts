@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { AgentState, Message } from 'weft/core'
 import { getFixture, situations, streamResponse, type AgentFixture, type BuiltInProtocol, type Situation } from 'weft/testing'
 import { runClient } from './support'
+import { messageIn, messageList } from '../../src/core/message-table'
 
 /** The fixture played to its end through a client, in random byte splits, as a host's test sees it. */
 async function play(fixture: AgentFixture): Promise<AgentState> {
@@ -14,8 +15,8 @@ async function play(fixture: AgentFixture): Promise<AgentState> {
 }
 
 const assistantTurn = (state: AgentState) => state.turns[state.turnIds.find((id) => state.turns[id]!.role === 'assistant')!]!
-const messagesOf = (state: AgentState): Message[] => assistantTurn(state).messageIds.map((id) => state.messages[id]!).filter(Boolean)
-const allMessages = (state: AgentState): Message[] => Object.values(state.messages).filter((m) => m.role === 'assistant')
+const messagesOf = (state: AgentState): Message[] => assistantTurn(state).messageIds.map((id) => messageIn(state.messages, id)!).filter(Boolean)
+const allMessages = (state: AgentState): Message[] => messageList(state.messages).filter((m) => m.role === 'assistant')
 const texts = (state: AgentState) => allMessages(state).filter((m) => m.type === 'text').map((m) => String(m.props.content ?? ''))
 const traceNodes = (state: AgentState) => Object.values(state.trace)
 

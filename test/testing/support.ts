@@ -1,6 +1,7 @@
 /** Helpers the weft/testing tests share: run a client to its end and compare states across runs. */
 import { AgentClient, createAgentStore, foldStream, snapshot, syncScheduler, type AgentClientOptions, type AgentState } from 'weft/core'
 import { encodeFrame, type AgentFixture } from 'weft/testing'
+import { messageRecord } from '../../src/core/message-table'
 
 /** Sends once through a fresh client and store; resolves with the model when the turn ended. */
 export async function runClient(options: AgentClientOptions, input?: string): Promise<AgentState> {
@@ -28,7 +29,7 @@ export function referenceFold(fixture: AgentFixture): AgentState {
 export function content(state: AgentState, turnId = assistantTurnId(state)): unknown {
   const text = JSON.stringify({
     turn: state.turns[turnId],
-    messages: state.messages,
+    messages: messageRecord(state.messages),
     blocks: state.blocks,
     threads: state.threads,
     trace: state.trace,

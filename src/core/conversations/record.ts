@@ -6,7 +6,8 @@
 import { weftError, type WeftError } from '../errors'
 import { isRecord, isSafeKey } from '../util/record'
 import { ROOT_BRANCH } from '../branches'
-import { emptyState, type AgentState } from '../model'
+import { emptyState, type AgentState, type Message } from '../model'
+import { messageRecord, toMessageTable } from '../message-table'
 
 /** Marks a record as weft's, so a stranger's data in the same database is recognised. */
 export const CONVERSATION_FORMAT = 'weft.conversation'
@@ -35,8 +36,13 @@ export interface ConversationSummaryRecord {
   revision: number
 }
 
-/** The model as a record keeps it: all of it but the stream's status and error, which belong to a page. */
-export type StoredState = Omit<AgentState, 'status' | 'error' | 'activeTurnId'>
+/**
+ * The model as a record keeps it: all of it but the stream's status and error,
+ * which belong to a page. Messages are kept as one record by id, whatever
+ * buckets the store holds them in, so the stored form does not follow the
+ * store's layout.
+ */
+export type StoredState = Omit<AgentState, 'status' | 'error' | 'activeTurnId' | 'messages'> & { messages: Record<string, Message> }
 
 /**
  * One stored conversation: its summary plus its model.
@@ -61,6 +67,7 @@ export function conversationRecord(
   const stored: Record<string, unknown> = {}
   // Every data field of the model, so fields later versions of the model add are kept too.
   for (const [key, value] of Object.entries(state)) if (typeof value !== 'function' && !PAGE_ONLY.has(key)) stored[key] = value
+  stored.messages = messageRecord(state.messages)
   return { format: CONVERSATION_FORMAT, version: CONVERSATION_VERSION, ...fields, state: stored as StoredState }
 }
 
@@ -113,7 +120,7 @@ export function checkSummary(raw: unknown, id: string): Checked<ConversationSumm
  *
  * @example
  * const checked = checkRecord(await storage.load('c1'), 'c1')
- * if (checked.ok) store.getState().reset({ ...emptyState(), ...checked.value.state })
+ * if (checked.ok) store.getState().reset(stateOf(checked.value))
  */
 export function checkRecord(raw: unknown, id: string): Checked<ConversationRecord> {
   const summary = checkSummary(raw, id)
@@ -131,7 +138,7 @@ export function checkRecord(raw: unknown, id: string): Checked<ConversationRecor
  * store.getState().reset(stateOf(record))
  */
 export function stateOf(record: ConversationRecord): AgentState {
-  const state: AgentState = { ...emptyState(), ...record.state }
+  const state: AgentState = { ...emptyState(), ...record.state, messages: toMessageTable(record.state.messages) }
   return record.state.branches === undefined ? asOneChain(state) : state
 }
 

@@ -4,6 +4,7 @@
  */
 import { isRecord, own } from '../util/record'
 import type { AgentState } from '../model'
+import { messageIn } from '../message-table'
 
 /** The title of a conversation nothing has been said in yet. */
 export const UNTITLED = 'New chat'
@@ -46,7 +47,7 @@ export function messageTitle(state: Pick<AgentState, 'turnIds' | 'turns' | 'mess
     const turn = own(state.turns, turnId)
     if (!turn || turn.role !== 'user') continue
     for (const messageId of turn.messageIds) {
-      const content = own(state.messages, messageId)?.props.content
+      const content = messageIn(state.messages, messageId)?.props.content
       if (typeof content !== 'string') continue
       const line = content.replace(/\s+/g, ' ').trim()
       if (line === '') continue

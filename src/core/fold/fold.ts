@@ -15,6 +15,7 @@ import { cleanCopy, isRecord, isSafeKey, mergedRecord, own } from '../util/recor
 import { attachTurn, prependChain, selectTurnBranch } from './branches'
 import { allNodeIds } from '../trace-tree'
 import { failToolNode, finalizeTrace, upsertTraceNode } from './trace'
+import { deleteMessage, messageIn, putMessage } from '../message-table'
 
 /**
  * Apply ops to a state and return the next one (the input is untouched).
@@ -233,7 +234,7 @@ function applyOp(state: AgentState, op: Exclude<Op, OpOf<'message.delta'>>): voi
       return
     }
     case 'message.finish': {
-      const message = own(state.messages, op.messageId)
+      const message = messageIn(state.messages, op.messageId)
       if (message) message.status = op.status
       return
     }
@@ -335,7 +336,7 @@ function finishTurn(state: AgentState, op: OpOf<'turn.finish'>): void {
   if (op.error) turn.error = op.error
   if (op.finishReason !== undefined) turn.finishReason = op.finishReason
   for (const id of turn.messageIds) {
-    const message = own(state.messages, id)
+    const message = messageIn(state.messages, id)
     if (message && message.status === 'streaming') message.status = 'done'
   }
   for (const id of turn.blockIds) {
@@ -376,13 +377,13 @@ function ensureThread(state: AgentState, turnId: string, threadId: string, block
 }
 
 function ensureMessage(state: AgentState, place: MessagePlace): Message {
-  let message = own(state.messages, place.messageId)
+  let message = messageIn(state.messages, place.messageId)
   if (!message) {
     message = {
       id: place.messageId, turnId: place.turnId, role: place.role ?? 'assistant', type: place.type ?? 'text',
       props: {}, status: 'streaming',
     }
-    state.messages[place.messageId] = message
+    putMessage(state.messages, message)
     ensureTurn(state, place.turnId).messageIds.push(place.messageId)
   }
   // A chunk may name its block or thread before (or without) announcing them.
@@ -398,7 +399,7 @@ function ensureMessage(state: AgentState, place: MessagePlace): Message {
 }
 
 function removeMessage(state: AgentState, messageId: string): void {
-  const message = own(state.messages, messageId)
+  const message = messageIn(state.messages, messageId)
   if (!message) return
   const without = (ids: string[]) => {
     const at = ids.indexOf(messageId)
@@ -408,7 +409,7 @@ function removeMessage(state: AgentState, messageId: string): void {
   if (turn) without(turn.messageIds)
   if (message.blockId && own(state.blocks, message.blockId)) without(own(state.blocks, message.blockId)!.messageIds)
   if (message.threadId && own(state.threads, message.threadId)) without(own(state.threads, message.threadId)!.messageIds)
-  delete state.messages[messageId]
+  deleteMessage(state.messages, messageId)
 }
 
 function resetBlock(state: AgentState, blockId: string): void {

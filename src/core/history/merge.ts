@@ -8,6 +8,7 @@ import { weftError, type WeftError } from '../errors'
 import type { AgentState } from '../model'
 import type { HydratedTurn, Op } from '../ops'
 import { own } from '../util/record'
+import { messageIn } from '../message-table'
 
 /**
  * What a protocol's history loader makes of what the server returned.
@@ -45,7 +46,7 @@ export function historyOps(batch: HistoryBatch, state: AgentState, at: 'start' |
     // A replayed turn is all or nothing: its events would apply twice to a turn the store holds.
     if (known && replay) continue
     const fresh = messages.filter((m) => {
-      if (seenMessages.has(m.id) || own(state.messages, m.id) !== undefined) return false
+      if (seenMessages.has(m.id) || messageIn(state.messages, m.id) !== undefined) return false
       seenMessages.add(m.id)
       return true
     })

@@ -4,6 +4,7 @@
  */
 import type { AgentState } from '../model'
 import { own } from '../util/record'
+import { messageIn } from '../message-table'
 
 /**
  * One plain chat message.
@@ -32,7 +33,7 @@ export function plainMessages(state: AgentState, path: readonly string[]): Plain
     const texts: string[] = []
     const attachments: NonNullable<PlainMessage['attachments']> = []
     for (const id of turn.messageIds) {
-      const message = own(state.messages, id)
+      const message = messageIn(state.messages, id)
       if (!message || message.role === 'tool') continue
       if (message.type === 'text' && typeof message.props.content === 'string') texts.push(message.props.content)
       if (turn.role === 'user' && (message.type === 'file' || message.type === 'image') && typeof message.props.url === 'string') {

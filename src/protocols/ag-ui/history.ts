@@ -15,6 +15,7 @@ import type { HydratedTurn, Op } from '../../core/ops'
 import type { AgentStore } from '../../core/store'
 import { fetchJSON } from '../../core/transport/fetch-json'
 import { HistoryPager, type HistoryStatus } from '../../core/history/pager'
+import { messageIn } from '../../core/message-table'
 
 /**
  * One page of history, as the server sends it.
@@ -142,7 +143,7 @@ export function agUiHistoryOps(page: AgUiHistoryPage, state: AgentState): Op[] {
   const problems: Array<{ turnId?: string; message: string }> = []
   let lastTurnId: string | undefined
   for (const group of groups) {
-    const parts = group.parts.filter((part) => !own(state.messages, part.id))
+    const parts = group.parts.filter((part) => !messageIn(state.messages, part.id))
     const first = parts[0]
     if (!first) {
       for (const message of group.problems) problems.push({ turnId: lastTurnId, message })

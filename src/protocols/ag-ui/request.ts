@@ -11,6 +11,7 @@ import type { RequestBody } from '../../core/client-options'
 import type { AgentState, Message } from '../../core/model'
 import type { RequestContext } from '../../core/protocol/request'
 import { isRecord, isSafeKey, own } from '../../core/util/record'
+import { messageIn } from '../../core/message-table'
 
 type AgUiMessage = Record<string, unknown> & { id: string; role: string }
 
@@ -26,7 +27,7 @@ export function toAgUiMessages(state: AgentState, path: readonly string[]): AgUi
   for (const turnId of path) {
     const turn = own(state.turns, turnId)
     if (!turn) continue
-    const messages = turn.messageIds.map((id) => own(state.messages, id)).filter((m): m is Message => m !== undefined)
+    const messages = turn.messageIds.map((id) => messageIn(state.messages, id)).filter((m): m is Message => m !== undefined)
     if (turn.role === 'user') {
       const user = userMessage(turn.id, messages)
       if (user) out.push(user)

@@ -7,6 +7,7 @@
 import type { AgentState, Message, Source, Turn } from '../../core/model'
 import { own, recordOf } from '../../core/util/record'
 import { booleanOf, defined, stringOf } from '../../core/util/values'
+import { messageIn } from '../../core/message-table'
 
 /**
  * One part of a `UIMessage`, as the AI SDK defines it (text, reasoning, tool,
@@ -86,7 +87,7 @@ export function toUIMessage(state: AgentState, turn: Turn): UIMessage | undefine
   }
   sourcesAfter('')
   for (const messageId of turn.messageIds) {
-    const message = own(state.messages, messageId)
+    const message = messageIn(state.messages, messageId)
     if (!message) continue
     enter(message.blockId)
     const part = toPart(message)
