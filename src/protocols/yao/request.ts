@@ -5,8 +5,9 @@
  * question again. A host adds `assistant_id` and the rest through `body`.
  */
 import type { RequestBody } from '../../core/client-options'
-import { plainMessages } from '../../core/protocol/plain-messages'
+import { plainMessages, type PlainMessage } from '../../core/protocol/plain-messages'
 import type { RequestContext } from '../../core/protocol/request'
+import { own } from '../../core/util/record'
 
 /**
  * Build Yao's request.
@@ -15,7 +16,16 @@ import type { RequestContext } from '../../core/protocol/request'
  * yaoRequest(context) // { chat_id: 'chat-1', messages: [{ role: 'user', content: 'Hi' }] }
  */
 export function yaoRequest(context: RequestContext): RequestBody {
-  const messages = plainMessages(context.state, context.path)
-  const question = messages.filter((m) => m.role === 'user').at(-1)
-  return { chat_id: context.conversationId, messages: question ? [question] : [] }
+  return { chat_id: context.conversationId, messages: lastQuestion(context) }
+}
+
+/** The newest user turn that has text or files, read alone: the rest of a long history is never walked. */
+function lastQuestion({ state, path }: RequestContext): PlainMessage[] {
+  for (let at = path.length - 1; at >= 0; at--) {
+    const turnId = path[at] as string
+    if (own(state.turns, turnId)?.role !== 'user') continue
+    const [question] = plainMessages(state, [turnId])
+    if (question) return [question]
+  }
+  return []
 }
