@@ -94,9 +94,13 @@ const pacedFetch: typeof fetch = async () => {
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
       return new Promise<void>((resolve) => setTimeout(() => {
-        results.streamStart ??= performance.now()
+        if (results.streamStart === undefined) {
+          results.streamStart = performance.now()
+          performance.mark('weft-stream-start')
+        }
         if (at >= events.length) {
           results.streamEnd = performance.now()
+          performance.mark('weft-stream-end')
           controller.close()
         } else controller.enqueue(encoder.encode(events.slice(at, (at += TOKENS_PER_TICK)).join('')))
         resolve()

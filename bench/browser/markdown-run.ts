@@ -11,9 +11,9 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { n, table } from '../harness'
+import { markAt, percentile, scriptPerFrame, TRACE_CATEGORIES, type TraceEvent } from './frame-script'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const FRAME_MS = 1000 / 60
 /** `BENCH_PROFILE=1`: also take a CPU profile of the page (names kept) and print where the time went. */
 const PROFILE = Boolean(process.env.BENCH_PROFILE)
 
@@ -30,22 +30,6 @@ function selfTimes(profile: CpuProfile): Array<[string, number]> {
     totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000)
   })
   return [...totals.entries()].sort((a, b) => b[1] - a[1])
-}
-
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, unknown> }
-
-/** Script events at the top of the renderer's main thread (nested ones are inside their parent's time). */
-const SCRIPT = new Set(['FunctionCall', 'EvaluateScript', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'v8.callFunction', 'v8.run', 'EventDispatch'])
-
-function mainThread(events: TraceEvent[]): { pid: number; tid: number } {
-  const named = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-  if (!named) throw new Error('no renderer main thread in the trace')
-  return { pid: named.pid, tid: named.tid }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 }
 
 interface PageResults { commits: number[]; commitSources?: string[]; frames: number[]; finishedRenders: number; finishedMounts?: number; done: boolean; error?: string }
@@ -73,7 +57,7 @@ async function runPage<R extends PageResults>(entry: string): Promise<{ results:
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
       await cdp.send('Profiler.start')
     }
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'toplevel'] })
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES })
     // weft's stylesheet, as a host loads it: the chat's viewport scrolls only with it.
     await page.addStyleTag({ content: readFileSync(`${root}/src/components/styles.css`, 'utf8') })
     await page.addScriptTag({ content: script })
@@ -107,44 +91,13 @@ function commitsPerFrame({ commits, frames }: PageResults): number[] {
   return perFrame
 }
 
-/** Script time per 16.7 ms window, from the top-level script events of the page's main thread. */
-function scriptPerFrame(events: TraceEvent[]): number[] {
-  const main = mainThread(events)
-  const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && SCRIPT.has(e.name) && e.dur !== undefined)
-    .sort((a, b) => a.ts - b.ts)
-  const top: TraceEvent[] = []
-  let end = -Infinity
-  for (const e of own) {
-    if (e.ts >= end) {
-      top.push(e)
-      end = e.ts + e.dur!
-    }
-  }
-  const start = top[0]?.ts ?? 0
-  const windows = new Map<number, number>()
-  for (const e of top) {
-    // An event spanning windows charges each the part it spent there.
-    let at = e.ts
-    const stop = e.ts + e.dur!
-    while (at < stop) {
-      let w = Math.floor((at - start) / (FRAME_MS * 1000))
-      // Rounding can put `at` on its window's end; it then belongs to the next window.
-      if (start + (w + 1) * FRAME_MS * 1000 <= at) w += 1
-      const windowEnd = start + (w + 1) * FRAME_MS * 1000
-      const slice = Math.min(stop, windowEnd) - at
-      windows.set(w, (windows.get(w) ?? 0) + slice)
-      at += slice
-    }
-  }
-  return [...windows.values()].map((us) => us / 1000)
-}
-
 interface MarkdownResults extends PageResults { lexCalls: number; lexMs: number; lexChars: number; finalText: string; streamStart?: number; streamEnd?: number }
 
 async function markdownBench(): Promise<void> {
   const { results, trace, finalParseMs, replayMs, profile } = await runPage<MarkdownResults>('./markdown-page.tsx')
   const perFrame = commitsPerFrame(results)
   const busy = scriptPerFrame(trace)
+  const streaming = scriptPerFrame(trace, markAt(trace, 'weft-stream-start'), markAt(trace, 'weft-stream-end'))
   const once = finalParseMs ?? NaN
   console.log('\nChromium: a 50,000-character markdown answer in 5,000 tokens (4 every 4 ms) after 1,000 earlier messages, drawn by weft\'s components in Chat (virtualized)')
   table([{
@@ -156,6 +109,8 @@ async function markdownBench(): Promise<void> {
     'frame script ms p50': n(percentile(busy, 50), 2),
     p95: n(percentile(busy, 95), 2),
     max: n(Math.max(0, ...busy), 2),
+    'streaming: script p50': n(percentile(streaming, 50), 2),
+    'streaming p95': n(percentile(streaming, 95), 2),
   }])
   // The same count for the frames while the answer's bytes arrive, apart from the two ends: the
   // transcript mounting (the virtual list measures its first rows) and the finished turn joining the list.

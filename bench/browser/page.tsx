@@ -119,11 +119,13 @@ function Chat() {
     // The earlier messages have mounted: from here on, none of them may render again.
     for (const id of Object.keys(messageRecord(store.getState().messages))) finished.add(id)
     streamStarted = performance.now()
+    performance.mark('weft-stream-start')
     void send('go')
   }, [send])
   useEffect(() => {
     if (status === 'done' || status === 'error') {
       results.streamMs = performance.now() - streamStarted
+      performance.mark('weft-stream-end')
       // The answer is the longest text that was not there before (the question is one word).
       const texts = messageList(store.getState().messages).filter((m) => !finished.has(m.id)).map((m) => String(m.props.content ?? ''))
       results.tokens = Math.max(0, ...texts.map((t) => t.split(' ').filter(Boolean).length))

@@ -9,9 +9,9 @@ import { build } from 'esbuild'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { n, table } from '../harness'
+import { markAt, percentile, scriptPerFrame, type TraceEvent } from './frame-script'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const FRAME_MS = 1000 / 60
 /**
  * How long the answer may stream (`--budget-ms=N`, default 60 s). On a loaded machine
  * the page draws fewer frames a second than the bytes arrive for; the stream is then
@@ -19,21 +19,6 @@ const FRAME_MS = 1000 / 60
  */
 const BUDGET_MS = Number(process.argv.find((a) => a.startsWith('--budget-ms='))?.slice(12) ?? 60_000)
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, unknown> }
-
-/** Script events at the top of the renderer's main thread (nested ones are inside their parent's time). */
-const SCRIPT = new Set(['FunctionCall', 'EvaluateScript', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'EventDispatch'])
-
-function mainThread(events: TraceEvent[]): { pid: number; tid: number } {
-  const named = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-  if (!named) throw new Error('no renderer main thread in the trace')
-  return { pid: named.pid, tid: named.tid }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
-}
 
 async function main(): Promise<void> {
   const bundle = await build({
@@ -55,7 +40,7 @@ async function main(): Promise<void> {
     await page.setContent('<!doctype html><html><body><div id="root"></div></body></html>')
     await page.addScriptTag({ content: `window.benchBudgetMs = ${BUDGET_MS}` })
     stage('tracing')
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel'] })
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel', 'blink.user_timing'] })
     await page.addScriptTag({ content: script })
     stage('page running')
     await page.waitForFunction(() => (window as unknown as { benchResults: { done: boolean } }).benchResults.done, undefined, { timeout: BUDGET_MS + 180_000, polling: 200 })
@@ -87,37 +72,10 @@ async function main(): Promise<void> {
     const doubles = perFrame.flatMap((count, i) => (count > 1 ? [i] : []))
       .map((i) => `${committed.indexOf(i) + 1} of ${committed.length}`)
 
-    // Script time per 16.7 ms window, from the top-level script events of the page's main thread.
+    // Script time per 16.7 ms window: the whole page, and from the send to the stream's end.
     const events = trace.traceEvents
-    const main = mainThread(events)
-    const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && SCRIPT.has(e.name) && e.dur !== undefined)
-      .sort((a, b) => a.ts - b.ts)
-    const top: TraceEvent[] = []
-    let end = -Infinity
-    for (const e of own) {
-      if (e.ts >= end) {
-        top.push(e)
-        end = e.ts + e.dur!
-      }
-    }
-    const start = top[0]?.ts ?? 0
-    const windows = new Map<number, number>()
-    for (const e of top) {
-      // An event spanning windows charges each the part it spent there.
-      let at = e.ts
-      const stop = e.ts + e.dur!
-      while (at < stop) {
-        let w = Math.floor((at - start) / (FRAME_MS * 1000))
-        // Rounding can put `at` on its window's end; it then belongs to the next window
-        // (without this the slice is empty and the loop never ends).
-        if (start + (w + 1) * FRAME_MS * 1000 <= at) w += 1
-        const windowEnd = start + (w + 1) * FRAME_MS * 1000
-        const slice = Math.min(stop, windowEnd) - at
-        windows.set(w, (windows.get(w) ?? 0) + slice)
-        at += slice
-      }
-    }
-    const busy = [...windows.values()].map((us) => us / 1000)
+    const busy = scriptPerFrame(events)
+    const streaming = scriptPerFrame(events, markAt(events, 'weft-stream-start'), markAt(events, 'weft-stream-end'))
 
     console.log('Chromium: a 20,000-token UI-stream answer after 1,000 earlier messages, 2 KiB every 4 ms, drawn with weft\'s hooks (one component per message)')
     if (results.cut) console.log(`The ${n(BUDGET_MS / 1000)} s budget ended the stream: ${n(results.tokens)} of 20,000 tokens (${n((100 * results.received) / results.total, 1)}% of the bytes) were drawn`)
@@ -132,6 +90,8 @@ async function main(): Promise<void> {
       'frame script ms p50': n(percentile(busy, 50), 2),
       p95: n(percentile(busy, 95), 2),
       max: n(Math.max(0, ...busy), 2),
+      'streaming: script p50': n(percentile(streaming, 50), 2),
+      'streaming p95': n(percentile(streaming, 95), 2),
       'store dispatch ms p50': n(percentile(results.dispatchMs, 50), 2),
       'dispatch p95': n(percentile(results.dispatchMs, 95), 2),
     }])
