@@ -21,10 +21,9 @@ export function yaoRequest(context: RequestContext): RequestBody {
 
 /** The newest user turn that has text or files, read alone: the rest of a long history is never walked. */
 function lastQuestion({ state, path }: RequestContext): PlainMessage[] {
-  for (let at = path.length - 1; at >= 0; at--) {
-    const turnId = path[at] as string
-    if (own(state.turns, turnId)?.role !== 'user') continue
-    const [question] = plainMessages(state, [turnId])
+  for (let at = path.length; at-- > 0;) {
+    const turnId = path[at]!
+    const [question] = own(state.turns, turnId)?.role === 'user' ? plainMessages(state, [turnId]) : []
     if (question) return [question]
   }
   return []
