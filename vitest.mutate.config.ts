@@ -25,7 +25,7 @@ export default defineConfig({
     environment: 'node',
     setupFiles: ['test/register-protocols.ts', 'test/mutate-setup.ts'],
     include: foldGroup ? FOLD_TESTS : [
-      'test/core/fold.test.ts', 'test/core/fold-safety.test.ts', 'test/core/fold-lifecycle.test.ts', 'test/core/sealed-values.test.ts',
+      'test/core/fold.test.ts', 'test/core/fold-safety.test.ts', 'test/core/fold-lifecycle.test.ts', 'test/core/message-table.test.ts', 'test/core/sealed-values.test.ts',
       'test/core/coalesce.test.ts', 'test/core/store.test.ts', 'test/core/timeline.test.ts', 'test/core/prototype-safety.test.ts', 'test/core/wire-strings.test.ts', 'test/core/end-of-stream.test.ts',
       'test/core/yao.test.ts', 'test/core/ui-message.test.ts', 'test/core/ui-message-streams.test.ts', 'test/core/ui-messages.test.ts',
       'test/core/vocion.test.ts', 'test/core/vocion-scenarios.test.ts', 'test/core/ag-ui-decoder.test.ts', 'test/core/peer-ai-sdk.test.ts',
@@ -40,7 +40,7 @@ export default defineConfig({
       'test/core/wire-fields-yao.test.ts', 'test/core/wire-fields-ag-ui-vocion.test.ts', 'test/core/resume-align-rules.test.ts',
       'test/core/resume-rules.test.ts',
       'test/core/vocion-decoder-rules.test.ts', 'test/core/vocion-events-rules.test.ts',
-      'test/core/transport-request-rules.test.ts', 'test/core/transport-stream-rules.test.ts', 'test/core/transport-frames-rules.test.ts',
+      'test/core/transport-request-rules.test.ts', 'test/core/transport-stream-rules.test.ts', 'test/core/transport-frames-rules.test.ts', 'test/core/lifeline-timer.test.ts',
       'test/core/ag-ui-message-rules.test.ts', 'test/core/ag-ui-snapshot-rules.test.ts', 'test/core/ag-ui-chunk-rules.test.ts',
       'test/core/ag-ui-decoder-rules.test.ts', 'test/core/ag-ui-tool-rules.test.ts',
       'test/core/ui-message-tool-rules.test.ts', 'test/core/ui-message-text-rules.test.ts', 'test/core/ui-message-chunk-rules.test.ts',

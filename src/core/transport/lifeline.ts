@@ -31,7 +31,14 @@ export class LifelineAbort extends Error {
  */
 export class Lifeline {
   private readonly controller = new AbortController()
+  // One timer serves every wait: a read moves the deadline and leaves the timer be, and
+  // the timer, when it fires early, waits again for what is left. Arming and clearing a
+  // timer per read cost more than the read in a browser.
   private timer: ReturnType<typeof setTimeout> | undefined
+  private timerAt = Infinity
+  private deadline = Infinity
+  private deadlineIsGrace = false
+  private deadlineMs = 0
   private fired = false
   private disposed = false
   private graceMs: number | undefined
@@ -99,6 +106,7 @@ export class Lifeline {
     if (this.disposed) return
     this.disposed = true
     this.disarm()
+    this.stopTimer()
     this.callerSignal?.removeEventListener('abort', this.onCallerAbort)
   }
 
@@ -106,16 +114,48 @@ export class Lifeline {
     const grace = this.graceMs
     const ms = grace !== undefined && (this.idleMs <= 0 || grace < this.idleMs) ? grace : this.idleMs
     if (ms <= 0 || this.disposed) return
-    this.disarm()
-    this.timer = setTimeout(() => {
-      this.fired = true
-      this.graceFired = ms === grace
-      this.controller.abort(new DOMException(`no data for ${ms} ms`, 'TimeoutError'))
-    }, ms)
+    this.deadline = Date.now() + ms
+    this.deadlineMs = ms
+    this.deadlineIsGrace = ms === grace
+    // A later timer would fire too late (the grace period is shorter than the idle timeout).
+    if (this.timerAt > this.deadline) this.schedule(ms)
+    else holdProcess(this.timer, true)
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timerAt = Date.now() + ms
+    this.timer = setTimeout(() => this.check(), ms)
+  }
+
+  private check(): void {
+    this.timer = undefined
+    this.timerAt = Infinity
+    // No wait is under way: the next one arms the timer again.
+    if (this.deadline === Infinity || this.disposed) return
+    const left = this.deadline - Date.now()
+    if (left > 0) return this.schedule(left)
+    this.fired = true
+    this.graceFired = this.deadlineIsGrace
+    this.controller.abort(new DOMException(`no data for ${this.deadlineMs} ms`, 'TimeoutError'))
   }
 
   private disarm(): void {
+    this.deadline = Infinity
+    // Between waits the timer must not keep a Node process alive on its own.
+    holdProcess(this.timer, false)
+  }
+
+  private stopTimer(): void {
     if (this.timer !== undefined) clearTimeout(this.timer)
     this.timer = undefined
+    this.timerAt = Infinity
   }
+}
+
+/** Node's timers can stop holding the process open and start again; a browser's timer is a number and has neither. */
+function holdProcess(timer: ReturnType<typeof setTimeout> | undefined, hold: boolean): void {
+  const handle = timer as { ref?: () => void; unref?: () => void } | undefined
+  if (hold) handle?.ref?.()
+  else handle?.unref?.()
 }
