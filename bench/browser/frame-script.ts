@@ -15,7 +15,7 @@ export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devto
 const FRAME_US = (1000 / 60) * 1000
 
 /** Script events at the top of the renderer's main thread (nested ones are inside their parent's time). */
-const SCRIPT = new Set(['FunctionCall', 'EvaluateScript', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'v8.callFunction', 'v8.run', 'EventDispatch'])
+export const SCRIPT_EVENTS: ReadonlySet<string> = new Set(['FunctionCall', 'EvaluateScript', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'v8.callFunction', 'v8.run', 'EventDispatch'])
 
 function mainThread(events: TraceEvent[]): { pid: number; tid: number } {
   const named = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
@@ -34,16 +34,18 @@ export function markAt(events: TraceEvent[], name: string): number | undefined {
 }
 
 /**
- * Script ms in each 16.7 ms window that had any, from `from` to `to` (trace
- * times; the whole trace when absent). An event spanning windows charges each
+ * Ms in each 16.7 ms window from `from` to `to` (trace times; from the first to the
+ * last such event when absent) of the top-level main-thread events named in
+ * `names`; a window with none counts 0. An event spanning windows charges each
  * the part it spent there, and only its part inside the range counts.
  *
  * @example
- * percentile(scriptPerFrame(trace.traceEvents), 95)
+ * const rendering = timePerWindow(trace.traceEvents, new Set(['Layout', 'Paint']), from, to)
  */
-export function scriptPerFrame(events: TraceEvent[], from = -Infinity, to = Infinity): number[] {
+export function timePerWindow(events: TraceEvent[], names: ReadonlySet<string>, from = -Infinity, to = Infinity): number[] {
   const main = mainThread(events)
-  const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && SCRIPT.has(e.name) && e.dur !== undefined)
+  const own = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && names.has(e.name) && e.dur !== undefined && e.ts + e.dur > from && e.ts < to)
     .sort((a, b) => a.ts - b.ts)
   const top: TraceEvent[] = []
   let end = -Infinity
@@ -54,21 +56,33 @@ export function scriptPerFrame(events: TraceEvent[], from = -Infinity, to = Infi
     }
   }
   const start = Number.isFinite(from) ? from : (top[0]?.ts ?? 0)
-  const windows = new Map<number, number>()
+  const stopAt = Number.isFinite(to) ? to : Math.max(start, end)
+  const windows = new Array<number>(Math.max(1, Math.ceil((stopAt - start) / FRAME_US))).fill(0)
   for (const e of top) {
     let at = Math.max(e.ts, start)
-    const stop = Math.min(e.ts + e.dur!, to)
+    const stop = Math.min(e.ts + e.dur!, stopAt)
     while (at < stop) {
       let w = Math.floor((at - start) / FRAME_US)
       // Rounding can put `at` on its window's end; it then belongs to the next window
       // (without this the slice is empty and the loop never ends).
       if (start + (w + 1) * FRAME_US <= at) w += 1
       const slice = Math.min(stop, start + (w + 1) * FRAME_US) - at
-      windows.set(w, (windows.get(w) ?? 0) + slice)
+      if (w < windows.length) windows[w]! += slice
       at += slice
     }
   }
-  return [...windows.values()].map((us) => us / 1000)
+  return windows.map((us) => us / 1000)
+}
+
+/**
+ * Script ms in each 16.7 ms window that had any script, from `from` to `to`
+ * (the whole trace when absent).
+ *
+ * @example
+ * percentile(scriptPerFrame(trace.traceEvents), 95)
+ */
+export function scriptPerFrame(events: TraceEvent[], from?: number, to?: number): number[] {
+  return timePerWindow(events, SCRIPT_EVENTS, from, to).filter((ms) => ms > 0)
 }
 
 /**

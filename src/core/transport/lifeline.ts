@@ -37,8 +37,8 @@ export class Lifeline {
   private timer: ReturnType<typeof setTimeout> | undefined
   private timerAt = Infinity
   private deadline = Infinity
-  private deadlineIsGrace = false
-  private deadlineMs = 0
+  private armedMs = 0
+  private armedGrace = false
   private fired = false
   private disposed = false
   private graceMs: number | undefined
@@ -105,8 +105,9 @@ export class Lifeline {
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
-    this.disarm()
-    this.stopTimer()
+    this.deadline = Infinity
+    clearTimeout(this.timer)
+    this.timer = undefined
     this.callerSignal?.removeEventListener('abort', this.onCallerAbort)
   }
 
@@ -115,11 +116,11 @@ export class Lifeline {
     const ms = grace !== undefined && (this.idleMs <= 0 || grace < this.idleMs) ? grace : this.idleMs
     if (ms <= 0 || this.disposed) return
     this.deadline = Date.now() + ms
-    this.deadlineMs = ms
-    this.deadlineIsGrace = ms === grace
+    this.armedMs = ms
+    this.armedGrace = ms === grace
     // A later timer would fire too late (the grace period is shorter than the idle timeout).
     if (this.timerAt > this.deadline) this.schedule(ms)
-    else holdProcess(this.timer, true)
+    else this.holdProcess(true)
   }
 
   private schedule(ms: number): void {
@@ -129,33 +130,26 @@ export class Lifeline {
   }
 
   private check(): void {
-    this.timer = undefined
     this.timerAt = Infinity
-    // No wait is under way: the next one arms the timer again.
-    if (this.deadline === Infinity || this.disposed) return
     const left = this.deadline - Date.now()
+    // No wait is under way: the next one sets the timer again.
+    if (left === Infinity || this.disposed) return
     if (left > 0) return this.schedule(left)
     this.fired = true
-    this.graceFired = this.deadlineIsGrace
-    this.controller.abort(new DOMException(`no data for ${this.deadlineMs} ms`, 'TimeoutError'))
+    this.graceFired = this.armedGrace
+    this.controller.abort(new DOMException(`no data for ${this.armedMs} ms`, 'TimeoutError'))
   }
 
   private disarm(): void {
     this.deadline = Infinity
     // Between waits the timer must not keep a Node process alive on its own.
-    holdProcess(this.timer, false)
+    this.holdProcess(false)
   }
 
-  private stopTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer)
-    this.timer = undefined
-    this.timerAt = Infinity
+  /** Node's timers can stop holding the process open and start again; a browser's timer is a number and has neither. */
+  private holdProcess(hold: boolean): void {
+    const timer = this.timer as { ref?(): void; unref?(): void } | undefined
+    if (hold) timer?.ref?.()
+    else timer?.unref?.()
   }
-}
-
-/** Node's timers can stop holding the process open and start again; a browser's timer is a number and has neither. */
-function holdProcess(timer: ReturnType<typeof setTimeout> | undefined, hold: boolean): void {
-  const handle = timer as { ref?: () => void; unref?: () => void } | undefined
-  if (hold) handle?.ref?.()
-  else handle?.unref?.()
 }
