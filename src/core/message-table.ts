@@ -70,7 +70,7 @@ export function putMessage(table: MessageTable, message: Message): void {
 export function deleteMessage(table: MessageTable, id: string): void {
   const key = bucketOf(id)
   const bucket = own(table, key)
-  if (!bucket || own(bucket, id) === undefined) return
+  if (!bucket) return
   delete bucket[id]
   if (Object.keys(bucket).length === 0) delete table[key]
 }
