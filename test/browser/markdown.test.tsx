@@ -205,6 +205,26 @@ describe('Markdown: streaming', () => {
     expect(container.querySelector('p')).toBe(first)
     expect(container.querySelector('li')!.textContent).toBe('a list')
   })
+
+  it('keeps the element of a block that closes, and of every block when a group fills and the next one starts', () => {
+    const paragraphs = (count: number) => Array.from({ length: count }, (_, i) => `Paragraph ${i}.`).join('\n\n')
+    const { container, rerender } = render(plain(<Markdown text={`${paragraphs(31)}\n\nThe open one`} streaming />))
+    const open = () => [...container.querySelectorAll('p')].at(-1)!
+    const before = [...container.querySelectorAll('p')]
+    expect(before).toHaveLength(32)
+    expect(open().textContent).toBe('The open one')
+    const element = open()
+    // The open block closes (a 33rd starts, in a new group of 32): nothing already drawn is drawn anew.
+    rerender(plain(<Markdown text={`${paragraphs(31)}\n\nThe open one, closed.\n\nNext`} streaming />))
+    const after = [...container.querySelectorAll('p')]
+    expect(after).toHaveLength(33)
+    expect(after[31]).toBe(element)
+    expect(element.textContent).toBe('The open one, closed.')
+    expect(after.slice(0, 32)).toEqual(before)
+    rerender(plain(<Markdown text={`${paragraphs(31)}\n\nThe open one, closed.\n\nNext and more`} streaming={false} />))
+    expect([...container.querySelectorAll('p')].slice(0, 32)).toEqual(before)
+    expect(open().textContent).toBe('Next and more')
+  })
 })
 
 describe('Markdown in the transcript', () => {

@@ -147,14 +147,15 @@ function place(tokens: readonly Token[], start: number): MarkdownBlock[] {
   return out
 }
 
-/** Closed blocks per group: when one more closes, only the group it joins is drawn again. */
+/** Blocks per group: per update, only the group holding the open block is drawn again. */
 const GROUP = 32
 
 /**
  * `blocks` cut into groups of 32, keeping each group of `previous` that holds the
- * same blocks (the same array, so its memoised view is not drawn again). Closed
- * blocks only ever grow at the end, so comparing a group's first and last block is
- * enough; a list that started over gets new groups.
+ * same blocks (the same array, so its memoised view is not drawn again). Blocks
+ * only ever change at the end (closed ones are kept, open ones are new objects on
+ * each update), so comparing a group's first and last block is enough; a list
+ * that started over gets new groups.
  *
  * @example
  * const first = groupsOf(blocks, [])

@@ -82,25 +82,17 @@ function CitedBlocks({ blocks, turnId, streaming }: { blocks: MarkdownBlockList;
 function Blocks({ blocks, citations, streaming }: { blocks: MarkdownBlockList; citations: ReadonlyMap<number, Source | undefined>; streaming: boolean }) {
   const { dataImages } = useMarkdownSettings()
   const context = useMemo<RenderContext>(() => ({ citations, dataImages, CodeBlock, streaming }), [citations, dataImages, streaming])
-  return (
-    <>
-      <DoneBlocks blocks={blocks.done} context={context} />
-      {blocks.live.map((block) => <MarkdownBlockView key={block.key} token={block.token} context={context} />)}
-    </>
-  )
+  // Open blocks sit in the same groups as closed ones, so a block that closes keeps its element (no remount).
+  const groups = useRef<ReadonlyArray<readonly MarkdownBlock[]>>([])
+  groups.current = groupsOf(blocks.live.length > 0 ? blocks.done.concat(blocks.live) : blocks.done, groups.current)
+  return <>{groups.current.map((group) => <BlockGroup key={group[0]!.key} blocks={group} context={context} />)}</>
 }
 
 /**
- * Closed blocks, in groups: drawn again only when one more closes (or the
- * sources change), never per token; and then only the group it joins, so a block
- * closing costs the same at the 1,000th block as at the 10th (see `groupsOf`).
+ * A group of blocks, drawn again only when one of its blocks changes (or the
+ * sources do): per token that is the group holding the open block, so a token
+ * costs the same at the 1,000th block as at the 10th (see `groupsOf`).
  */
-const DoneBlocks = memo(function DoneBlocks({ blocks, context }: { blocks: readonly MarkdownBlock[]; context: RenderContext }) {
-  const groups = useRef<ReadonlyArray<readonly MarkdownBlock[]>>([])
-  groups.current = groupsOf(blocks, groups.current)
-  return <>{groups.current.map((group) => <BlockGroup key={group[0]!.key} blocks={group} context={context} />)}</>
-})
-
 const BlockGroup = memo(function BlockGroup({ blocks, context }: { blocks: readonly MarkdownBlock[]; context: RenderContext }) {
   return <>{blocks.map((block) => <MarkdownBlockView key={block.key} token={block.token} context={context} />)}</>
 })
