@@ -7,7 +7,7 @@
  * Asserts nothing.
  */
 import { build } from 'esbuild'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { n, table } from '../harness'
@@ -20,11 +20,18 @@ const PROFILE = Boolean(process.env.BENCH_PROFILE)
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
-/** Self time by function (name and line of the bundle), in ms, the largest first. */
-function selfTimes(profile: CpuProfile): Array<[string, number]> {
+/** Self time by function (name and line of the bundle), in ms, the largest first; with `under`, only in samples below that function. */
+function selfTimes(profile: CpuProfile, under?: string): Array<[string, number]> {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+  const parent = new Map<number, number>()
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
+  const inside = (id: number): boolean => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (byId.get(at)?.callFrame.functionName === under) return true
+    return false
+  }
   const totals = new Map<string, number>()
   profile.samples.forEach((id, i) => {
+    if (under && !inside(id)) return
     const frame = byId.get(id)?.callFrame
     const name = frame ? `${frame.functionName || '(anonymous)'}${frame.url ? `:${frame.lineNumber + 1}` : ''}` : '?'
     totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000)
@@ -44,13 +51,20 @@ async function runPage<R extends PageResults>(entry: string): Promise<{ results:
   const script = bundle.outputFiles[0]!.text
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [...(process.env.BENCH_JS_FLAGS ? [`--js-flags=${process.env.BENCH_JS_FLAGS}`] : []), '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   })
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`))
     page.on('console', (message) => { if (message.type() === 'error') console.error(`page console: ${message.text()}`) })
-    await page.setContent('<!doctype html><html><body style="margin:0"><div id="root"></div></body></html>')
+    // Served cross-origin isolated, so the page's clock ticks in µs, not in 0.1 ms steps: each lex is timed alone.
+    await page.route('http://localhost/bench', (route) => route.fulfill({
+      status: 200, contentType: 'text/html',
+      headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
+      body: '<!doctype html><html><body style="margin:0"><div id="root"></div></body></html>',
+    }))
+    await page.goto('http://localhost/bench')
+    if (!(await page.evaluate(() => crossOriginIsolated))) console.error('the page is not cross-origin isolated: its clock is coarse')
     const cdp = PROFILE ? await page.context().newCDPSession(page) : undefined
     if (cdp) {
       await cdp.send('Profiler.enable')
@@ -64,7 +78,11 @@ async function runPage<R extends PageResults>(entry: string): Promise<{ results:
     if (process.env.BENCH_DEBUG) setInterval(() => void page.evaluate(() => { const r = (window as any).benchResults; return [r.commits.length, r.frames.length, r.lexCalls, r.done, document.querySelectorAll('[data-weft=turn]').length, document.querySelector('[data-weft=transcript]')?.getAttribute('data-state'), document.querySelector('[data-weft=chat-viewport]')?.clientHeight, document.body.innerText.slice(-200)] }).then((v) => console.log(JSON.stringify(v))).catch(() => undefined), 3000).unref()
     await page.waitForFunction(() => (window as unknown as { benchResults: { done: boolean } }).benchResults.done, undefined, { timeout: 300_000, polling: 200 })
     const profile = cdp ? ((await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile }).profile : undefined
-    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }
+    if (profile && process.env.BENCH_TRACE) writeFileSync(`${process.env.BENCH_TRACE}.cpuprofile`, JSON.stringify(profile))
+    const traceText = (await browser.stopTracing()).toString('utf8')
+    // `BENCH_TRACE=file.json`: keep the trace (and with BENCH_PROFILE the CPU profile beside it), to open in the browser's devtools.
+    if (process.env.BENCH_TRACE) writeFileSync(process.env.BENCH_TRACE, traceText)
+    const trace = JSON.parse(traceText) as { traceEvents: TraceEvent[] }
     const results = await page.evaluate(() => (window as unknown as { benchResults: unknown }).benchResults) as R
     if (results.error) throw new Error(`the stream failed: ${results.error}`)
     // One parse of the final text, in the same page, warmed up: the median of 21.
@@ -161,6 +179,10 @@ async function markdownBench(): Promise<void> {
     const total = profile.timeDeltas.reduce((a, b) => a + b, 0) / 1000
     console.log(`\nCPU profile (unminified bundle, so a little slower): ${n(total / 1000, 1)} s sampled; self time, the largest 25`)
     table(selfTimes(profile).slice(0, 25).map(([fn, ms]) => ({ function: fn, 'self ms': n(ms, 1), '%': n((100 * ms) / total, 1) })))
+    const lexing = selfTimes(profile, 'timedLex')
+    const inLex = lexing.reduce((sum, [, ms]) => sum + ms, 0)
+    console.log(`\nInside the timed lexes: ${n(inLex, 1)} ms sampled; self time, the largest 15`)
+    table(lexing.slice(0, 15).map(([fn, ms]) => ({ function: fn, 'self ms': n(ms, 1), '%': n((100 * ms) / inLex, 1) })))
   }
 }
 
