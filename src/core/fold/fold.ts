@@ -133,7 +133,7 @@ function applyMessageDelta(state: AgentState, op: OpOf<'message.delta'>, recent:
       }
     }
   } else {
-    applyDelta(message.props, op.action, op.path, typeof op.value === 'object' ? safe(state, op.turnId, op.value) : op.value)
+    applyDelta(message.props, op.action, op.path, typeof op.value === 'object' ? safe(state, op.turnId, op.value, true) : op.value)
   }
 }
 
@@ -243,7 +243,7 @@ function applyOp(state: AgentState, op: Exclude<Op, OpOf<'message.delta'>>): voi
       return
     case 'trace.node': {
       const turn = ensureTurn(state, op.turnId)
-      upsertTraceNode(state, turn, { ...op, node: safe(state, op.turnId, op.node) })
+      upsertTraceNode(state, turn, { ...op, node: safe(state, op.turnId, op.node, true) })
       return
     }
     case 'trace.fail':
@@ -463,8 +463,11 @@ function recordProblem(state: AgentState, turnId: string | undefined, error: Wef
   else if (!state.error) state.error = error
 }
 
-/** A copy of wire data with forbidden keys removed; a removal is itself recorded. */
-function safe<T>(state: AgentState, turnId: string | undefined, value: T): T {
+/**
+ * A copy of wire data with forbidden keys removed; a removal is itself recorded.
+ * `frozenInside` for values only the delta writers change later (see `cleanCopy`).
+ */
+function safe<T>(state: AgentState, turnId: string | undefined, value: T, frozenInside = false): T {
   return cleanCopy(value, (key) =>
-    recordProblem(state, turnId, weftError('protocol', `refused the key "${key}" sent by the server`)))
+    recordProblem(state, turnId, weftError('protocol', `refused the key "${key}" sent by the server`)), frozenInside)
 }

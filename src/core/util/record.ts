@@ -92,23 +92,44 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * copies, never the caller's objects: later deltas in the same batch mutate what
  * was stored, and must not reach back into the events a host passed in.
  *
+ * With `frozenInside`, the copy's own container stays writable and every
+ * container inside it is frozen. That is for values only the delta writers
+ * touch afterwards (a message's props, a timeline row's fields): they copy a
+ * frozen container before writing into it. It lets immer leave a long tool
+ * input or output alone when it finishes a batch, instead of walking every
+ * object in it.
+ *
  * @example
  * const event = { props: { content: 'a' } }
  * const stored = cleanCopy(event.props) // stored !== event.props
  */
-export function cleanCopy<T>(value: T, onDrop?: (key: string) => void): T {
+export function cleanCopy<T>(value: T, onDrop?: (key: string) => void, frozenInside = false): T {
   if (value === null || typeof value !== 'object') return value
   if (sealedValues.has(value)) return value
-  if (Array.isArray(value)) return value.map((item) => cleanCopy(item, onDrop)) as T
+  return copyOf(value, onDrop, frozenInside) as T
+}
+
+function copyOf(value: object, onDrop: ((key: string) => void) | undefined, frozenInside: boolean): object {
+  if (Array.isArray(value)) {
+    const items = new Array<unknown>(value.length)
+    for (let i = 0; i < value.length; i++) items[i] = innerCopy(value[i], onDrop, frozenInside)
+    return items
+  }
   const out: Record<string, unknown> = {}
   for (const key of Object.keys(value)) {
     if (!isSafeKey(key)) {
       onDrop?.(key)
       continue
     }
-    out[key] = cleanCopy((value as Record<string, unknown>)[key], onDrop)
+    out[key] = innerCopy((value as Record<string, unknown>)[key], onDrop, frozenInside)
   }
-  return out as T
+  return out
+}
+
+function innerCopy(value: unknown, onDrop: ((key: string) => void) | undefined, frozen: boolean): unknown {
+  if (value === null || typeof value !== 'object' || sealedValues.has(value)) return value
+  const copy = copyOf(value, onDrop, frozen)
+  return frozen ? Object.freeze(copy) : copy
 }
 
 /**
