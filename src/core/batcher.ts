@@ -79,6 +79,12 @@ export interface Batcher {
   push(ops: readonly Op[]): void
   /** Hand over what is queued now. */
   flush(): void
+  /**
+   * Run `callback` right after the next flush hands its batch over (one is
+   * scheduled if none is), in the same task: what the callback dispatches joins
+   * that batch's render, so the end of a stream costs no commit of its own.
+   */
+  afterFlush(callback: () => void): void
   /** Drop the pending request (what is queued is flushed first). */
   dispose(): void
 }
@@ -98,41 +104,63 @@ export function createBatcher(
 ): Batcher {
   let queue: Op[] = []
   let cancel: (() => void) | undefined
+  let after: Array<() => void> = []
+
+  const report = (thrown: unknown, ops: readonly Op[]) => {
+    try {
+      onError(thrown, ops)
+    } catch {
+      // A failing error handler has nowhere left to report to.
+    }
+  }
 
   const flush = () => {
     cancel?.()
     cancel = undefined
-    if (queue.length === 0) return
-    const batch = queue
-    queue = []
-    // The fold isolates an op it cannot apply; what may still throw here is the
-    // dispatch's own callback (a store listener). It must not escape a frame
-    // callback, where nobody could catch it, nor stop the stream.
-    try {
-      dispatch(batch)
-    } catch (thrown) {
+    const callbacks = after
+    after = []
+    if (queue.length > 0) {
+      const batch = queue
+      queue = []
+      // The fold isolates an op it cannot apply; what may still throw here is the
+      // dispatch's own callback (a store listener). It must not escape a frame
+      // callback, where nobody could catch it, nor stop the stream.
       try {
-        onError(thrown, batch)
-      } catch {
-        // A failing error handler has nowhere left to report to.
+        dispatch(batch)
+      } catch (thrown) {
+        report(thrown, batch)
       }
     }
+    for (const callback of callbacks) {
+      try {
+        callback()
+      } catch (thrown) {
+        report(thrown, [])
+      }
+    }
+  }
+
+  const schedule = () => {
+    if (cancel) return
+    let ranInline = false
+    const pending = scheduler(() => {
+      ranInline = true
+      cancel = undefined
+      flush()
+    })
+    if (!ranInline) cancel = pending
   }
 
   return {
     push(ops) {
       for (const op of ops) queue.push(op)
-      if (!cancel && queue.length > 0) {
-        let ranInline = false
-        const pending = scheduler(() => {
-          ranInline = true
-          cancel = undefined
-          flush()
-        })
-        if (!ranInline) cancel = pending
-      }
+      if (queue.length > 0) schedule()
     },
     flush,
+    afterFlush(callback) {
+      after.push(callback)
+      schedule()
+    },
     dispose() {
       flush()
     },

@@ -90,6 +90,8 @@ interface ActiveRun {
   scope?: string
   /** Why the first request failed, if it did. */
   failure?: WeftError
+  /** The stream ended and its last batch waits for the next frame: a stop then lets it finish. */
+  finishing?: boolean
 }
 
 type Outcome =
@@ -523,6 +525,11 @@ export class AgentClient {
     this.tools.stop()
     for (const controller of this.toolRuns) controller.abort()
     const run = this.active
+    if (run?.finishing && !isSettled(run.phase)) {
+      // Everything arrived: the answer is complete, not stopped.
+      run.batcher.flush()
+      return
+    }
     if (run && (!isSettled(run.phase) || run.phase === 'parked')) {
       transition(run, 'aborted')
       run.batcher.flush()
@@ -551,6 +558,8 @@ export class AgentClient {
     }
     if (isSettled(run.phase)) return
     run.batcher.flush()
+    // A stream that had ended settles in that flush: nothing is left to detach.
+    if (isSettled(run.phase)) return
     this.persist(run)
     transition(run, 'parked')
     run.controller.abort()
@@ -601,7 +610,7 @@ export class AgentClient {
         case 'aborted':
           return
         case 'finished':
-          this.complete(run, outcome.reason)
+          await this.complete(run, outcome.reason)
           return
         case 'nothing':
           await this.nothingLeft(run)
@@ -823,14 +832,32 @@ export class AgentClient {
     closeTurnMemory(this.store, run.turnId)
   }
 
-  private complete(run: ActiveRun, reason: 'done' | 'eof'): void {
+  /**
+   * The stream ended: its last ops go with the next scheduled batch, and the run
+   * settles right after that batch is folded, in the same task, so the end of an
+   * answer is drawn in the frame's one commit rather than a second one.
+   */
+  private complete(run: ActiveRun, reason: 'done' | 'eof'): Promise<void> {
     if (!run.opened) {
       this.settleQuietly(run)
-      return
+      return Promise.resolve()
     }
     if (run.memory.reader) run.batcher.push(run.memory.reader.end(reason))
     else run.batcher.push([{ op: 'turn.finish', turnId: run.turnId, status: 'done' }])
-    run.batcher.flush()
+    run.finishing = true
+    return new Promise((resolve) => {
+      run.batcher.afterFlush(() => {
+        try {
+          if (!isSettled(run.phase)) this.settleFinished(run)
+        } finally {
+          resolve()
+        }
+      })
+    })
+  }
+
+  /** After the end's batch is folded: the turn's own status says how the run ends. */
+  private settleFinished(run: ActiveRun): void {
     const turn = own(this.store.getState().turns, run.turnId)
     if (turn?.status === 'error') {
       // The turn already carries the agent's error; only the stream shows it.
@@ -865,7 +892,7 @@ export class AgentClient {
     const reader = run.memory.reader
     // The server finished while nobody listened: history has the end of the turn.
     if (historyLoaderOf(run) && !reader?.ended) await this.fromHistory(run, 'ended', weftError('network', 'the stream finished while disconnected'))
-    else this.complete(run, 'eof')
+    else await this.complete(run, 'eof')
   }
 
   /** The server no longer knows the stream: rebuild the conversation from history, or fail. */

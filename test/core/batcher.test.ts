@@ -105,6 +105,53 @@ describe('createBatcher', () => {
     expect(asked).toBe(2)
     expect(batches).toEqual([[op('connecting')], [op('streaming')]])
   })
+
+  it('afterFlush runs its callback right after the next batch is dispatched, in the same flush, once', () => {
+    const { scheduler, requests } = manual()
+    const seen: string[] = []
+    const batcher = createBatcher((ops) => seen.push(`batch of ${ops.length}`), scheduler)
+    batcher.push([op('streaming')])
+    batcher.afterFlush(() => seen.push('after'))
+    batcher.push([op('streaming')])
+    // One request serves the pushes and the callback.
+    expect(requests).toHaveLength(1)
+    expect(seen).toEqual([])
+    requests[0]!.run()
+    expect(seen).toEqual(['batch of 2', 'after'])
+    batcher.push([op('connecting')])
+    requests[1]!.run()
+    expect(seen).toEqual(['batch of 2', 'after', 'batch of 1'])
+  })
+
+  it('afterFlush with nothing queued still waits for a scheduled flush; a flush by hand runs it at once', () => {
+    const { scheduler, requests } = manual()
+    const seen: string[] = []
+    const batcher = createBatcher(() => seen.push('batch'), scheduler)
+    batcher.afterFlush(() => seen.push('first'))
+    expect(requests).toHaveLength(1)
+    expect(seen).toEqual([])
+    requests[0]!.run()
+    expect(seen).toEqual(['first'])
+    batcher.afterFlush(() => seen.push('second'))
+    batcher.flush()
+    expect(seen).toEqual(['first', 'second'])
+    expect(requests[1]!.cancelled).toBe(true)
+  })
+
+  it('a callback that throws goes to onError; the callbacks after it still run', () => {
+    const { scheduler, requests } = manual()
+    const errors: unknown[] = []
+    const seen: string[] = []
+    const batcher = createBatcher(() => {}, scheduler, (thrown, ops) => errors.push([thrown, ops.length]))
+    const failure = new Error('listener failed')
+    batcher.afterFlush(() => {
+      throw failure
+    })
+    batcher.afterFlush(() => seen.push('still runs'))
+    requests[0]!.run()
+    expect(errors).toEqual([[failure, 0]])
+    expect(seen).toEqual(['still runs'])
+  })
 })
 
 describe('frameScheduler', () => {
