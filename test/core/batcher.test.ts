@@ -7,21 +7,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createBatcher, defaultScheduler, frameScheduler, microtaskScheduler, type Scheduler } from '../../src/core/batcher'
 import type { Op } from '../../src/core/ops'
+import { manualScheduler } from '../helpers/manual-scheduler'
 
 const op = (status: 'connecting' | 'streaming'): Op => ({ op: 'stream.status', status })
 
-/** A scheduler the test runs by hand: every request is kept with whether it was cancelled. */
-function manual() {
-  const requests: Array<{ run: () => void; cancelled: boolean }> = []
-  const scheduler: Scheduler = (flush) => {
-    const request = { run: flush, cancelled: false }
-    requests.push(request)
-    return () => {
-      request.cancelled = true
-    }
-  }
-  return { scheduler, requests }
-}
+const manual = manualScheduler
 
 /** A stubbed animation frame: callbacks are kept by id and run by the test. */
 function stubFrames() {

@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import '../../src/protocols/index'
-import type { Scheduler } from '../../src/core/batcher'
 import { AgentClient } from '../../src/core/client'
 import { memoryStorage } from '../../src/core/resume/storage'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { fakeFetch } from '../helpers/fake-fetch'
+import { manualScheduler } from '../helpers/manual-scheduler'
 
 const CHUNKS = [
   { type: 'start', messageId: 'a1' },
@@ -27,15 +27,8 @@ const answer = () => {
 
 /** A frame scheduler the test drives: each request waits until the test runs it. */
 function frames() {
-  const pending: Array<{ run: () => void; cancelled: boolean }> = []
-  const scheduler: Scheduler = (flush) => {
-    const request = { run: flush, cancelled: false }
-    pending.push(request)
-    return () => {
-      request.cancelled = true
-    }
-  }
-  return { scheduler, pending }
+  const { scheduler, requests } = manualScheduler()
+  return { scheduler, pending: requests }
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
