@@ -2,6 +2,7 @@
  * Measuring helpers: a network-like byte source and a best-of-N timer.
  * Figures are printed, never asserted.
  */
+import { performance as nodePerformance } from 'node:perf_hooks'
 
 /**
  * A streaming `Response` that hands over one chunk per macrotask, the way
@@ -26,6 +27,25 @@ export function networkResponse(chunks: readonly Uint8Array[], contentType = 'te
   })
   return new Response(body, { headers: { 'content-type': contentType } })
 }
+
+/**
+ * A mark to measure busy time from (see `busySince`).
+ *
+ * @example
+ * const mark = busyMark(); await work(); const ms = busySince(mark)
+ */
+export const busyMark = () => nodePerformance.eventLoopUtilization()
+
+/**
+ * Ms the event loop was busy since `mark`: the wall time less what it spent idle,
+ * waiting for a timer or for I/O. A client with per-frame batches waits for the
+ * next frame before it draws the end of a stream; that wait is not work, so the
+ * benches time every path this way (for work that never waits it is the wall time).
+ *
+ * @example
+ * const mark = busyMark(); await client.send(); busySince(mark)
+ */
+export const busySince = (mark: ReturnType<typeof busyMark>) => nodePerformance.eventLoopUtilization(mark).active
 
 /** Split bytes into chunks of about `size` bytes. */
 export function chunkBytes(bytes: Uint8Array, size: number): Uint8Array[] {

@@ -8,7 +8,7 @@
  */
 import '../src/protocols/index'
 import os from 'node:os'
-import { chunkBytes, median, n, table } from './harness'
+import { busyMark, busySince, chunkBytes, median, n, table } from './harness'
 import { crowdedStore, parseFloor, perFrame, weftClient, weftFold } from './paths'
 import { scenarios, type Scenario } from './scenarios'
 
@@ -29,9 +29,9 @@ async function sized(scenario: Scenario, deltas: number): Promise<Sized> {
 /** Microseconds per event of one path, over `repeat` streams. */
 async function time(run: () => Promise<unknown> | unknown, events: number, repeat: number): Promise<number> {
   ;(globalThis as { gc?: () => void }).gc?.()
-  const start = performance.now()
+  const start = busyMark()
   for (let i = 0; i < repeat; i++) await run()
-  return ((performance.now() - start) * 1000) / (events * repeat)
+  return (busySince(start) * 1000) / (events * repeat)
 }
 
 console.log(`linearity · Node ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'} · load ${os.loadavg()[0]!.toFixed(1)} · ${new Date().toISOString()}`)

@@ -47,7 +47,8 @@ export function weftFold(text: string, scenario: Scenario): AgentState {
 }
 
 /** The live client: fetch, transport, decoder, batcher and fold into a store. Returns the store commits. */
-export async function weftClient(chunks: readonly Uint8Array[], scenario: Scenario, store: AgentStore, scheduler?: Scheduler): Promise<number> {
+export async function weftClient(chunks: readonly Uint8Array[], scenario: Scenario, store: AgentStore, scheduler?: Scheduler, timing?: { requestMs: number }): Promise<number> {
+  const started = performance.now()
   let commits = 0
   const unsubscribe = store.subscribe(() => {
     commits += 1
@@ -57,6 +58,8 @@ export async function weftClient(chunks: readonly Uint8Array[], scenario: Scenar
     protocol: scenario.protocol,
     scheduler,
     fetch: async () => {
+      // Up to here the send built its request (the whole history, for some protocols).
+      if (timing) timing.requestMs = performance.now() - started
       const response = networkResponse(chunks)
       return new Response(response.body, { headers: scenario.headers })
     },

@@ -4,7 +4,7 @@
  * CPU profile and a quick ratio.
  */
 import '../src/protocols/index'
-import { chunkBytes, median } from './harness'
+import { busyMark, busySince, chunkBytes, median } from './harness'
 import { crowdedStore, parseFloor, perFrame, weftClient, weftFold } from './paths'
 import { scenarios } from './scenarios'
 
@@ -17,14 +17,14 @@ const rounds = Number(process.env.N ?? 10)
 const floor: number[] = []
 const weft: number[] = []
 for (let i = -1; i < rounds; i++) {
-  let start = performance.now()
+  let start = busyMark()
   await parseFloor(chunks, scenario.headers)
-  if (i >= 0) floor.push(performance.now() - start)
+  if (i >= 0) floor.push(busySince(start))
   const store = crowdedStore(path === 'crowded' ? 5_000 : 0)
-  start = performance.now()
+  start = busyMark()
   if (path === 'fold') weftFold(text, scenario)
   else await weftClient(chunks, scenario, store, path === 'frames' ? perFrame : undefined)
-  if (i >= 0) weft.push(performance.now() - start)
+  if (i >= 0) weft.push(busySince(start))
 }
 console.log(`${scenario.name} ${deltas} ${path}: ${median(weft).toFixed(1)} ms, floor ${median(floor).toFixed(1)} ms, ${(median(weft) / median(floor)).toFixed(2)}x`)
 process.exit(0)

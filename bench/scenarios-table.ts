@@ -3,7 +3,7 @@
  * to the parse floor measured in the same rounds. Rounds alternate the order of
  * the paths, so drift on a shared machine weighs on each of them alike.
  */
-import { chunkBytes, median, n, table } from './harness'
+import { busyMark, busySince, chunkBytes, median, n, table } from './harness'
 import { agUiClient, aiSdk, crowdedStore, parseFloor, perFrame, weftClient, weftFold } from './paths'
 import { scenarios, type Scenario } from './scenarios'
 import { messageRecord } from '../src/core/message-table'
@@ -15,7 +15,8 @@ const PEER_BUDGET_MS = 1_000
 
 interface Path {
   key: string
-  run: () => Promise<unknown>
+  /** A client path notes in `timing` how long its send took to build the request. */
+  run: (timing: { requestMs: number }) => Promise<unknown>
 }
 
 /** Per-size results kept for the summary. */
@@ -24,6 +25,10 @@ export interface ScenarioFigures {
   deltas: number
   events: number
   us: Record<string, number>
+  /** Per client path, µs per event from the request on: the stream alone, the send's request left out. */
+  streamUs: Record<string, number>
+  /** Per client path, the median ms its send took to build the request. */
+  requestMs: Record<string, number>
   commits: Record<string, number>
 }
 
@@ -39,30 +44,43 @@ async function measure(scenario: Scenario, deltas: number, withPeer: boolean): P
   const paths: Path[] = [
     { key: 'floor', run: async () => (events = await parseFloor(chunks, scenario.headers)) },
     { key: 'foldStream', run: async () => weftFold(text, scenario) },
-    { key: 'client/frame', run: async () => (commits['client/frame'] = await weftClient(chunks, scenario, freshStore(), perFrame)) },
-    { key: 'client/default', run: async () => (commits['client/default'] = await weftClient(chunks, scenario, freshStore())) },
-    { key: 'crowded/frame', run: async () => weftClient(chunks, scenario, crowdedFrame, perFrame) },
-    { key: 'crowded/default', run: async () => (commits['crowded/default'] = await weftClient(chunks, scenario, crowdedDefault)) },
+    { key: 'client/frame', run: async (timing) => (commits['client/frame'] = await weftClient(chunks, scenario, freshStore(), perFrame, timing)) },
+    { key: 'client/default', run: async (timing) => (commits['client/default'] = await weftClient(chunks, scenario, freshStore(), undefined, timing)) },
+    { key: 'crowded/frame', run: async (timing) => weftClient(chunks, scenario, crowdedFrame, perFrame, timing) },
+    { key: 'crowded/default', run: async (timing) => (commits['crowded/default'] = await weftClient(chunks, scenario, crowdedDefault, undefined, timing)) },
   ]
   if (withPeer && scenario.peer === 'ai') paths.push({ key: 'peer', run: () => aiSdk(chunks, scenario) })
   if (withPeer && scenario.peer === 'ag-ui') paths.push({ key: 'peer', run: () => agUiClient(chunks, scenario) })
 
   const times = new Map<string, number[]>(paths.map((p) => [p.key, []]))
+  const requestTimes = new Map<string, number[]>(paths.map((p) => [p.key, []]))
   const rounds = ROUNDS[deltas] ?? 3
   for (let round = -1; round < rounds; round++) {
     const order = round % 2 === 0 ? paths : [...paths].reverse()
     for (const path of order) {
-      const start = performance.now()
-      await path.run()
-      const ms = performance.now() - start
-      if (round >= 0) times.get(path.key)!.push(ms)
+      const timing = { requestMs: 0 }
+      const start = busyMark()
+      await path.run(timing)
+      const ms = busySince(start)
+      if (round >= 0) {
+        times.get(path.key)!.push(ms)
+        requestTimes.get(path.key)!.push(timing.requestMs)
+      }
     }
     crowdedFrame = crowdedStore(5_000)
     crowdedDefault = crowdedStore(5_000)
   }
   const us: Record<string, number> = {}
-  for (const [key, list] of times) us[key] = (median(list) * 1000) / events
-  return { scenario: scenario.name, deltas, events, us, commits }
+  const streamUs: Record<string, number> = {}
+  const requestMs: Record<string, number> = {}
+  for (const [key, list] of times) {
+    us[key] = (median(list) * 1000) / events
+    const requests = requestTimes.get(key)!
+    if (!key.startsWith('client/') && !key.startsWith('crowded/')) continue
+    requestMs[key] = median(requests)
+    streamUs[key] = (median(list.map((ms, i) => ms - requests[i]!)) * 1000) / events
+  }
+  return { scenario: scenario.name, deltas, events, us, streamUs, requestMs, commits }
 }
 
 function freshStore() {
@@ -104,7 +122,10 @@ export async function benchScenarios(sizes: readonly number[] = SIZES, progress 
         'client, default': x(f.us['client/default']! / floor),
         'default commits': n(f.commits['client/default'] ?? 0),
         '5k msgs / empty, frames': x(f.us['crowded/frame']! / f.us['client/frame']!),
+        '5k / empty, frames, after the request': x(f.streamUs['crowded/frame']! / f.streamUs['client/frame']!),
         '5k msgs / empty, default': x(f.us['crowded/default']! / f.us['client/default']!),
+        '5k / empty, default, after the request': x(f.streamUs['crowded/default']! / f.streamUs['client/default']!),
+        'request ms, 5k / empty': `${n(f.requestMs['crowded/frame']!, 1)} / ${n(f.requestMs['client/frame']!, 2)}`,
         peer: scenario.peer === 'ai' ? 'ai readUIMessageStream' : scenario.peer === 'ag-ui' ? '@ag-ui/client runAgent' : '—',
         'peer / floor': f.us.peer === undefined ? (scenario.peer ? 'not run (too slow)' : '—') : x(f.us.peer / floor),
       }
