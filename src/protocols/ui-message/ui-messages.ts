@@ -70,16 +70,21 @@ export function toUIMessage(state: AgentState, turn: Turn): UIMessage | undefine
     for (; opened <= at; opened++) parts.push({ type: 'step-start' })
   }
   // Sources go back where the answer had them; one whose place is unknown goes after the parts.
-  const placed = new Map<string, Source[]>()
+  // Most turns have none, and then cost no map.
+  const placed = turn.sources.length > 0 ? new Map<string, Source[]>() : undefined
   const last: Source[] = []
-  const known = new Set(turn.messageIds)
-  for (const source of turn.sources) {
-    const after = source.place ? source.place.after ?? '' : undefined
-    if (after === undefined || (after !== '' && !known.has(after))) last.push(source)
-    else placed.set(after, [...(placed.get(after) ?? []), source])
+  if (placed) {
+    const known = new Set(turn.messageIds)
+    for (const source of turn.sources) {
+      const after = source.place ? source.place.after ?? '' : undefined
+      if (after === undefined || (after !== '' && !known.has(after))) last.push(source)
+      else placed.set(after, [...(placed.get(after) ?? []), source])
+    }
   }
   const sourcesAfter = (after: string) => {
-    for (const source of placed.get(after) ?? []) {
+    const here = placed?.get(after)
+    if (!here) return
+    for (const source of here) {
       enter(source.place?.blockId)
       const part = sourcePart(source)
       if (part) parts.push(part)
