@@ -92,19 +92,21 @@ export class FrameDecoder {
         error: weftError('protocol', 'a frame was not valid JSON', { detail: quote(frame.data) }),
       }]
     }
-    return this.event(event, frame)
+    // Nesting deeper than the limit takes more than twice as many brackets, so most
+    // frames (every token's) are too short to need the walk.
+    if (frame.data.length > 2 * MAX_EVENT_DEPTH && deeperThan(event, MAX_EVENT_DEPTH)) return [this.tooDeep()]
+    return this.shallow(event, frame)
   }
 
   /** One event that is already parsed. */
   event(event: unknown, meta: FrameMeta = {}): Op[] {
     if (this.afterDone) return [this.afterEnd(safeJson(event))]
-    if (deeperThan(event, MAX_EVENT_DEPTH)) {
-      return [{
-        op: 'problem',
-        turnId: this.options.turnId,
-        error: weftError('protocol', `an event nested deeper than ${MAX_EVENT_DEPTH} levels was refused`, { code: 'too_deep' }),
-      }]
-    }
+    if (deeperThan(event, MAX_EVENT_DEPTH)) return [this.tooDeep()]
+    return this.shallow(event, meta)
+  }
+
+  /** An event whose depth was checked. */
+  private shallow(event: unknown, meta: FrameMeta): Op[] {
     if (this.decoder) return this.safeDecode(this.decoder, event, meta)
     this.held.push({ event, meta })
     const candidates = this.options.protocols ?? registeredProtocols()
@@ -171,6 +173,14 @@ export class FrameDecoder {
       return this.decoder.end(reason)
     } catch (thrown) {
       return [{ op: 'turn.finish', turnId: this.options.turnId, status: 'done' }, this.crash(thrown)]
+    }
+  }
+
+  private tooDeep(): Op {
+    return {
+      op: 'problem',
+      turnId: this.options.turnId,
+      error: weftError('protocol', `an event nested deeper than ${MAX_EVENT_DEPTH} levels was refused`, { code: 'too_deep' }),
     }
   }
 

@@ -61,4 +61,20 @@ describe('ThinkTagSplitter', () => {
       expect(joined(split([...text]))).toEqual(joined(split([text])))
     }), { numRuns: 500 })
   })
+
+  it('takes a plain delta the short way with the same pieces and held space as the full scan', () => {
+    // The full scan alone: `plain` declines every delta.
+    class FullScan extends ThinkTagSplitter {
+      override plain(): string | undefined {
+        return undefined
+      }
+    }
+    const alphabet = fc.constantFrom('a', 'b c', ' ', '\n', '\t ', '<', '>', 'think', '<think>', '</think>', '<thi', 'nk>', '</')
+    fc.assert(fc.property(fc.array(fc.array(alphabet, { maxLength: 4 }).map((p) => p.join('')), { maxLength: 30 }), (deltas) => {
+      const fast = new ThinkTagSplitter()
+      const full = new FullScan()
+      for (const delta of deltas) expect(fast.push(delta)).toEqual(full.push(delta))
+      expect(fast.flush()).toEqual(full.flush())
+    }), { numRuns: 500 })
+  })
 })

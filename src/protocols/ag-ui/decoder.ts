@@ -97,7 +97,11 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     if (closedBy && type !== 'RUN_STARTED' && !(type === 'RUN_ERROR' && closedBy === 'RUN_FINISHED')) {
       return [problem(`${type} arrived after ${closedBy}; it was ignored until a new RUN_STARTED`, raw, 'after_end')]
     }
-    const ops: Op[] = [...(raw.rawEvent === undefined ? NO_OPS : handOnRawEvent(raw, type)), ...chunks.closeBefore(type, raw), ...handle(type, raw)]
+    const handedOn = raw.rawEvent === undefined ? NO_OPS : handOnRawEvent(raw, type)
+    const before = chunks.closeBefore(type, raw)
+    const handled = handle(type, raw)
+    // Most events (every token's) bring only their own ops: no array is built around them.
+    const ops: Op[] = handedOn.length === 0 && before.length === 0 ? handled : [...handedOn, ...before, ...handled]
     return replaying() ? ops.flatMap(keepFromReplay) : ops
   }
 

@@ -127,7 +127,9 @@ export function createTextParts(stream: StreamContext): TextParts {
       ops.push(...textStart(wireId))
       part = texts.get(wireId) as TextPart
     }
-    for (const piece of part.splitter.push(delta)) write(part, piece, ops)
+    const plain = part.splitter.plain(delta)
+    if (plain === undefined) for (const piece of part.splitter.push(delta)) write(part, piece, ops)
+    else if (plain !== '') write(part, { kind: part.splitter.thinking ? 'reasoning' : 'text', text: plain }, ops)
     if (carriesKept(chunk)) keep(at(part.blockId, part.current.id, part.current.kind), chunk, ops)
     return ops
   }

@@ -48,6 +48,8 @@ export class ThinkTagSplitter {
    * new ThinkTagSplitter().push('a<think>b') // [{ kind: 'text', text: 'a' }, { kind: 'reasoning', text: 'b' }]
    */
   push(delta: string): ThinkPiece[] {
+    const plain = this.plain(delta)
+    if (plain !== undefined) return plain === '' ? [] : [{ kind: this.side(), text: plain }]
     // `partial` is at most a tag's length, so the work stays proportional to the delta.
     const text = this.partial + delta
     this.partial = ''
@@ -75,6 +77,28 @@ export class ThinkTagSplitter {
       }
       this.trimStart = true
     }
+  }
+
+  /**
+   * The text a delta adds to the current side when it cannot touch a tag (no `<`
+   * in it, nothing held back from a cut tag, no tag just before it), with the
+   * whitespace held back as `push` holds it; `undefined` when it may touch a tag.
+   * Every token of a plain answer takes this path, with no pieces built.
+   *
+   * @example
+   * new ThinkTagSplitter().plain('Hi ') // 'Hi' (the space waits for what follows)
+   */
+  plain(delta: string): string | undefined {
+    if (this.partial !== '' || this.trimStart || delta.indexOf('<') >= 0) return undefined
+    let end = delta.length
+    while (end > 0 && isSpace(delta.charCodeAt(end - 1))) end--
+    if (end === 0) {
+      this.heldSpace += delta
+      return ''
+    }
+    const text = this.heldSpace === '' ? delta.slice(0, end) : this.heldSpace + delta.slice(0, end)
+    this.heldSpace = end === delta.length ? '' : delta.slice(end)
+    return text
   }
 
   /**
