@@ -19,6 +19,8 @@ const opened = (id: string, name: string, more: Record<string, unknown> = {}): O
   { op: 'message.delta', ...at(id), action: 'set', path: '', value: { toolCallId: id, name, inputText: '', ...more, state: 'input-streaming' } },
   { op: 'trace.node', turnId: 't1', node: { id: `tool:${id}`, kind: 'tool', label: name, tool: name, parentId: undefined, status: 'start' } },
 ]
+/** The arguments parsed so far, written at a batch's end. */
+const snapshot = (messageId: string, value: unknown): Op => ({ op: 'message.delta', ...at(messageId), action: 'set', path: 'input', value })
 const inputDone = (id: string, input: unknown): Op[] => [
   { op: 'message.delta', ...at(id), action: 'set', path: 'input', value: input },
   { op: 'message.delta', ...at(id), action: 'set', path: 'state', value: 'input-available' },
@@ -70,21 +72,23 @@ describe('a tool call\'s start', () => {
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":2}' }, {})
     // The run's end completes the call that is open again, with only its new arguments.
     expect(d.decode({ type: 'RUN_FINISHED' }, {})).toStrictEqual([
-      { op: 'message.delta', ...at('c1'), action: 'set', path: 'input', value: { q: 2 } },
+      snapshot('c1', { q: 2 }),
       ...inputDone('c1', { q: 2 }),
       { op: 'turn.finish', turnId: 't1', status: 'done' },
     ])
   })
 
-  it('a second start reports broken arguments again', () => {
+  it('a second start tells what was wrong with the first arguments, and reports broken arguments again', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'x' }, {})
-    d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
-    const e = { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'y' }
-    expect(d.decode(e, {})).toStrictEqual([
-      append('c1', 'y'),
-      problem('the arguments of tool call "c1" are not valid JSON: unexpected "y" where a value should start', e, 'tool_arguments'),
+    const restart = d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
+    expect(restart.filter((op) => op.op === 'problem')).toStrictEqual([
+      problem('the arguments of tool call "c1" are not valid JSON: unexpected "x" where a value should start at 0', 'x', 'tool_arguments'),
+    ])
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'y' }, {})).toStrictEqual([append('c1', 'y')])
+    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {}).filter((op) => op.op === 'problem')).toStrictEqual([
+      problem('the arguments of tool call "c1" are not valid JSON: unexpected "y" where a value should start at 0', 'y', 'tool_arguments'),
     ])
   })
 })
@@ -110,7 +114,7 @@ describe('a tool call\'s arguments', () => {
     expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":"we' }, {})).toStrictEqual([append('c1', '{"q":"we')])
     expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'ather' }, {})).toStrictEqual([append('c1', 'ather')])
     expect(d.decode({ type: 'STATE_DELTA', delta: [] }, {})).toStrictEqual([
-      { op: 'message.delta', ...at('c1'), action: 'set', path: 'input', value: { q: 'weather' } },
+      snapshot('c1', { q: 'weather' }),
       { op: 'agentState.patch', patch: [], turnId: 't1' },
     ])
     expect(d.decode({ type: 'STATE_DELTA', delta: [] }, {})).toStrictEqual([{ op: 'agentState.patch', patch: [], turnId: 't1' }])
@@ -126,9 +130,7 @@ describe('a tool call\'s arguments', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":"a' }, {})
-    expect(d.decode({ type: 'TOOL_CALL_RESULT', toolCallId: 'c1', content: 'done' }, {})[0]).toStrictEqual(
-      { op: 'message.delta', ...at('c1'), action: 'set', path: 'input', value: { q: 'a' } },
-    )
+    expect(d.decode({ type: 'TOOL_CALL_RESULT', toolCallId: 'c1', content: 'done' }, {})[0]).toStrictEqual(snapshot('c1', { q: 'a' }))
   })
 
   it('an end writes its own call\'s arguments once, as a whole value', () => {
@@ -183,17 +185,15 @@ describe('a tool call\'s arguments', () => {
     ])
   })
 
-  it('that are not JSON are reported once, where the parse failed', () => {
+  it('that are not JSON are reported once at the call\'s end, where the parse failed', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     const e = { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q" 1' }
-    expect(d.decode(e, {})).toStrictEqual([
-      append('c1', '{"q" 1'),
-      problem('the arguments of tool call "c1" are not valid JSON: expected ":", got "1"', e, 'tool_arguments'),
-    ])
+    expect(d.decode(e, {})).toStrictEqual([append('c1', '{"q" 1')])
     expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '}' }, {})).toStrictEqual([append('c1', '}')])
     expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual([
       { op: 'message.delta', ...at('c1'), action: 'set', path: 'input', value: {} },
+      problem('the arguments of tool call "c1" are not valid JSON: expected ":", got "1" at 5', '{"q" 1}', 'tool_arguments'),
       { op: 'message.delta', ...at('c1'), action: 'set', path: 'state', value: 'input-available' },
       { op: 'trace.node', turnId: 't1', node: { id: 'tool:c1', status: 'progress' } },
     ])
@@ -217,16 +217,19 @@ describe('a tool call\'s arguments', () => {
     ])
   })
 
-  it('with a key that could reach a prototype are reported once and lose the key', () => {
+  it('with a key that could reach a prototype lose the key, which is reported once at the call\'s end', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     const e = { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"__proto__":1,' }
-    expect(d.decode(e, {})).toStrictEqual([
-      append('c1', '{"__proto__":1,'),
-      problem('the arguments of tool call "c1" have the key "__proto__", which is dropped', e, 'tool_arguments'),
-    ])
+    expect(d.decode(e, {})).toStrictEqual([append('c1', '{"__proto__":1,')])
     expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '"a":2}' }, {})).toStrictEqual([append('c1', '"a":2}')])
-    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual(inputDone('c1', { a: 2 }))
+    const [input, ...rest] = inputDone('c1', { a: 2 })
+    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual([
+      input,
+      problem('the arguments of tool call "c1" have the key "__proto__", which is dropped', undefined, 'tool_arguments'),
+      ...rest,
+    ])
+    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {}).filter((op) => op.op === 'problem')).toStrictEqual([])
   })
 
   it('nested as deep as a path can go are kept whole', () => {
@@ -242,13 +245,32 @@ describe('a tool call\'s arguments', () => {
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'deep' }, {})
     const text = JSON.stringify(nested(66))
     const head = text.slice(0, 66)
-    const e = { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: head }
-    expect(d.decode(e, {})).toStrictEqual([
-      append('c1', head),
-      problem('the arguments of tool call "c1" nest deeper than 63 levels; the deeper part is dropped', e, 'too_deep'),
-    ])
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: head }, {})).toStrictEqual([append('c1', head)])
     expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: text.slice(66) }, {})).toStrictEqual([append('c1', text.slice(66))])
-    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual(inputDone('c1', nested(64)))
+    const [input, ...rest] = inputDone('c1', nested(64))
+    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual([
+      input,
+      problem('the arguments of tool call "c1" nest deeper than 63 levels; the deeper part is dropped', undefined, 'too_deep'),
+      ...rest,
+    ])
+  })
+})
+
+describe('a tool call\'s block', () => {
+  it('is the one current when the call was first seen: a step that begins later never takes it, however batches end', () => {
+    const steps = (flushMidway: boolean) => {
+      const d = decoderFor()
+      const ops = [
+        ...d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {}),
+        ...d.decode({ type: 'STEP_STARTED', stepName: 'plan' }, {}),
+        ...d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":' }, {}),
+        ...(flushMidway ? d.flush!() : []),
+        ...d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {}),
+      ]
+      return ops.filter((op) => op.op === 'message.delta' && op.messageId === 'c1').map((op) => (op as { blockId?: string }).blockId)
+    }
+    expect(new Set(steps(false))).toStrictEqual(new Set([undefined]))
+    expect(new Set(steps(true))).toStrictEqual(new Set([undefined]))
   })
 })
 
@@ -258,11 +280,11 @@ describe('long arguments', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'write' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: `{"text":"${'x'.repeat(20_000)}` }, {})
-    expect(d.flush!()).toStrictEqual([{ op: 'message.delta', ...at('c1'), action: 'set', path: 'input', value: { text: 'x'.repeat(20_000) } }])
+    expect(d.flush!()).toStrictEqual([snapshot('c1', { text: 'x'.repeat(20_000) })])
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'yy' }, {})
     return d
   }
-  const grown = [{ op: 'message.delta', ...at('c1'), action: 'set', path: 'input', value: { text: `${'x'.repeat(20_000)}yy` } }]
+  const grown = [snapshot('c1', { text: `${'x'.repeat(20_000)}yy` })]
 
   it('wait at a read\'s end and before other events until they grew enough', () => {
     const d = longCall()
@@ -279,7 +301,7 @@ describe('long arguments', () => {
     d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'zz' }, {})
     expect(d.end('eof')).toStrictEqual([
-      { op: 'message.delta', ...at('c1'), action: 'set', path: 'input', value: { text: `${'x'.repeat(20_000)}yyzz` } },
+      snapshot('c1', { text: `${'x'.repeat(20_000)}yyzz` }),
       { op: 'turn.finish', turnId: 't1', status: 'done' },
     ])
   })
@@ -291,7 +313,7 @@ describe('long arguments', () => {
     expect(d.decode({ type: 'RUN_FINISHED' }, {})).toStrictEqual([{ op: 'turn.finish', turnId: 't1', status: 'done' }])
     expect(d.ended).toBe(true)
     expect(d.end('eof')).toStrictEqual([
-      { op: 'message.delta', ...at('c1'), action: 'set', path: 'input', value: { text: `${'x'.repeat(20_000)}yyzz` } },
+      snapshot('c1', { text: `${'x'.repeat(20_000)}yyzz` }),
     ])
   })
 })

@@ -146,54 +146,50 @@ describe('tool-input-delta', () => {
     ])
   })
 
-  it('reports a key that could reach a prototype once, and drops it', () => {
+  it('drops a key that could reach a prototype, and reports it once when the input ends', () => {
     const d = decoder()
     const [, first, second] = feed(d, [
       start,
       { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{"__proto__":{"x":1},' },
       { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '"constructor":{"y":2},"ok":1}' },
     ])
-    expect(first).toEqual([
-      onTool('append', 'inputText', '{"__proto__":{"x":1},'),
-      problem('the input of tool call "c1" has the key "__proto__", which is dropped', undefined, 'invalid'),
-    ])
+    expect(first).toEqual([onTool('append', 'inputText', '{"__proto__":{"x":1},')])
     expect(second).toEqual([onTool('append', 'inputText', '"constructor":{"y":2},"ok":1}')])
     expect(d.flush!()).toEqual([onTool('set', 'input', { ok: 1 })])
+    const available = { type: 'tool-input-available', toolCallId: 'c1', toolName: 'search', input: { ok: 1 } }
+    const [ended, again] = feed(d, [available, available])
+    expect(ended![0]).toEqual(problem('the input of tool call "c1" has the key "__proto__", which is dropped', undefined, 'invalid'))
+    expect(ended!.filter((op) => op.op === 'problem')).toHaveLength(1)
+    expect(again!.filter((op) => op.op === 'problem')).toEqual([])
   })
 
-  it('reports JSON it cannot read once, with where it broke', () => {
+  it('reports JSON it cannot read once, where it broke, when the stream ends', () => {
     const d = decoder()
     const bad = { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{"q" 1' }
     const [, first, second] = feed(d, [start, bad, { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '}' }])
-    expect(first).toEqual([
-      onTool('append', 'inputText', '{"q" 1'),
-      problem('the input of tool call "c1" is not valid JSON: expected ":", got "1" (at 5)', bad, 'tool_input_json'),
-    ])
+    expect(first).toEqual([onTool('append', 'inputText', '{"q" 1')])
     expect(second).toEqual([onTool('append', 'inputText', '}')])
+    expect(d.flush!()).toEqual([onTool('set', 'input', {})])
+    const problems = d.end('done').filter((op) => op.op === 'problem')
+    expect(problems).toEqual([problem('the input of tool call "c1" is not valid JSON: expected ":", got "1" (at 5)', '{"q" 1}', 'tool_input_json')])
   })
 
-  it('input nested 64 levels deep is kept whole, without a problem', () => {
-    const d = decoder()
-    const text = '['.repeat(64)
-    const [, ops] = feed(d, [start, { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: text }])
-    expect(ops).toEqual([onTool('append', 'inputText', text)])
-  })
-
-  it('input nested deeper than 65 levels is reported once as too_deep and cut at 63 levels', () => {
+  it('input nested deeper than 65 levels is cut at 63 levels and reported once as too_deep when the stream ends', () => {
     const d = decoder()
     const [, first, second] = feed(d, [
       start,
       { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '['.repeat(66) },
       { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '[' },
     ])
-    expect(first).toEqual([
-      onTool('append', 'inputText', '['.repeat(66)),
-      problem('the input of tool call "c1" nests deeper than 63 levels; the deeper part is dropped', undefined, 'too_deep'),
-    ])
+    expect(first).toEqual([onTool('append', 'inputText', '['.repeat(66))])
     expect(second).toEqual([onTool('append', 'inputText', '[')])
     let expected: unknown = []
     for (let i = 0; i < 63; i++) expected = [expected]
     expect(d.flush!()).toEqual([onTool('set', 'input', expected)])
+    const ended = d.end('done')
+    expect(ended.filter((op) => op.op === 'problem')).toEqual([
+      problem('the input of tool call "c1" nests deeper than 63 levels; the deeper part is dropped', undefined, 'too_deep'),
+    ])
   })
 })
 

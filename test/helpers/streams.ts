@@ -53,10 +53,16 @@ const yao: fc.Arbitrary<Event> = fc.oneof(
   ),
 )
 
+/**
+ * Pieces of a tool's streamed input: whole JSON, cut JSON, JSON that breaks, a key
+ * that could reach a prototype, nesting, and a literal cut in two.
+ */
+const inputPiece = fc.constantFrom('{"q":', '"x"}', '', '{"a":', '1}', '{"__proto__":1,', '"constructor":{', '[[[', ']]]', 'nu', 'll', ' ', '"\\u00', '41"', '7')
+
 const uiMessage: fc.Arbitrary<Event> = fc.oneof(
   fc.record({ type: fc.constant('text-delta'), id: fc.constantFrom('a', 'b'), delta: textOrHostile }),
   fc.record({ type: fc.constant('reasoning-delta'), id: fc.constant('r'), delta: text }),
-  fc.record({ type: fc.constant('tool-input-delta'), toolCallId: fc.constant('t1'), inputTextDelta: fc.constantFrom('{"q":', '"x"}', '') }),
+  fc.record({ type: fc.constant('tool-input-delta'), toolCallId: fc.constantFrom('t1', 't2'), inputTextDelta: inputPiece }),
   fc.record({ type: fc.constantFrom('data-step', 'data-thinking-step'), id: fc.constantFrom('d1', 'd2'), data: fc.record({ label: textOrHostile }) }),
   fc.constantFrom<Event>(
     { type: 'start', messageId: 'msg1' },
@@ -65,6 +71,8 @@ const uiMessage: fc.Arbitrary<Event> = fc.oneof(
     { type: 'reasoning-start', id: 'r' }, { type: 'reasoning-end', id: 'r' },
     { type: 'tool-input-start', toolCallId: 't1', toolName: 'search' },
     { type: 'tool-input-available', toolCallId: 't1', toolName: 'search', input: { q: 'x' } },
+    { type: 'tool-input-start', toolCallId: 't2', toolName: 'plan' },
+    { type: 'tool-input-available', toolCallId: 't2', toolName: 'plan' },
     { type: 'tool-output-available', toolCallId: 't1', output: { hits: 1 } },
     { type: 'source-url', sourceId: 's1', url: 'https://example.com' },
     { type: 'error', errorText: 'rate limited' },
@@ -75,7 +83,7 @@ const uiMessage: fc.Arbitrary<Event> = fc.oneof(
 
 const agUi: fc.Arbitrary<Event> = fc.oneof(
   fc.record({ type: fc.constant('TEXT_MESSAGE_CONTENT'), messageId: fc.constantFrom('m1', 'm2'), delta: textOrHostile }),
-  fc.record({ type: fc.constant('TOOL_CALL_ARGS'), toolCallId: fc.constant('tc1'), delta: fc.constantFrom('{"a":', '1}', '') }),
+  fc.record({ type: fc.constant('TOOL_CALL_ARGS'), toolCallId: fc.constantFrom('tc1', 'tc2'), delta: inputPiece }),
   fc.constantFrom<Event>(
     { type: 'RUN_STARTED', threadId: 'th', runId: 'r1' },
     { type: 'RUN_STARTED', threadId: 'th', runId: 'r2' },
@@ -85,6 +93,8 @@ const agUi: fc.Arbitrary<Event> = fc.oneof(
     { type: 'TEXT_MESSAGE_END', messageId: 'm2' },
     { type: 'TOOL_CALL_START', toolCallId: 'tc1', toolCallName: 'lookup' },
     { type: 'TOOL_CALL_END', toolCallId: 'tc1' },
+    { type: 'TOOL_CALL_START', toolCallId: 'tc2', toolCallName: 'plan' },
+    { type: 'TOOL_CALL_END', toolCallId: 'tc2' },
     { type: 'TOOL_CALL_RESULT', toolCallId: 'tc1', messageId: 'res1', content: 'ok' },
     { type: 'STEP_STARTED', stepName: 'plan' }, { type: 'STEP_FINISHED', stepName: 'plan' },
     { type: 'STATE_SNAPSHOT', snapshot: { n: 1 } },

@@ -1,13 +1,12 @@
 /**
- * Tool calls while their arguments stream: one incremental JSON parser per call,
- * so each piece of arguments costs its own length to parse, never a re-parse.
- * The parsed value reaches the message once per batch of pieces (`inputSnapshot`),
- * as a snapshot that shares every part that did not change.
+ * Tool calls while their arguments stream. The pieces are gathered as they come
+ * and parsed once per batch (`inputSnapshot`), where the value so far reaches the
+ * message as a snapshot that shares every part that did not change; arguments that
+ * end within one batch are parsed once, natively (see `StreamedInput`).
  */
-import { isSafeKey } from '../../core/util/record'
 import type { Op } from '../../core/ops'
-import { IncrementalJsonParser } from '../../core/util/partial-json'
 import { MAX_PATH_SEGMENTS } from '../../core/util/paths'
+import { StreamedInput, type EndedInput } from '../../core/util/streamed-input'
 
 /**
  * Arguments nested deeper than this would not fit in a path under `props.input`.
@@ -28,10 +27,15 @@ export interface ToolTrack {
   id: string
   name: string
   lane: string
+  /**
+   * The block the call's message goes into, fixed when the call is first seen: a
+   * later write never moves it into a step that began meanwhile, so where a batch
+   * ended can never decide which block holds it.
+   */
+  blockId: string | undefined
   parentMessageId?: string
-  /** The arguments text so far. */
-  text: string
-  parser: IncrementalJsonParser
+  /** The arguments so far. */
+  input: StreamedInput
   /** The key the snapshot drops (the parser's `unsafeKey`) was reported. */
   reportedKey: boolean
   /** Arguments deeper than `MAX_INPUT_DEPTH` were reported. */
@@ -50,10 +54,10 @@ export interface ToolTrack {
  * @example
  * const track = newToolTrack('c1', 'search', '')
  */
-export function newToolTrack(id: string, name: string, lane: string, parentMessageId?: string): ToolTrack {
+export function newToolTrack(id: string, name: string, lane: string, parentMessageId?: string, blockId?: string): ToolTrack {
   const track: ToolTrack = {
-    id, name, lane, parentMessageId, text: '', open: true, resulted: false, reported: false,
-    reportedKey: false, reportedDepth: false, parser: new IncrementalJsonParser(),
+    id, name, lane, blockId, parentMessageId, open: true, resulted: false, reported: false,
+    reportedKey: false, reportedDepth: false, input: new StreamedInput(MAX_INPUT_DEPTH),
   }
   return track
 }
@@ -62,26 +66,23 @@ export function newToolTrack(id: string, name: string, lane: string, parentMessa
  * Forget the arguments (a call started again, e.g. when a run is replayed).
  *
  * @example
- * resetArguments(track); track.text === ''
+ * resetArguments(track); track.input.text === ''
  */
 export function resetArguments(track: ToolTrack, text = ''): void {
-  track.parser = new IncrementalJsonParser()
-  track.text = text
+  track.input = new StreamedInput(MAX_INPUT_DEPTH, text)
   track.reported = track.reportedKey = track.reportedDepth = false
-  if (text) track.parser.push(text)
 }
 
 /**
- * Feed a piece of arguments and get the `inputText` append for it. The parsed
- * value is written by `inputSnapshot`, once per batch; what it leaves out shows
- * in the parser's `unsafeKey` and `depth`.
+ * Add a piece of arguments and get the `inputText` append for it. The parsed
+ * value is written by `inputSnapshot`, once per batch; what is wrong with the
+ * arguments is told when they end (`finalArguments`).
  *
  * @example
  * pushArguments(track, { turnId: 't1', messageId: 'c1' }, '{"q":"we')
  */
 export function pushArguments(track: ToolTrack, place: { turnId: string; messageId: string }, delta: string): Op {
-  track.text += delta
-  track.parser.push(delta)
+  track.input.append(delta)
   return { op: 'message.delta', ...place, action: 'append', path: 'inputText', value: delta }
 }
 
@@ -93,20 +94,20 @@ export function pushArguments(track: ToolTrack, place: { turnId: string; message
  * inputSnapshot(track, { turnId: 't1', messageId: 'c1', type: 'tool' })
  */
 export function inputSnapshot(track: ToolTrack, place: Omit<Extract<Op, { op: 'message.delta' }>, 'op' | 'action' | 'path' | 'value'>): Op {
-  return { op: 'message.delta', ...place, action: 'set', path: 'input', value: track.parser.snapshot({ maxDepth: MAX_INPUT_DEPTH }) }
+  return { op: 'message.delta', ...place, action: 'set', path: 'input', value: track.input.parsed().snapshot({ maxDepth: MAX_INPUT_DEPTH }) }
 }
 
 /**
- * The arguments as a finished value: `{}` for no arguments, the parsed value when
- * complete, `undefined` when the text is not JSON.
+ * The arguments as a finished value: `{}` for no arguments, the parsed value
+ * (sealed) when complete, else why not; with what the value leaves out.
  *
  * @example
- * finalArguments(track) // { q: 'weather' }
+ * finalArguments(track) // { ok: true, value: { q: 'weather' }, ended: { ... } }
  */
-export function finalArguments(track: ToolTrack): { ok: true; value: unknown } | { ok: false; reason: string } {
-  if (track.text.trim() === '') return { ok: true, value: {} }
-  // A sealed snapshot: it shares what the last batch's snapshot already copied.
-  if (track.parser.complete) return { ok: true, value: track.parser.snapshot({ maxDepth: MAX_INPUT_DEPTH }) }
-  const failure = track.parser.error
-  return { ok: false, reason: failure ? `${failure.message} at ${failure.offset}` : 'the arguments stop before the JSON ends' }
+export function finalArguments(track: ToolTrack): ({ ok: true; value: unknown } | { ok: false; reason: string }) & { ended?: EndedInput } {
+  if (track.input.text.trim() === '') return { ok: true, value: {} }
+  const ended = track.input.end()
+  if (ended.complete) return { ok: true, value: ended.value, ended }
+  const failure = ended.error
+  return { ok: false, reason: failure ? `${failure.message} at ${failure.offset}` : 'the arguments stop before the JSON ends', ended }
 }

@@ -3,7 +3,7 @@
  * message, its state and its timeline row. The arguments' incremental parse
  * lives in `tool-calls.ts`.
  */
-import type { Op } from '../../core/ops'
+import type { MessagePlace, Op } from '../../core/ops'
 import { nonEmpty } from '../../core/util/values'
 import type { AgUiEvent, AgUiStream } from './stream-state'
 import { finalArguments, inputSnapshot, MAX_INPUT_DEPTH, newToolTrack, pushArguments, resetArguments, type ToolTrack } from './tool-calls'
@@ -48,18 +48,52 @@ export interface ToolEvents {
  */
 export function createToolEvents(stream: AgUiStream): ToolEvents {
   const { turnId, tools } = stream
+
+  /** Where the call's message is: its lane's thread, and the block it was first seen in. */
+  const placeOf = (track: ToolTrack): MessagePlace => ({
+    turnId, messageId: track.id, type: 'tool', role: 'assistant', blockId: track.blockId, threadId: track.lane || undefined,
+  })
   /** Calls whose arguments grew since the last flush. */
   const pending = new Set<ToolTrack>()
 
   function flush(except?: string, force = false): Op[] {
-    if (pending.size === 0) return []
+    if (pending.size === 0 && !force) return []
     const ops: Op[] = []
     for (const track of pending) {
-      if (track.id === except || (!force && !track.parser.snapshotDue)) continue
-      ops.push(inputSnapshot(track, stream.place(track.id, 'tool', 'assistant', track.lane)))
+      if (track.id === except || (!force && !track.input.parsed().snapshotDue)) continue
+      ops.push(inputSnapshot(track, placeOf(track)))
       pending.delete(track)
     }
+    // The stream is over without its end: what is wrong with arguments still open is told now.
+    if (force) for (const track of tools.values()) if (track.open) report(track, finalArguments(track), ops, false)
     return ops
+  }
+
+  /**
+   * What the arguments leave out, and why they are not JSON, each told once.
+   * Arguments that only stop early are told so when the call ends (`ended`).
+   */
+  function report(track: ToolTrack, parsed: ReturnType<typeof finalArguments>, ops: Op[], ended = true): void {
+    const { id } = track
+    const input = parsed.ended
+    if (input?.unsafeKey !== undefined && !track.reportedKey) {
+      track.reportedKey = true
+      ops.push(stream.problem(`the arguments of tool call "${id}" have the key "${input.unsafeKey}", which is dropped`, undefined, 'tool_arguments'))
+    }
+    if (input && input.depth > MAX_INPUT_DEPTH + 1 && !track.reportedDepth) {
+      track.reportedDepth = true
+      ops.push(stream.problem(`the arguments of tool call "${id}" nest deeper than ${MAX_INPUT_DEPTH} levels; the deeper part is dropped`, undefined, 'too_deep'))
+    }
+    if (!parsed.ok && !track.reported && (ended || input?.error)) {
+      track.reported = true
+      const text = track.input.text
+      const offset = input?.error?.offset
+      ops.push(stream.problem(
+        `the arguments of tool call "${id}" are not valid JSON: ${parsed.reason}`,
+        offset === undefined ? text : text.slice(Math.max(0, offset - 40), offset + 40),
+        'tool_arguments',
+      ))
+    }
   }
 
   function start(id: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
@@ -69,12 +103,14 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     const ops: Op[] = name ? [] : [stream.problem(`TOOL_CALL_START "${id}" without "toolCallName"`, e, 'missing_name')]
     let track = tools.get(id)
     if (track) {
+      // The call starts again: what is wrong with its earlier arguments is told first.
+      if (track.open) report(track, finalArguments(track), ops)
       track.open = true
       if (name) track.name = name
       if (parentMessageId) track.parentMessageId = parentMessageId
       resetArguments(track)
     } else {
-      track = newToolTrack(id, name ?? 'tool', lane, parentMessageId)
+      track = newToolTrack(id, name ?? 'tool', lane, parentMessageId, stream.currentBlock(lane))
       tools.set(id, track)
     }
     return [...ops, ...opened(track), ...kept(track, 'extra', extra)]
@@ -83,7 +119,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
   /** The event's unread fields, merged into the tool message under `key`. */
   function kept(track: ToolTrack, key: 'extra' | 'resultExtra', extra: Record<string, unknown> | undefined): Op[] {
     if (!extra) return []
-    return [{ op: 'message.delta', ...stream.place(track.id, 'tool', 'assistant', track.lane), action: 'merge', path: key, value: extra }]
+    return [{ op: 'message.delta', ...placeOf(track), action: 'merge', path: key, value: extra }]
   }
 
   function opened(track: ToolTrack): Op[] {
@@ -91,7 +127,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     if (track.parentMessageId) value.parentMessageId = track.parentMessageId
     if (!track.resulted) value.state = 'input-streaming'
     return [
-      { op: 'message.delta', ...stream.place(track.id, 'tool', 'assistant', track.lane), action: 'set', path: '', value },
+      { op: 'message.delta', ...placeOf(track), action: 'set', path: '', value },
       {
         op: 'trace.node', turnId,
         node: {
@@ -108,26 +144,14 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     let track = tools.get(id)
     if (!track) {
       ops.push(stream.problem(`arguments for tool call "${id}" before its start; the call was created`, e, 'repaired'))
-      track = newToolTrack(id, 'tool', stream.laneOf(e))
+      const lane = stream.laneOf(e)
+      track = newToolTrack(id, 'tool', lane, undefined, stream.currentBlock(lane))
       tools.set(id, track)
       ops.push(...opened(track))
     }
     ops.push(pushArguments(track, { turnId, messageId: id }, delta))
     if (extra) ops.push(...kept(track, 'extra', extra))
     pending.add(track)
-    const { unsafeKey, depth } = track.parser
-    if (unsafeKey !== undefined && !track.reportedKey) {
-      track.reportedKey = true
-      ops.push(stream.problem(`the arguments of tool call "${id}" have the key "${unsafeKey}", which is dropped`, e, 'tool_arguments'))
-    }
-    if (depth > MAX_INPUT_DEPTH + 1 && !track.reportedDepth) {
-      track.reportedDepth = true
-      ops.push(stream.problem(`the arguments of tool call "${id}" nest deeper than ${MAX_INPUT_DEPTH} levels; the deeper part is dropped`, e, 'too_deep'))
-    }
-    if (track.parser.error && !track.reported) {
-      track.reported = true
-      ops.push(stream.problem(`the arguments of tool call "${id}" are not valid JSON: ${track.parser.error.message}`, e, 'tool_arguments'))
-    }
     return ops
   }
 
@@ -141,7 +165,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     track.open = false
     const ops: Op[] = []
     const parsed = finalArguments(track)
-    const at = stream.place(track.id, 'tool', 'assistant', track.lane)
+    const at = placeOf(track)
     const grew = pending.delete(track)
     if (parsed.ok) {
       ops.push({ op: 'message.delta', ...at, action: 'set', path: 'input', value: parsed.value })
@@ -149,10 +173,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
       // Arguments that never became whole JSON stay as far as they parsed.
       ops.push(inputSnapshot(track, at))
     }
-    if (!parsed.ok && !track.reported) {
-      track.reported = true
-      ops.push(stream.problem(`the arguments of tool call "${track.id}" are not valid JSON: ${parsed.reason}`, track.text, 'tool_arguments'))
-    }
+    report(track, parsed, ops)
     if (!track.resulted) ops.push({ op: 'message.delta', ...at, action: 'set', path: 'state', value: 'input-available' })
     ops.push({
       op: 'trace.node', turnId,
@@ -173,7 +194,8 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     if (!track) {
       // A result for a call this stream never opened: the call may come from history or an
       // earlier stream (an approved interrupt); a later TOOL_CALL_START fills in the rest.
-      track = newToolTrack(id, nonEmpty(e.toolCallName) ?? 'tool', stream.laneOf(e))
+      const lane = stream.laneOf(e)
+      track = newToolTrack(id, nonEmpty(e.toolCallName) ?? 'tool', lane, undefined, stream.currentBlock(lane))
       track.open = false
       tools.set(id, track)
     }
@@ -183,7 +205,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     if (nonEmpty(e.toolCallName)) value.name = e.toolCallName
     const failed = props.state === 'output-error'
     return [
-      { op: 'message.delta', ...stream.place(id, 'tool', 'assistant', track.lane), action: 'set', path: '', value },
+      { op: 'message.delta', ...placeOf(track), action: 'set', path: '', value },
       ...kept(track, 'resultExtra', extra),
       { op: 'message.finish', messageId: id, status: failed ? 'error' : 'done' },
       {

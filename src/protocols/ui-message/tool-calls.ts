@@ -2,14 +2,16 @@
  * Tool calls: streamed input, output, errors, denial and approval gates. Every
  * call is also a timeline row.
  *
- * Streamed input is parsed incrementally, and the parsed value is written to the
- * message once per batch of deltas (see `flush`), as a snapshot that shares what
- * did not change: a long input costs the length of each delta to parse, and one
- * write per network read instead of one per JSON value.
+ * Streamed input is gathered as it comes and parsed once per batch of deltas (see
+ * `flush`), where its value so far is written to the message as a snapshot that
+ * shares what did not change: a long input costs its length to parse, and one write
+ * per network read instead of one per JSON value. An input that ends within one
+ * batch is parsed once, natively. What is wrong with an input is reported when it
+ * ends (see `StreamedInput`).
  */
 import { isSafeKey } from '../../core/util/record'
 import type { DeltaAction, Op } from '../../core/ops'
-import { IncrementalJsonParser } from '../../core/util/partial-json'
+import { StreamedInput } from '../../core/util/streamed-input'
 import { MAX_PATH_SEGMENTS } from '../../core/util/paths'
 import { chunkExtras } from './chunk-fields'
 import { recordOf } from '../../core/util/record'
@@ -24,11 +26,9 @@ interface ToolTrack {
   blockId: string | undefined
   /** `text` inputs (the AI SDK's `inputEncoding`) are plain strings, not JSON. */
   encoding: 'json' | 'text'
-  parser: IncrementalJsonParser | undefined
-  reportedDepth: boolean
+  /** The streamed JSON input, until it ends. */
+  input: StreamedInput | undefined
   streamed: boolean
-  reportedParse: boolean
-  reportedKey: boolean
   preliminary: boolean
   gateId: string | undefined
   gatePending: boolean
@@ -84,8 +84,8 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
   function newTrack(toolCallId: string, name: string, chunk: Chunk): ToolTrack {
     const track: ToolTrack = {
       toolCallId, messageId: stream.scoped('tool', toolCallId), name, title: stringOf(chunk.title),
-      blockId: stream.step?.blockId, encoding: chunk.inputEncoding === 'text' ? 'text' : 'json', parser: undefined,
-      reportedDepth: false, streamed: false, reportedParse: false, reportedKey: false, preliminary: false, gateId: undefined, gatePending: false,
+      blockId: stream.step?.blockId, encoding: chunk.inputEncoding === 'text' ? 'text' : 'json', input: undefined,
+      streamed: false, preliminary: false, gateId: undefined, gatePending: false,
     }
     tracks.set(toolCallId, track)
     return track
@@ -156,6 +156,12 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
       ops.push(stream.problem('tool-input-start without a toolName', chunk, 'invalid'))
       name = 'tool'
     }
+    const earlier = tracks.get(toolCallId)
+    if (earlier) {
+      // The call starts again: its earlier input ended here.
+      pending.delete(earlier)
+      endInput(earlier, ops)
+    }
     const track = newTrack(toolCallId, name, chunk)
     ops.push(
       props(track, {
@@ -182,38 +188,47 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
       ops.push(delta(track, 'append', 'input', text))
       return ops
     }
-    const parser = (track.parser ??= new IncrementalJsonParser())
-    parser.push(text)
+    ;(track.input ??= new StreamedInput(maxDepth)).append(text)
     pending.add(track)
-    if (parser.unsafeKey !== undefined && !track.reportedKey) {
-      track.reportedKey = true
-      ops.push(stream.problem(`the input of tool call "${track.toolCallId}" has the key "${parser.unsafeKey}", which is dropped`, undefined, 'invalid'))
-    }
-    if (parser.depth > maxDepth + 1 && !track.reportedDepth) {
-      track.reportedDepth = true
-      ops.push(stream.problem(`the input of tool call "${track.toolCallId}" nests deeper than ${maxDepth} levels; the deeper part is dropped`, undefined, 'too_deep'))
-    }
-    if (parser.error && !track.reportedParse) {
-      track.reportedParse = true
-      ops.push(stream.problem(`the input of tool call "${track.toolCallId}" is not valid JSON: ${parser.error.message} (at ${parser.error.offset})`, chunk, 'tool_input_json'))
-    }
     return ops
   }
 
   function flush(next?: Chunk, force = false): Op[] {
-    if (pending.size === 0) return []
+    if (pending.size === 0 && !force) return []
     const settled = next && (next.type === 'tool-input-available' || next.type === 'tool-input-error') && next.input !== undefined
       ? idOf(next.toolCallId)
       : undefined
     const ops: Op[] = []
     for (const track of pending) {
-      if (track.parser && track.toolCallId !== settled) {
-        if (!force && !track.parser.snapshotDue) continue
-        ops.push(delta(track, 'set', 'input', track.parser.snapshot({ maxDepth })))
+      // A call whose next chunk brings its whole input needs no value of its own.
+      if (track.input && track.toolCallId !== settled) {
+        const parser = track.input.parsed()
+        if (!force && !parser.snapshotDue) continue
+        ops.push(delta(track, 'set', 'input', parser.snapshot({ maxDepth })))
       }
       pending.delete(track)
     }
+    // The stream is over: every input still open has ended.
+    if (force) for (const track of tracks.values()) endInput(track, ops)
     return ops
+  }
+
+  /** The call's streamed input ended: report what is wrong with it, once. */
+  function endInput(track: ToolTrack, ops: Op[]): void {
+    const input = track.input
+    if (!input) return
+    track.input = undefined
+    const ended = input.end()
+    if (ended.unsafeKey !== undefined) {
+      ops.push(stream.problem(`the input of tool call "${track.toolCallId}" has the key "${ended.unsafeKey}", which is dropped`, undefined, 'invalid'))
+    }
+    if (ended.depth > maxDepth + 1) {
+      ops.push(stream.problem(`the input of tool call "${track.toolCallId}" nests deeper than ${maxDepth} levels; the deeper part is dropped`, undefined, 'too_deep'))
+    }
+    if (ended.error) {
+      const { message, offset } = ended.error
+      ops.push(stream.problem(`the input of tool call "${track.toolCallId}" is not valid JSON: ${message} (at ${offset})`, textAround(input.text, offset), 'tool_input_json'))
+    }
   }
 
   function inputAvailable(chunk: Chunk): Op[] {
@@ -225,7 +240,8 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const track = existing ?? newTrack(toolCallId, name, chunk)
     track.name = name
     track.title = stringOf(chunk.title) ?? track.title
-    track.parser = undefined
+    pending.delete(track)
+    endInput(track, ops)
     const hasInput = 'input' in chunk
     if (!hasInput) ops.push(stream.problem(`tool-input-available for "${toolCallId}" without an input`, chunk, 'invalid'))
     ops.push(
@@ -246,17 +262,19 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     if (!toolCallId) return [stream.problem('tool-input-error without a toolCallId', chunk, 'missing_id')]
     const existing = tracks.get(toolCallId)
     const track = existing ?? newTrack(toolCallId, idOf(chunk.toolName) ?? 'tool', chunk)
-    track.parser = undefined
+    const ops: Op[] = []
+    pending.delete(track)
+    endInput(track, ops)
     const errorText = stringOf(chunk.errorText) ?? 'the tool input was not valid'
     track.title = stringOf(chunk.title) ?? track.title
-    const ops: Op[] = [
+    ops.push(
       props(track, {
         toolCallId, name: track.name, state: 'output-error', input: chunk.input, errorText, title: track.title,
         dynamic: chunk.dynamic === true ? true : undefined, providerExecuted: booleanOf(chunk.providerExecuted),
       }),
       row(track, { args: chunk.input, parentId: existing ? undefined : track.blockId }),
       { op: 'trace.fail', turnId, nodeId: track.messageId, tool: track.name, message: errorText },
-    ]
+    )
     kept(track, chunk, 'resultProviderMetadata', ops)
     return ops
   }
@@ -372,3 +390,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
   }
 }
 
+/** The input text around a parse failure's offset, for the problem's detail. */
+function textAround(text: string, offset: number): string {
+  return text.slice(Math.max(0, offset - 40), offset + 40)
+}
