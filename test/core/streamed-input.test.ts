@@ -64,7 +64,7 @@ describe('StreamedInput', () => {
       expect(ended.error).toEqual(expected.error)
       expect(cleanCopy(ended.value)).toEqual(expected.value)
       expect(input.text).toBe(text)
-    }), { numRuns: 1000 })
+    }), { numRuns: 3000 })
   })
 
   it('parses an input nobody looked at natively, and seals the value it gives', () => {

@@ -415,7 +415,7 @@ export class IncrementalJsonParser {
         let i = start
         while (i < text.length && isNumberChar(text.charCodeAt(i))) i++
         token.text += text.slice(start, i)
-        if (i < text.length) this.finishNumber(token, start)
+        if (i < text.length) this.finishNumber(token, i)
         return i
       }
       case 'literal': {
@@ -531,7 +531,7 @@ export class IncrementalJsonParser {
 
   private finishNumber(token: Extract<Token, { kind: 'number' }>, at: number): void {
     if (!NUMBER_FINAL.test(token.text)) {
-      this.fail(`"${token.text}" is not a number`, at)
+      this.badNumber(token, at)
       return
     }
     this.token = undefined
@@ -541,7 +541,8 @@ export class IncrementalJsonParser {
 
   private showNumber(token: Extract<Token, { kind: 'number' }>, final: boolean): void {
     if (!final && !NUMBER_PREFIX.test(token.text)) {
-      this.fail(`"${token.text}" is not a number`, this.consumed)
+      // `consumed` already counts this push: the number's text ends here.
+      this.badNumber(token, 0)
       return
     }
     const value = parseFloat(token.text)
@@ -552,6 +553,23 @@ export class IncrementalJsonParser {
       this.write(token.holder, value)
       this.onEdit?.({ kind: 'set', path: token.holder.path, value })
     }
+  }
+
+  /**
+   * A number that turned out not to be one. The failure is placed where its text
+   * ends, and what it showed so far is taken back, so the result is the same
+   * wherever the pieces were cut (a cut inside the number shows its digits first).
+   */
+  private badNumber(token: Extract<Token, { kind: 'number' }>, at: number): void {
+    const holder = token.holder
+    if (holder?.container) {
+      this.touch()
+      if (Array.isArray(holder.container)) holder.container.pop()
+      else delete (holder.container as Record<string, unknown>)[holder.key as string]
+    } else if (holder) {
+      this.root = undefined
+    }
+    this.fail(`"${token.text}" is not a number`, at)
   }
 
   private fail(message: string, at: number): void {
