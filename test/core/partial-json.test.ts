@@ -1,4 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { cleanCopy } from '../../src/core/util/record'
 import { IncrementalJsonParser, type JsonEdit } from '../../src/core/util/partial-json'
 
 /** Documents that exercise every token kind, escapes, nesting and odd keys. */
@@ -275,5 +277,74 @@ describe('IncrementalJsonParser: snapshots', () => {
     const parser = new IncrementalJsonParser()
     parser.push('{"a":{"b":{"c":{"d":1}},"n":2}}')
     expect(parser.snapshot({ maxDepth: 2 })).toEqual({ a: { b: {}, n: 2 } })
+  })
+
+  /** Every container in `value`, with its depth (the root is 0). */
+  const containers = (value: unknown, depth = 0, out: Array<[object, number]> = []): Array<[object, number]> => {
+    if (value === null || typeof value !== 'object') return out
+    out.push([value, depth])
+    for (const key of Object.keys(value)) containers((value as Record<string, unknown>)[key], depth + 1, out)
+    return out
+  }
+  const keyOrUnsafe = fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('__proto__', 'constructor', 'prototype'))
+  const documents = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.array(fc.tuple(keyOrUnsafe, tie('value')), { maxLength: 4 }),
+    ),
+  })).value.map(function text(value: unknown): string {
+    if (Array.isArray(value) && value.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === 'string')) {
+      return `{${value.map(([key, item]) => `${JSON.stringify(key)}:${text(item)}`).join(',')}}`
+    }
+    if (Array.isArray(value)) return `[${value.map(text).join(',')}]`
+    return JSON.stringify(value)
+  })
+
+  it('every snapshot, after any cuts, is frozen all through, free of prototype keys, and the fold keeps it as it is', () => {
+    fc.assert(
+      fc.property(documents, fc.array(fc.nat(), { maxLength: 12 }), fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), (doc, cuts, maxDepth) => {
+        const at = [...new Set(cuts.map((cut) => cut % (doc.length + 1)))].sort((a, b) => a - b)
+        const parser = new IncrementalJsonParser()
+        let from = 0
+        const taken: Array<[unknown, string]> = []
+        for (const to of [...at, doc.length]) {
+          parser.push(doc.slice(from, to))
+          from = to
+          const snapshot = parser.snapshot({ maxDepth })
+          for (const [container, depth] of containers(snapshot)) {
+            expect(Object.isFrozen(container)).toBe(true)
+            if (maxDepth !== undefined) expect(depth).toBeLessThanOrEqual(maxDepth)
+            for (const key of Object.keys(container)) expect(['__proto__', 'constructor', 'prototype']).not.toContain(key)
+          }
+          if (snapshot !== null && typeof snapshot === 'object') expect(cleanCopy(snapshot)).toBe(snapshot)
+          if (maxDepth === undefined && parser.value !== undefined) expect(snapshot).toEqual(expected(parser.value))
+          taken.push([snapshot, JSON.stringify(snapshot)])
+        }
+        // No snapshot changes after the parser moves on.
+        for (const [snapshot, json] of taken) expect(JSON.stringify(snapshot)).toBe(json)
+        if (maxDepth === undefined) expect(parser.snapshot()).toEqual(expected(JSON.parse(doc)))
+      }),
+      { numRuns: 1500 },
+    )
+  })
+
+  it('a container that closed is shared from then on, unless it holds a key that could reach a prototype', () => {
+    const parser = new IncrementalJsonParser()
+    parser.push('{"items":[{"id":1},{"id":2,"__proto__":{"x":1}}],"done":{"a":[1]},"open":"')
+    const first = parser.snapshot() as Record<string, Array<Record<string, unknown>>>
+    const live = parser.value as Record<string, Array<Record<string, unknown>>>
+    expect(first.items![0]).toBe(live.items![0])
+    expect(first.done).toBe(live.done)
+    // The record holding "__proto__" is copied without it, and so is every container around it.
+    expect(first.items![1]).not.toBe(live.items![1])
+    expect(Object.keys(first.items![1]!)).toEqual(['id'])
+    expect(first.items).not.toBe(live.items)
+    parser.push('x"}')
+    const second = parser.snapshot() as typeof first
+    expect(second.done).toBe(first.done)
+    expect(second.items![0]).toBe(first.items![0])
+    expect(second).toEqual({ items: [{ id: 1 }, { id: 2 }], done: { a: [1] }, open: 'x' })
   })
 })

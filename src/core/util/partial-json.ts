@@ -77,6 +77,8 @@ interface Frame {
   path: JsonPathSegment[]
   /** The key whose value comes next (objects only). */
   key?: string
+  /** No key in it or in what it holds could reach a prototype: once closed, it is its own snapshot. */
+  clean: boolean
 }
 
 type Expect = 'value' | 'value-or-close' | 'key-or-close' | 'key' | 'colon' | 'comma-or-close' | 'end'
@@ -110,8 +112,9 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\',
  * Raw control characters inside strings are accepted (stricter than `JSON.parse`,
  * which rejects them) because models emit them and the intent is clear.
  *
- * The value `push` returns is the parser's own, live tree: it changes on the next
- * `push`. Copy it to keep it, or mirror the changes with `onEdit`.
+ * The value `push` returns is the parser's own, live tree: its open containers
+ * change on the next `push` (a container is frozen where it is once it closes).
+ * Copy it to keep it, take a `snapshot`, or mirror the changes with `onEdit`.
  *
  * @example
  * const parser = new IncrementalJsonParser()
@@ -227,8 +230,9 @@ export class IncrementalJsonParser {
    * A frozen copy of the value so far that shares every container unchanged since
    * the previous snapshot, so taking one costs about the size of what changed, not
    * of the whole value (a changed object is walked key by key; a changed array
-   * copies its final elements in one slice). Snapshots are sealed (see `seal`): never mutated, by the
-   * parser or by anyone, and stored by the fold without a copy.
+   * copies its final elements in one slice; a closed container, frozen when it closed,
+   * is shared as it is). Snapshots are frozen all through and their root is sealed (see
+   * `seal`): never mutated, by the parser or by anyone, and stored by the fold without a copy.
    *
    * @example
    * const p = new IncrementalJsonParser()
@@ -263,6 +267,10 @@ export class IncrementalJsonParser {
   private publish(value: unknown, options: JsonSnapshotOptions, depth: number): unknown {
     if (value === null || typeof value !== 'object') return value
     const container = value as Container
+    // Frozen when it closed, so it is its own copy; unless the limit cuts somewhere (then copies decide).
+    if (Object.isFrozen(container) && (options.maxDepth === undefined || this.deepestSeen <= options.maxDepth)) {
+      return depth === 0 ? seal(container) : container
+    }
     const known = this.published.get(container)
     if (known && !this.dirty.has(container)) return known
     const deeper = options.maxDepth === undefined || depth < options.maxDepth
@@ -289,7 +297,10 @@ export class IncrementalJsonParser {
       }
       copy = record
     }
-    seal(copy)
+    // Only the root is marked as the kit's own: what is stored is found from it, and
+    // marking each container cost more than freezing it.
+    if (depth === 0) seal(copy)
+    else Object.freeze(copy)
     this.published.set(container, copy)
     return copy
   }
@@ -344,7 +355,7 @@ export class IncrementalJsonParser {
       const isArray = char === '['
       const container: Container = isArray ? [] : {}
       const holder = this.place(container, isArray ? [] : {})
-      this.stack.push({ container, isArray, path: holder.path })
+      this.stack.push({ container, isArray, path: holder.path, clean: true })
       if (this.stack.length > this.deepestSeen) this.deepestSeen = this.stack.length
       this.expect = isArray ? 'value-or-close' : 'key-or-close'
     } else if (char === '"') {
@@ -365,6 +376,13 @@ export class IncrementalJsonParser {
       return
     }
     this.stack.pop()
+    // A closed container never changes again: frozen where it is, it is shared by every
+    // snapshot from now on instead of copied, and one holding an unsafe key taints its parents.
+    if (top.clean) Object.freeze(top.container)
+    else {
+      const parent = this.stack[this.stack.length - 1]
+      if (parent) parent.clean = false
+    }
     this.valueDone()
   }
 
@@ -456,8 +474,12 @@ export class IncrementalJsonParser {
         this.token = undefined
         if (token.kind === 'key') {
           const top = this.stack[this.stack.length - 1]
-          if (top) top.key = token.text
-          if (this.unsafe === undefined && !isSafeKey(token.text)) this.unsafe = token.text
+          const safe = isSafeKey(token.text)
+          if (top) {
+            top.key = token.text
+            if (!safe) top.clean = false
+          }
+          if (this.unsafe === undefined && !safe) this.unsafe = token.text
           this.expect = 'colon'
         } else {
           this.flushString(token)

@@ -117,33 +117,36 @@ function nativeValue(text: string, maxDepth: number): EndedInput | undefined {
   } catch {
     return undefined
   }
-  const depth = sealClean(value, maxDepth + 1)
-  return depth < 0 ? undefined : { complete: true, value, depth }
+  const depth = freezeClean(value, maxDepth + 1)
+  if (depth < 0) return undefined
+  if (value !== null && typeof value === 'object') seal(value)
+  return { complete: true, value, depth }
 }
 
 /**
- * Seal every container of a fresh `JSON.parse` result and return how deep it
+ * Freeze every container of a fresh `JSON.parse` result and return how deep it
  * nests; `-1` as soon as it holds a forbidden key or nests deeper than `limit`
- * (the parser then reads the text, to report it exactly).
+ * (the parser then reads the text, to report it exactly). The caller seals the
+ * root: the fold finds the value clean from it alone.
  */
-function sealClean(value: unknown, limit: number): number {
+function freezeClean(value: unknown, limit: number): number {
   if (value === null || typeof value !== 'object') return 0
   if (limit === 0) return -1
   let deepest = 0
   if (Array.isArray(value)) {
     for (const item of value) {
-      const depth = sealClean(item, limit - 1)
+      const depth = freezeClean(item, limit - 1)
       if (depth < 0) return -1
       if (depth > deepest) deepest = depth
     }
   } else {
     for (const key in value) {
       if (!isSafeKey(key)) return -1
-      const depth = sealClean((value as Record<string, unknown>)[key], limit - 1)
+      const depth = freezeClean((value as Record<string, unknown>)[key], limit - 1)
       if (depth < 0) return -1
       if (depth > deepest) deepest = depth
     }
   }
-  seal(value)
+  Object.freeze(value)
   return deepest + 1
 }
