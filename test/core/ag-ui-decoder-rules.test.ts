@@ -274,6 +274,7 @@ describe('a stream that replays an earlier run first', () => {
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":"a' }, {})
     expect(d.flush!()).toStrictEqual([
+      { op: 'message.delta', turnId: 't1', messageId: 'c1', action: 'append', path: 'inputText', value: '{"q":"a' },
       { op: 'message.delta', turnId: 't1', messageId: 'c1', type: 'tool', role: 'assistant', action: 'set', path: 'input', value: { q: 'a' } },
     ])
   })

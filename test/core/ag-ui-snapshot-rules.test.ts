@@ -176,7 +176,9 @@ describe('MESSAGES_SNAPSHOT', () => {
     feed({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'old' })
     feed({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q' })
     const ops = feed(snapshot({ id: 'a1', role: 'assistant', toolCalls: [{ id: 'c1', function: { name: 'new', arguments: '{"q":"x"}' } }] }))
-    expect(ops).toEqual([
+    // The arguments streamed so far are written first (their text, then their value); the snapshot's then replace them.
+    expect(ops).toStrictEqual([
+      { op: 'message.delta', turnId: 't1', messageId: 'c1', action: 'append', path: 'inputText', value: '{"q' },
       { op: 'message.delta', ...at('c1', 'tool'), action: 'set', path: 'input', value: {} },
       snapshotSet('c1', 'tool', 'assistant', { toolCallId: 'c1', name: 'new', inputText: '{"q":"x"}', input: { q: 'x' }, parentMessageId: 'a1' }),
     ])

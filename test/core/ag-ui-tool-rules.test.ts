@@ -13,7 +13,7 @@ import { parseJson, readToolResult } from '../../src/protocols/ag-ui/tool-result
 const decoderFor = () => createAgUiDecoder({ turnId: 't1', scope: 't1' })
 const problem = (message: string, raw?: unknown, code?: string): Op => protocolProblem('t1', message, raw, code)
 const at = (messageId: string, threadId?: string): MessagePlace => ({ turnId: 't1', messageId, type: 'tool', role: 'assistant', blockId: undefined, threadId })
-/** The `inputText` append of one piece of arguments (it names no type or role). */
+/** The `inputText` append of the pieces of arguments since the last write, joined (it names no type or role). */
 const append = (messageId: string, value: string): Op => ({ op: 'message.delta', turnId: 't1', messageId, action: 'append', path: 'inputText', value })
 const opened = (id: string, name: string, more: Record<string, unknown> = {}): Op[] => [
   { op: 'message.delta', ...at(id), action: 'set', path: '', value: { toolCallId: id, name, inputText: '', ...more, state: 'input-streaming' } },
@@ -72,6 +72,7 @@ describe('a tool call\'s start', () => {
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":2}' }, {})
     // The run's end completes the call that is open again, with only its new arguments.
     expect(d.decode({ type: 'RUN_FINISHED' }, {})).toStrictEqual([
+      append('c1', '{"q":2}'),
       snapshot('c1', { q: 2 }),
       ...inputDone('c1', { q: 2 }),
       { op: 'turn.finish', turnId: 't1', status: 'done' },
@@ -86,8 +87,11 @@ describe('a tool call\'s start', () => {
     expect(restart.filter((op) => op.op === 'problem')).toStrictEqual([
       problem('the arguments of tool call "c1" are not valid JSON: unexpected "x" where a value should start at 0', 'x', 'tool_arguments'),
     ])
-    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'y' }, {})).toStrictEqual([append('c1', 'y')])
-    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {}).filter((op) => op.op === 'problem')).toStrictEqual([
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'y' }, {})).toStrictEqual([])
+    const end = d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})
+    // The end writes the new arguments' text first, then tells what is wrong with them.
+    expect(end[0]).toStrictEqual(append('c1', 'y'))
+    expect(end.filter((op) => op.op === 'problem')).toStrictEqual([
       problem('the arguments of tool call "c1" are not valid JSON: unexpected "y" where a value should start at 0', 'y', 'tool_arguments'),
     ])
   })
@@ -101,19 +105,23 @@ describe('a tool call\'s arguments', () => {
 
   it('before the start create the call', () => {
     const e = { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{' }
-    expect(decoderFor().decode(e, {})).toStrictEqual([
+    const d = decoderFor()
+    expect(d.decode(e, {})).toStrictEqual([
       problem('arguments for tool call "c1" before its start; the call was created', e, 'repaired'),
       ...opened('c1', 'tool'),
-      append('c1', '{'),
     ])
+    // The piece reaches the call's message at the next write point.
+    expect(d.flush!()).toStrictEqual([append('c1', '{'), snapshot('c1', {})])
   })
 
   it('are written as parsed so far before the next event that is not more arguments', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
-    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":"we' }, {})).toStrictEqual([append('c1', '{"q":"we')])
-    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'ather' }, {})).toStrictEqual([append('c1', 'ather')])
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":"we' }, {})).toStrictEqual([])
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'ather' }, {})).toStrictEqual([])
+    // The pieces are written in one append, then the value they parse to.
     expect(d.decode({ type: 'STATE_DELTA', delta: [] }, {})).toStrictEqual([
+      append('c1', '{"q":"weather'),
       snapshot('c1', { q: 'weather' }),
       { op: 'agentState.patch', patch: [], turnId: 't1' },
     ])
@@ -122,15 +130,20 @@ describe('a tool call\'s arguments', () => {
 
   it('are not written between the chunks of a call', () => {
     const d = decoderFor()
-    d.decode({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', toolCallName: 'search', delta: '{"q":' }, {})
-    expect(d.decode({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', delta: '1' }, {})).toStrictEqual([append('c1', '1')])
+    expect(d.decode({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', toolCallName: 'search', delta: '{"q":' }, {})).toStrictEqual(opened('c1', 'search'))
+    expect(d.decode({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', delta: '1' }, {})).toStrictEqual([])
+    // Both chunks' pieces are written at the read's end, joined.
+    expect(d.flush!()).toStrictEqual([append('c1', '{"q":1'), snapshot('c1', { q: 1 })])
   })
 
   it('a result writes the other calls\' arguments first, its own call\'s too', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":"a' }, {})
-    expect(d.decode({ type: 'TOOL_CALL_RESULT', toolCallId: 'c1', content: 'done' }, {})[0]).toStrictEqual(snapshot('c1', { q: 'a' }))
+    expect(d.decode({ type: 'TOOL_CALL_RESULT', toolCallId: 'c1', content: 'done' }, {}).slice(0, 2)).toStrictEqual([
+      append('c1', '{"q":"a'),
+      snapshot('c1', { q: 'a' }),
+    ])
   })
 
   it('an end writes its own call\'s arguments once, as a whole value', () => {
@@ -138,6 +151,7 @@ describe('a tool call\'s arguments', () => {
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":1}' }, {})
     expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1', cost: 1 }, {})).toStrictEqual([
+      append('c1', '{"q":1}'),
       ...inputDone('c1', { q: 1 }),
       { op: 'message.delta', ...at('c1'), action: 'merge', path: 'extra', value: { cost: 1 } },
     ])
@@ -152,7 +166,7 @@ describe('a tool call\'s arguments', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '  ' }, {})
-    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual(inputDone('c1', {}))
+    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual([append('c1', '  '), ...inputDone('c1', {})])
   })
 
   it('that stop before the JSON ends stay as far as they parsed, with one problem', () => {
@@ -161,6 +175,7 @@ describe('a tool call\'s arguments', () => {
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":"a' }, {})
     const halfway = problem('the arguments of tool call "c1" are not valid JSON: the arguments stop before the JSON ends', '{"q":"a', 'tool_arguments')
     expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual([
+      append('c1', '{"q":"a'),
       { op: 'message.delta', ...at('c1'), action: 'set', path: 'input', value: { q: 'a' } },
       halfway,
       { op: 'message.delta', ...at('c1'), action: 'set', path: 'state', value: 'input-available' },
@@ -189,9 +204,10 @@ describe('a tool call\'s arguments', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     const e = { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q" 1' }
-    expect(d.decode(e, {})).toStrictEqual([append('c1', '{"q" 1')])
-    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '}' }, {})).toStrictEqual([append('c1', '}')])
+    expect(d.decode(e, {})).toStrictEqual([])
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '}' }, {})).toStrictEqual([])
     expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual([
+      append('c1', '{"q" 1}'),
       { op: 'message.delta', ...at('c1'), action: 'set', path: 'input', value: {} },
       problem('the arguments of tool call "c1" are not valid JSON: expected ":", got "1" at 5', '{"q" 1}', 'tool_arguments'),
       { op: 'message.delta', ...at('c1'), action: 'set', path: 'state', value: 'input-available' },
@@ -221,10 +237,11 @@ describe('a tool call\'s arguments', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     const e = { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"__proto__":1,' }
-    expect(d.decode(e, {})).toStrictEqual([append('c1', '{"__proto__":1,')])
-    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '"a":2}' }, {})).toStrictEqual([append('c1', '"a":2}')])
+    expect(d.decode(e, {})).toStrictEqual([])
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '"a":2}' }, {})).toStrictEqual([])
     const [input, ...rest] = inputDone('c1', { a: 2 })
     expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual([
+      append('c1', '{"__proto__":1,"a":2}'),
       input,
       problem('the arguments of tool call "c1" have the key "__proto__", which is dropped', undefined, 'tool_arguments'),
       ...rest,
@@ -236,8 +253,8 @@ describe('a tool call\'s arguments', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'deep' }, {})
     const text = JSON.stringify(nested(64))
-    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: text }, {})).toStrictEqual([append('c1', text)])
-    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual(inputDone('c1', nested(64)))
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: text }, {})).toStrictEqual([])
+    expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual([append('c1', text), ...inputDone('c1', nested(64))])
   })
 
   it('nested deeper are reported once, and the deeper part is dropped', () => {
@@ -245,10 +262,11 @@ describe('a tool call\'s arguments', () => {
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'deep' }, {})
     const text = JSON.stringify(nested(66))
     const head = text.slice(0, 66)
-    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: head }, {})).toStrictEqual([append('c1', head)])
-    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: text.slice(66) }, {})).toStrictEqual([append('c1', text.slice(66))])
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: head }, {})).toStrictEqual([])
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: text.slice(66) }, {})).toStrictEqual([])
     const [input, ...rest] = inputDone('c1', nested(64))
     expect(d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})).toStrictEqual([
+      append('c1', text),
       input,
       problem('the arguments of tool call "c1" nest deeper than 63 levels; the deeper part is dropped', undefined, 'too_deep'),
       ...rest,
@@ -280,20 +298,21 @@ describe('long arguments', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'write' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: `{"text":"${'x'.repeat(20_000)}` }, {})
-    expect(d.flush!()).toStrictEqual([snapshot('c1', { text: 'x'.repeat(20_000) })])
+    expect(d.flush!()).toStrictEqual([append('c1', `{"text":"${'x'.repeat(20_000)}`), snapshot('c1', { text: 'x'.repeat(20_000) })])
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'yy' }, {})
     return d
   }
-  const grown = [snapshot('c1', { text: `${'x'.repeat(20_000)}yy` })]
+  const grown = snapshot('c1', { text: `${'x'.repeat(20_000)}yy` })
 
   it('wait at a read\'s end and before other events until they grew enough', () => {
     const d = longCall()
-    expect(d.flush!()).toStrictEqual([])
+    // Their text is written at every read's end; only the parsed value waits.
+    expect(d.flush!()).toStrictEqual([append('c1', 'yy')])
     expect(d.decode({ type: 'STATE_DELTA', delta: [] }, {})).toStrictEqual([{ op: 'agentState.patch', patch: [], turnId: 't1' }])
   })
 
   it('are written when the connection is released', () => {
-    expect(longCall().release!()).toStrictEqual(grown)
+    expect(longCall().release!()).toStrictEqual([append('c1', 'yy'), grown])
   })
 
   it('taken after the call\'s end are written at the stream\'s end', () => {
@@ -301,6 +320,7 @@ describe('long arguments', () => {
     d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'zz' }, {})
     expect(d.end('eof')).toStrictEqual([
+      append('c1', 'zz'),
       snapshot('c1', { text: `${'x'.repeat(20_000)}yyzz` }),
       { op: 'turn.finish', turnId: 't1', status: 'done' },
     ])
@@ -310,7 +330,8 @@ describe('long arguments', () => {
     const d = longCall()
     d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'zz' }, {})
-    expect(d.decode({ type: 'RUN_FINISHED' }, {})).toStrictEqual([{ op: 'turn.finish', turnId: 't1', status: 'done' }])
+    // The run's end writes their text; their value waits until they grew enough, or the stream ends.
+    expect(d.decode({ type: 'RUN_FINISHED' }, {})).toStrictEqual([append('c1', 'zz'), { op: 'turn.finish', turnId: 't1', status: 'done' }])
     expect(d.ended).toBe(true)
     expect(d.end('eof')).toStrictEqual([
       snapshot('c1', { text: `${'x'.repeat(20_000)}yyzz` }),

@@ -89,7 +89,7 @@ describe('tool-input-start', () => {
 })
 
 describe('tool-input-delta', () => {
-  it('appends the text; the parsed input is written before the next chunk of another kind', () => {
+  it('gathers the text and the parsed input of a batch\'s deltas and writes both before the next chunk of another kind', () => {
     const d = decoder()
     const [, first, second, text] = feed(d, [
       start,
@@ -97,9 +97,10 @@ describe('tool-input-delta', () => {
       { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '"rain' },
       { type: 'text-start', id: 'a' },
     ])
-    expect(first).toEqual([onTool('append', 'inputText', '{"q":')])
-    expect(second).toEqual([onTool('append', 'inputText', '"rain')])
+    expect(first).toEqual([])
+    expect(second).toEqual([])
     expect(text).toEqual([
+      onTool('append', 'inputText', '{"q":"rain'),
       onTool('set', 'input', { q: 'rain' }),
       { op: 'message.put', turnId: TURN, messageId: 's/text:a', type: 'text', role: 'assistant', props: { content: '' }, status: 'streaming' },
     ])
@@ -114,8 +115,10 @@ describe('tool-input-delta', () => {
   })
 
   it('merges a field it does not read into extra, and writes no metadata of its own', () => {
-    const ops = last([start, { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{', providerMetadata: { a: 1 } }])
-    expect(ops).toEqual([onTool('append', 'inputText', '{'), onTool('merge', '', { extra: { providerMetadata: { a: 1 } } })])
+    const d = decoder()
+    const [, ops] = feed(d, [start, { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{', providerMetadata: { a: 1 } }])
+    expect(ops).toEqual([onTool('merge', '', { extra: { providerMetadata: { a: 1 } } })])
+    expect(d.flush!()).toEqual([onTool('append', 'inputText', '{'), onTool('set', 'input', {})])
   })
 
   it('without an inputTextDelta string is an invalid problem', () => {
@@ -134,16 +137,17 @@ describe('tool-input-delta', () => {
       problem('tool-input-delta for "c1" came before the call; the call was started', chunk, 'repaired'),
       props({ toolCallId: 'c1', name: 'tool' }),
       row({ status: 'start' }, 'tool'),
-      onTool('append', 'inputText', '{'),
     ])
     const named = { ...chunk, toolName: 'lookup' }
     expect(last([named])).toEqual([
       problem('tool-input-delta for "c1" came before the call; the call was started', named, 'repaired'),
       props({ toolCallId: 'c1', name: 'lookup' }),
       row({ status: 'start' }, 'lookup'),
-      onTool('append', 'inputText', '{'),
       onTool('merge', '', { extra: { toolName: 'lookup' } }),
     ])
+    const d = decoder()
+    d.decode(named, {})
+    expect(d.flush!()).toEqual([onTool('append', 'inputText', '{'), onTool('set', 'input', {})])
   })
 
   it('drops a key that could reach a prototype, and reports it once when the input ends', () => {
@@ -153,9 +157,12 @@ describe('tool-input-delta', () => {
       { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{"__proto__":{"x":1},' },
       { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '"constructor":{"y":2},"ok":1}' },
     ])
-    expect(first).toEqual([onTool('append', 'inputText', '{"__proto__":{"x":1},')])
-    expect(second).toEqual([onTool('append', 'inputText', '"constructor":{"y":2},"ok":1}')])
-    expect(d.flush!()).toEqual([onTool('set', 'input', { ok: 1 })])
+    expect(first).toEqual([])
+    expect(second).toEqual([])
+    expect(d.flush!()).toEqual([
+      onTool('append', 'inputText', '{"__proto__":{"x":1},"constructor":{"y":2},"ok":1}'),
+      onTool('set', 'input', { ok: 1 }),
+    ])
     const available = { type: 'tool-input-available', toolCallId: 'c1', toolName: 'search', input: { ok: 1 } }
     const [ended, again] = feed(d, [available, available])
     expect(ended![0]).toEqual(problem('the input of tool call "c1" has the key "__proto__", which is dropped', undefined, 'invalid'))
@@ -167,9 +174,9 @@ describe('tool-input-delta', () => {
     const d = decoder()
     const bad = { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{"q" 1' }
     const [, first, second] = feed(d, [start, bad, { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '}' }])
-    expect(first).toEqual([onTool('append', 'inputText', '{"q" 1')])
-    expect(second).toEqual([onTool('append', 'inputText', '}')])
-    expect(d.flush!()).toEqual([onTool('set', 'input', {})])
+    expect(first).toEqual([])
+    expect(second).toEqual([])
+    expect(d.flush!()).toEqual([onTool('append', 'inputText', '{"q" 1}'), onTool('set', 'input', {})])
     const problems = d.end('done').filter((op) => op.op === 'problem')
     expect(problems).toEqual([problem('the input of tool call "c1" is not valid JSON: expected ":", got "1" (at 5)', '{"q" 1}', 'tool_input_json')])
   })
@@ -181,11 +188,11 @@ describe('tool-input-delta', () => {
       { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '['.repeat(66) },
       { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '[' },
     ])
-    expect(first).toEqual([onTool('append', 'inputText', '['.repeat(66))])
-    expect(second).toEqual([onTool('append', 'inputText', '[')])
+    expect(first).toEqual([])
+    expect(second).toEqual([])
     let expected: unknown = []
     for (let i = 0; i < 63; i++) expected = [expected]
-    expect(d.flush!()).toEqual([onTool('set', 'input', expected)])
+    expect(d.flush!()).toEqual([onTool('append', 'inputText', '['.repeat(67)), onTool('set', 'input', expected)])
     const ended = d.end('done')
     expect(ended.filter((op) => op.op === 'problem')).toEqual([
       problem('the input of tool call "c1" nests deeper than 63 levels; the deeper part is dropped', undefined, 'too_deep'),
@@ -200,6 +207,7 @@ describe('when streamed input is written', () => {
   it('not when the next chunk sets the same call\'s whole input (tool-input-available)', () => {
     const ops = last([start, delta('{"q":"ra'), { type: 'tool-input-available', toolCallId: 'c1', toolName: 'search', input: { q: 'rain' } }])
     expect(ops).toEqual([
+      onTool('append', 'inputText', '{"q":"ra'),
       props({ toolCallId: 'c1', name: 'search', state: 'input-available', input: { q: 'rain' } }),
       row({ status: 'progress', args: { q: 'rain' } }),
     ])
@@ -208,6 +216,7 @@ describe('when streamed input is written', () => {
   it('not when the next chunk sets the same call\'s whole input (tool-input-error)', () => {
     const ops = last([start, delta('{"q":"ra'), { type: 'tool-input-error', toolCallId: 'c1', input: { q: 'ra' }, errorText: 'bad' }])
     expect(ops).toEqual([
+      onTool('append', 'inputText', '{"q":"ra'),
       props({ toolCallId: 'c1', name: 'search', state: 'output-error', input: { q: 'ra' }, errorText: 'bad' }),
       row({ args: { q: 'ra' } }),
       { op: 'trace.fail', turnId: TURN, nodeId: MSG, tool: 'search', message: 'bad' },
@@ -218,6 +227,7 @@ describe('when streamed input is written', () => {
     const chunk = { type: 'tool-input-available', toolCallId: 'c1' }
     const ops = last([start, delta('{"q":"ra'), chunk])
     expect(ops).toEqual([
+      onTool('append', 'inputText', '{"q":"ra'),
       inputSet({ q: 'ra' }),
       problem('tool-input-available for "c1" without an input', chunk, 'invalid'),
       props({ toolCallId: 'c1', name: 'search', state: 'input-available' }),
@@ -232,22 +242,25 @@ describe('when streamed input is written', () => {
     ])
     const other = 's/tool:c2'
     expect(ops).toEqual([
+      onTool('append', 'inputText', '{"q":"ra'),
       inputSet({ q: 'ra' }),
       onTool('set', '', { toolCallId: 'c2', name: 'other', state: 'input-available', input: {}, inputText: '{}' }, undefined, other),
       { op: 'trace.node', turnId: TURN, node: { id: other, kind: 'tool', tool: 'other', label: 'other', status: 'progress', args: {} } },
     ])
   })
 
-  it('a long input is written when it has grown enough; the end and a release write the rest', () => {
-    /** The length of the written `q`, so a failure does not print the whole input. */
-    const lengths = (ops: readonly Op[]) => ops.map((op) => (op.op === 'message.delta' && op.path === 'input' ? (op.value as { q: string }).q.length : op.op))
+  it('a long input\'s text is written at every flush, its value once it has grown enough; the end and a release write the rest', () => {
+    /** The length of the written `q` or text, so a failure does not print the whole input. */
+    const lengths = (ops: readonly Op[]) => ops.map((op) => (op.op !== 'message.delta'
+      ? op.op
+      : op.path === 'input' ? (op.value as { q: string }).q.length : `${op.path} +${(op.value as string).length}`))
     const long = '{"q":"' + 'a'.repeat(20_000)
     for (const close of ['end', 'release'] as const) {
       const d = decoder()
       feed(d, [start, delta(long)])
-      expect(lengths(d.flush!())).toEqual([20_000])
+      expect(lengths(d.flush!())).toEqual([`inputText +${long.length}`, 20_000])
       feed(d, [delta('bb')])
-      expect(d.flush!()).toEqual([])
+      expect(d.flush!()).toEqual([onTool('append', 'inputText', 'bb')])
       expect(lengths(d.decode({ type: 'text-start', id: 'a' }, {}))).toEqual(['message.put'])
       const rest = close === 'end' ? d.end('done') : d.release!()
       expect(lengths(rest)).toEqual(close === 'end' ? [20_002, 'message.finish', 'turn.finish'] : [20_002])
@@ -264,6 +277,7 @@ describe('tool-input-available', () => {
       { type: 'tool-input-available', toolCallId: 'c1', input: {}, title: 'Search', dynamic: true, providerExecuted: true },
     ]).at(-1)
     expect(ops).toEqual([
+      onTool('append', 'inputText', '{}', 's/step:1'),
       props({ toolCallId: 'c1', name: 'search', state: 'input-available', title: 'Search', input: {}, dynamic: true, providerExecuted: true }, 's/step:1'),
       row({ status: 'progress', args: {} }, 'search', 'Search'),
     ])
@@ -513,10 +527,13 @@ describe('a reset step forgets the calls it made', () => {
       { type: 'start-step' }, start,
       { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{"q":"' + 'a'.repeat(20_000) },
     ])
-    expect(d.flush!()).toHaveLength(1)
-    // Too little growth to be written yet: only the end would write it, and the reset drops it.
+    expect(d.flush!()).toHaveLength(2)
+    // Too little growth for the value to be written yet: only the end would write it, and the reset drops it.
     feed(d, [{ type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: 'bb' }])
-    expect(d.decode({ type: 'reset-step' }, {})).toEqual([{ op: 'block.reset', blockId: 's/step:1' }])
+    expect(d.decode({ type: 'reset-step' }, {})).toEqual([
+      onTool('append', 'inputText', 'bb', 's/step:1'),
+      { op: 'block.reset', blockId: 's/step:1' },
+    ])
     const output = { type: 'tool-output-available', toolCallId: 'c1', output: 1 }
     expect(d.decode(output, {})).toEqual([
       problem('tool-output-available for "c1" came before the call; the call was started', output, 'repaired'),

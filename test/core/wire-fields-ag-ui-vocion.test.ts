@@ -212,8 +212,14 @@ describe('AG-UI streaming events merge their extras, and the hot path stays bare
     expect(decoder.decode({ ...CONTENT, timestamp: 1 }, {})).toHaveLength(1)
     expect(decoder.decode({ ...CONTENT, x: 1 }, {}).map((op) => op.op === 'message.delta' && op.path)).toEqual(['content', 'extra'])
     decoder.decode(CALL, {})
-    expect(decoder.decode({ ...ARGS, delta: '{"q":' }, {})).toHaveLength(1)
-    expect(decoder.decode({ ...ARGS, delta: '"a"}', timestamp: 2 }, {})).toHaveLength(1)
+    // Arguments write nothing of their own: their pieces reach the message at the next write
+    // point, joined in one append beside the value so far, and still with no extra or metadata op.
+    expect(decoder.decode({ ...ARGS, delta: '{"q":' }, {})).toStrictEqual([])
+    expect(decoder.decode({ ...ARGS, delta: '"a"}', timestamp: 2 }, {})).toStrictEqual([])
+    expect(decoder.flush!()).toStrictEqual([
+      { op: 'message.delta', turnId: 't1', messageId: 'c1', action: 'append', path: 'inputText', value: '{"q":"a"}' },
+      { op: 'message.delta', turnId: 't1', messageId: 'c1', type: 'tool', role: 'assistant', blockId: undefined, threadId: undefined, action: 'set', path: 'input', value: { q: 'a' } },
+    ])
   })
 
   it('the extras of token events do not keep the fold from merging a batch\'s appends', () => {

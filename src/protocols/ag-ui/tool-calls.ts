@@ -36,6 +36,8 @@ export interface ToolTrack {
   parentMessageId?: string
   /** The arguments so far. */
   input: StreamedInput
+  /** Arguments that came since the message's `inputText` was last written. */
+  unsent: string
   /** The key the snapshot drops (the parser's `unsafeKey`) was reported. */
   reportedKey: boolean
   /** Arguments deeper than `MAX_INPUT_DEPTH` were reported. */
@@ -57,7 +59,7 @@ export interface ToolTrack {
 export function newToolTrack(id: string, name: string, lane: string, parentMessageId?: string, blockId?: string): ToolTrack {
   const track: ToolTrack = {
     id, name, lane, blockId, parentMessageId, open: true, resulted: false, reported: false,
-    reportedKey: false, reportedDepth: false, input: new StreamedInput(MAX_INPUT_DEPTH),
+    reportedKey: false, reportedDepth: false, input: new StreamedInput(MAX_INPUT_DEPTH), unsent: '',
   }
   return track
 }
@@ -70,20 +72,37 @@ export function newToolTrack(id: string, name: string, lane: string, parentMessa
  */
 export function resetArguments(track: ToolTrack, text = ''): void {
   track.input = new StreamedInput(MAX_INPUT_DEPTH, text)
+  track.unsent = ''
   track.reported = track.reportedKey = track.reportedDepth = false
 }
 
 /**
- * Add a piece of arguments and get the `inputText` append for it. The parsed
- * value is written by `inputSnapshot`, once per batch; what is wrong with the
- * arguments is told when they end (`finalArguments`).
+ * Add a piece of arguments. Nothing is written yet: `unsentText` writes the
+ * pieces to `inputText` in one append and `inputSnapshot` the parsed value, both
+ * once per batch; what is wrong with the arguments is told when they end
+ * (`finalArguments`).
  *
  * @example
- * pushArguments(track, { turnId: 't1', messageId: 'c1' }, '{"q":"we')
+ * pushArguments(track, '{"q":"we')
  */
-export function pushArguments(track: ToolTrack, place: { turnId: string; messageId: string }, delta: string): Op {
+export function pushArguments(track: ToolTrack, delta: string): void {
   track.input.append(delta)
-  return { op: 'message.delta', ...place, action: 'append', path: 'inputText', value: delta }
+  track.unsent += delta
+}
+
+/**
+ * The `inputText` append of every piece since the last one, if any came. A batch's
+ * pieces reach the message in one op, so a long call costs one op per batch, not
+ * one per piece; the text is the same wherever batches end.
+ *
+ * @example
+ * const op = unsentText(track, { turnId: 't1', messageId: 'c1' })
+ */
+export function unsentText(track: ToolTrack, place: { turnId: string; messageId: string }): Op | undefined {
+  if (track.unsent === '') return undefined
+  const value = track.unsent
+  track.unsent = ''
+  return { op: 'message.delta', ...place, action: 'append', path: 'inputText', value }
 }
 
 /**

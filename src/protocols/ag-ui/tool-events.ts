@@ -6,7 +6,7 @@
 import type { MessagePlace, Op } from '../../core/ops'
 import { nonEmpty } from '../../core/util/values'
 import type { AgUiEvent, AgUiStream } from './stream-state'
-import { finalArguments, inputSnapshot, MAX_INPUT_DEPTH, newToolTrack, pushArguments, resetArguments, type ToolTrack } from './tool-calls'
+import { finalArguments, inputSnapshot, MAX_INPUT_DEPTH, newToolTrack, pushArguments, resetArguments, unsentText, type ToolTrack } from './tool-calls'
 import { readToolResult } from './tool-result'
 
 /**
@@ -31,11 +31,12 @@ export interface ToolEvents {
   /** Every call still taking arguments is complete (a run ended). */
   closeOpen(): Op[]
   /**
-   * Write the arguments parsed so far of every call that got more since the last
-   * flush, except `except` (whose end writes them itself). The decoder calls it
-   * before any event that is not more arguments, the client at each read's end.
-   * Long arguments are written once they have grown enough to be worth a copy
-   * (`snapshotDue`), unless `force` (the stream's end or release).
+   * Write the arguments of every call that got more since the last flush: their
+   * text always, their parsed value except for `except` (whose end writes it
+   * itself). The decoder calls it before any event that is not more arguments,
+   * the client at each read's end. Long arguments are parsed and written once they
+   * have grown enough to be worth a copy (`snapshotDue`), unless `force` (the
+   * stream's end or release).
    */
   flush(except?: string, force?: boolean): Op[]
 }
@@ -60,6 +61,8 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     if (pending.size === 0 && !force) return []
     const ops: Op[] = []
     for (const track of pending) {
+      const text = unsentText(track, { turnId, messageId: track.id })
+      if (text) ops.push(text)
       if (track.id === except || (!force && !track.input.parsed().snapshotDue)) continue
       ops.push(inputSnapshot(track, placeOf(track)))
       pending.delete(track)
@@ -103,7 +106,9 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     const ops: Op[] = name ? [] : [stream.problem(`TOOL_CALL_START "${id}" without "toolCallName"`, e, 'missing_name')]
     let track = tools.get(id)
     if (track) {
-      // The call starts again: what is wrong with its earlier arguments is told first.
+      // The call starts again: its earlier text, and what is wrong with its arguments, are told first.
+      const text = unsentText(track, { turnId, messageId: track.id })
+      if (text) ops.push(text)
       if (track.open) report(track, finalArguments(track), ops)
       track.open = true
       if (name) track.name = name
@@ -149,7 +154,7 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
       tools.set(id, track)
       ops.push(...opened(track))
     }
-    ops.push(pushArguments(track, { turnId, messageId: id }, delta))
+    pushArguments(track, delta)
     if (extra) ops.push(...kept(track, 'extra', extra))
     pending.add(track)
     return ops
@@ -163,9 +168,10 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
 
   function inputDone(track: ToolTrack): Op[] {
     track.open = false
-    const ops: Op[] = []
-    const parsed = finalArguments(track)
     const at = placeOf(track)
+    const text = unsentText(track, { turnId, messageId: track.id })
+    const ops: Op[] = text ? [text] : []
+    const parsed = finalArguments(track)
     const grew = pending.delete(track)
     if (parsed.ok) {
       ops.push({ op: 'message.delta', ...at, action: 'set', path: 'input', value: parsed.value })

@@ -28,6 +28,8 @@ interface ToolTrack {
   encoding: 'json' | 'text'
   /** The streamed JSON input, until it ends. */
   input: StreamedInput | undefined
+  /** Input text that came since the message's `inputText` was last written. */
+  unsent: string
   streamed: boolean
   preliminary: boolean
   gateId: string | undefined
@@ -84,7 +86,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
   function newTrack(toolCallId: string, name: string, chunk: Chunk): ToolTrack {
     const track: ToolTrack = {
       toolCallId, messageId: stream.scoped('tool', toolCallId), name, title: stringOf(chunk.title),
-      blockId: stream.step?.blockId, encoding: chunk.inputEncoding === 'text' ? 'text' : 'json', input: undefined,
+      blockId: stream.step?.blockId, encoding: chunk.inputEncoding === 'text' ? 'text' : 'json', input: undefined, unsent: '',
       streamed: false, preliminary: false, gateId: undefined, gatePending: false,
     }
     tracks.set(toolCallId, track)
@@ -159,6 +161,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const earlier = tracks.get(toolCallId)
     if (earlier) {
       // The call starts again: its earlier input ended here.
+      sendText(earlier, ops)
       pending.delete(earlier)
       endInput(earlier, ops)
     }
@@ -182,15 +185,23 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     if (!('track' in found)) return found.ops
     const { track, ops } = found
     track.streamed = true
-    ops.push(delta(track, 'append', 'inputText', text))
     kept(track, chunk, undefined, ops)
     if (track.encoding === 'text') {
-      ops.push(delta(track, 'append', 'input', text))
+      ops.push(delta(track, 'append', 'inputText', text), delta(track, 'append', 'input', text))
       return ops
     }
+    // The text waits for the batch's end too: one append per batch, not one per delta.
+    track.unsent += text
     ;(track.input ??= new StreamedInput(maxDepth)).append(text)
     pending.add(track)
     return ops
+  }
+
+  /** The `inputText` append of what came since the last one, if anything did. */
+  function sendText(track: ToolTrack, ops: Op[]): void {
+    if (track.unsent === '') return
+    ops.push(delta(track, 'append', 'inputText', track.unsent))
+    track.unsent = ''
   }
 
   function flush(next?: Chunk, force = false): Op[] {
@@ -200,6 +211,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
       : undefined
     const ops: Op[] = []
     for (const track of pending) {
+      sendText(track, ops)
       // A call whose next chunk brings its whole input needs no value of its own.
       if (track.input && track.toolCallId !== settled) {
         const parser = track.input.parsed()
@@ -240,6 +252,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const track = existing ?? newTrack(toolCallId, name, chunk)
     track.name = name
     track.title = stringOf(chunk.title) ?? track.title
+    sendText(track, ops)
     pending.delete(track)
     endInput(track, ops)
     const hasInput = 'input' in chunk
@@ -263,6 +276,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     const existing = tracks.get(toolCallId)
     const track = existing ?? newTrack(toolCallId, idOf(chunk.toolName) ?? 'tool', chunk)
     const ops: Op[] = []
+    sendText(track, ops)
     pending.delete(track)
     endInput(track, ops)
     const errorText = stringOf(chunk.errorText) ?? 'the tool input was not valid'
