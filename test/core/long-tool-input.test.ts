@@ -114,6 +114,25 @@ describe.each(protocols)('a long tool input over $name, one read per piece', ({ 
     expect(toolInput(state)).toEqual(input)
   })
 
+  it('its text reaches the message at every read, in one append of the read\'s pieces', () => {
+    const live = decoder()
+    const opened = start.flatMap((event) => live.decode(event, {}))
+    const sent = pieces(text, 100)
+    let state = fold(emptyState(), [{ op: 'turn.open', turnId: 't1', role: 'assistant' }, ...opened, ...(live.flush?.() ?? [])])
+    let received = ''
+    // Three pieces to a read: each read's end writes them, joined, and nothing before it.
+    for (let at = 0; at < 300; at += 3) {
+      const read = sent.slice(at, at + 3)
+      for (const piece of read) expect(live.decode(delta(piece), {})).toEqual([])
+      const flushed = live.flush?.() ?? []
+      const appends = flushed.filter((op) => op.op === 'message.delta' && op.path === 'inputText')
+      expect(appends).toMatchObject([{ action: 'append', value: read.join('') }])
+      received += read.join('')
+      state = fold(state, flushed)
+      expect(messageList(state.messages).find((message) => message.type === 'tool')?.props.inputText).toBe(received)
+    }
+  })
+
   it('a connection lost for good writes what was parsed up to the loss', () => {
     const live = decoder()
     const cut = events.slice(0, Math.floor(events.length * 0.9))
