@@ -249,3 +249,47 @@ describe('ThinkTagSplitter across a flush', () => {
     expect(splitter.push('<think>\r\nplan\r\n</think>\n\rHi')).toEqual([{ kind: 'reasoning', text: 'plan' }, { kind: 'text', text: 'Hi' }])
   })
 })
+
+describe('the tokens of a batch', () => {
+  const delta = (text: string, id = 'a'): Record<string, unknown> => ({ type: 'text-delta', id, delta: text })
+
+  it('after the first, reach the message in one append at the next chunk of another kind', () => {
+    const d = decoder()
+    const [, first, second, third, end] = feed(d, [{ type: 'text-start', id: 'a' }, delta('Hel'), delta('lo, '), delta('world'), { type: 'text-end', id: 'a' }])
+    expect(first).toEqual([append(A, 'text', 'Hel')])
+    expect(second).toEqual([])
+    expect(third).toEqual([])
+    // The space waits for what follows it, as it always did; the end writes what was held, then finishes.
+    expect(end).toEqual([append(A, 'text', 'lo, world'), finished(A)])
+  })
+
+  it('are written at each write point: a read\'s end, a release, the stream\'s end', () => {
+    const d = decoder()
+    feed(d, [{ type: 'text-start', id: 'a' }, delta('a'), delta('b'), delta('c')])
+    expect(d.flush!()).toEqual([append(A, 'text', 'bc')])
+    expect(d.flush!()).toEqual([])
+    feed(d, [delta('d')])
+    expect(d.release!()).toEqual([append(A, 'text', 'd')])
+    feed(d, [delta('e')])
+    expect(d.end('done')).toEqual([append(A, 'text', 'e'), finished(A), { op: 'turn.finish', turnId: TURN, status: 'done' }])
+  })
+
+  it('of several parts are written in the order their runs began, before any other chunk\'s ops', () => {
+    const d = decoder()
+    feed(d, [{ type: 'text-start', id: 'a' }, { type: 'text-start', id: 'b' }, delta('1', 'a'), delta('1', 'b'), delta('2', 'b'), delta('2', 'a')])
+    const B = 's/text:b'
+    expect(d.decode({ type: 'reasoning-start', id: 'r' }, {})).toEqual([
+      // b's second token began a held run before a's did.
+      append(B, 'text', '2'), append(A, 'text', '2'), put('s/reasoning:r', 'reasoning'), reasonStart('s/reasoning:r'),
+    ])
+  })
+
+  it('a token that opens a tag or carries a field writes what was held first', () => {
+    const d = decoder()
+    feed(d, [{ type: 'text-start', id: 'a' }, delta('a'), delta('b')])
+    expect(d.decode({ ...delta('c'), confidence: 1 }, {})).toEqual([append(A, 'text', 'b'), append(A, 'text', 'c'), merge(A, 'text', { extra: { confidence: 1 } })])
+    feed(d, [delta('d')])
+    const think = d.decode(delta('<think>x'), {})
+    expect(think.slice(0, 2)).toEqual([append(A, 'text', 'd'), finished(A)])
+  })
+})

@@ -52,12 +52,16 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
   let outcome: 'done' | 'error' | 'aborted' | undefined
 
   function decode(event: unknown): Op[] {
+    const type = isRecord(event) ? event.type : undefined
+    // A token only adds to what its part holds (see `takeHeld`); the rest of the chunks
+    // first write what the tokens and a tool's input gathered so far.
+    const before = type === 'text-delta' ? [] : texts.takeHeld()
     // A chunk that is not more of a tool's input first writes the input parsed so far.
-    const input = isRecord(event) && event.type === 'tool-input-delta' ? [] : tools.flush(isRecord(event) ? event : undefined)
+    if (type !== 'tool-input-delta') for (const op of tools.flush(isRecord(event) ? event : undefined)) before.push(op)
     const ops = decodeChunk(event)
-    if (input.length === 0) return ops
-    for (const op of ops) input.push(op)
-    return input
+    if (before.length === 0) return ops
+    for (const op of ops) before.push(op)
+    return before
   }
 
   function decodeChunk(event: unknown): Op[] {
@@ -234,10 +238,10 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
   return {
     protocol: 'ui-message',
     decode,
-    flush: () => tools.flush(),
-    release: () => [...tools.flush(undefined, true), ...texts.releaseAll()],
+    flush: () => [...texts.takeHeld(), ...tools.flush()],
+    release: () => [...texts.takeHeld(), ...tools.flush(undefined, true), ...texts.releaseAll()],
     end() {
-      const ops = [...tools.flush(undefined, true), ...texts.endAll(), ...closeStep('done')]
+      const ops = [...texts.takeHeld(), ...tools.flush(undefined, true), ...texts.endAll(), ...closeStep('done')]
       if (ended) return ops
       ended = true
       outcome = 'done'

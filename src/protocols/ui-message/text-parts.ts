@@ -28,7 +28,12 @@ interface TextPart {
   current: Segment
   count: number
   sawReasoning: boolean
+  /** The append of the plain tokens since the last write point, not yet handed out (see `takeHeld`). */
+  held: HeldAppend | undefined
 }
+
+/** An append being gathered: the tokens of a batch reach the message in one op. */
+type HeldAppend = Extract<Op, { op: 'message.delta' }> & { value: string }
 
 interface ReasoningPart {
   messageId: string
@@ -55,6 +60,13 @@ export interface TextParts {
   releaseAll(): Op[]
   /** Forget the parts a reset step opened; their messages leave with the step's block. */
   forgetStep(blockId: string): void
+  /**
+   * The appends plain tokens have gathered since the last call, in the order they
+   * began. The decoder takes them before any chunk that is not a plain token, and
+   * at each write point (a read's end, a release, the end), so every other op
+   * keeps its place and a batch's tokens cost one op.
+   */
+  takeHeld(): Op[]
 }
 
 /**
@@ -69,6 +81,8 @@ export function createTextParts(stream: StreamContext): TextParts {
   // The AI SDK reuses part ids across steps; each start is a new message.
   const textStarts = new Map<string, number>()
   const reasoningStarts = new Map<string, number>()
+  /** Parts holding an append, in the order their appends began. */
+  const holding: TextPart[] = []
 
   function nextMessageId(kind: Side, wireId: string): string {
     const uses = kind === 'text' ? textStarts : reasoningStarts
@@ -113,6 +127,7 @@ export function createTextParts(stream: StreamContext): TextParts {
     const blockId = stream.step?.blockId
     texts.set(wireId, {
       base, blockId, splitter: new ThinkTagSplitter(), current: { id: base, kind: 'text', empty: true }, count: 1, sawReasoning: false,
+      held: undefined,
     })
     ops.push({ op: 'message.put', ...at(blockId, base, 'text'), props: { content: '' }, status: 'streaming' })
     keep(at(blockId, base, 'text'), chunk, ops)
@@ -120,14 +135,54 @@ export function createTextParts(stream: StreamContext): TextParts {
   }
 
   function textDelta(wireId: string, delta: string, chunk: Chunk): Op[] {
+    const part = texts.get(wireId)
+    if (part) {
+      // The token of nearly every chunk: plain text in the segment being written, nothing else on it.
+      const plain = part.splitter.plain(delta)
+      const kind = part.splitter.thinking ? 'reasoning' : 'text'
+      if (plain !== undefined && kind === part.current.kind && !part.current.empty && !carriesKept(chunk)) {
+        if (plain !== '') hold(part, plain)
+        return []
+      }
+      return [...takeHeld(), ...splitDelta(part, wireId, delta, chunk, plain)]
+    }
+    return [...takeHeld(), ...splitDelta(part, wireId, delta, chunk, undefined)]
+  }
+
+  function hold(part: TextPart, text: string): void {
+    if (part.held) {
+      part.held.value += text
+      return
+    }
+    part.held = {
+      op: 'message.delta', turnId: stream.turnId, messageId: part.current.id, type: part.current.kind, role: 'assistant', blockId: part.blockId,
+      action: 'append', path: 'content', value: text,
+    }
+    holding.push(part)
+  }
+
+  function takeHeld(): Op[] {
+    if (holding.length === 0) return []
     const ops: Op[] = []
-    let part = texts.get(wireId)
+    for (const part of holding) {
+      if (part.held) ops.push(part.held)
+      part.held = undefined
+    }
+    holding.length = 0
+    return ops
+  }
+
+  /** A token that may hold a tag, start a segment or carry fields: through the splitter, with every op. */
+  function splitDelta(known: TextPart | undefined, wireId: string, delta: string, chunk: Chunk, plainSoFar: string | undefined): Op[] {
+    const ops: Op[] = []
+    let part = known
     if (!part) {
       ops.push(stream.problem(`text-delta for "${wireId}" came before its text-start; the part was started`, chunk, 'repaired'))
       ops.push(...textStart(wireId))
       part = texts.get(wireId) as TextPart
     }
-    const plain = part.splitter.plain(delta)
+    // `plain` has already taken a plain token in, when the caller asked it.
+    const plain = known ? plainSoFar : part.splitter.plain(delta)
     if (plain === undefined) for (const piece of part.splitter.push(delta)) write(part, piece, ops)
     else if (plain !== '') write(part, { kind: part.splitter.thinking ? 'reasoning' : 'text', text: plain }, ops)
     if (carriesKept(chunk)) keep(at(part.blockId, part.current.id, part.current.kind), chunk, ops)
@@ -245,16 +300,17 @@ export function createTextParts(stream: StreamContext): TextParts {
     reasoningDelta,
     reasoningEnd,
     endAll() {
-      const ops: Op[] = []
+      const ops: Op[] = takeHeld()
       for (const wireId of [...texts.keys()]) ops.push(...endText(wireId))
       for (const wireId of [...reasonings.keys()]) ops.push(...endReasoning(wireId))
       return ops
     },
     releaseAll() {
-      const ops: Op[] = []
+      const ops: Op[] = takeHeld()
       for (const part of texts.values()) for (const piece of part.splitter.flush()) write(part, piece, ops)
       return ops
     },
+    takeHeld,
     forgetStep(blockId) {
       for (const [wireId, part] of texts) if (part.blockId === blockId) texts.delete(wireId)
       for (const [wireId, part] of reasonings) if (part.blockId === blockId) reasonings.delete(wireId)
