@@ -12,9 +12,10 @@ import { createAgUiDecoder } from '../../src/protocols/ag-ui/decoder'
 type Ev = Record<string, unknown>
 type Role = Message['role']
 
+/** A way to feed a fresh decoder events one at a time; `flush` writes what its tokens gathered. */
 function decoderFor() {
   const decoder = createAgUiDecoder({ turnId: 't1', scope: 't1' })
-  return (event: Ev): Op[] => decoder.decode(event, {})
+  return Object.assign((event: Ev): Op[] => decoder.decode(event, {}), { flush: (): Op[] => decoder.flush!() })
 }
 
 const problem = (message: string, code: string, raw: unknown): Op => ({
@@ -52,13 +53,16 @@ describe('the first chunk of a stream', () => {
   })
 
   it('a text chunk starts its message with the role it names; a reasoning chunk is always the assistant\'s', () => {
+    // The chunk's delta is held as the message's append until the next write point.
     const feed = decoderFor()
-    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', role: 'user', delta: 'Hi' })).toEqual([textStart('m1', 'user'), append('m1', 'Hi')])
-    expect(decoderFor()({ type: 'REASONING_MESSAGE_CHUNK', messageId: 'r1', role: 'user', delta: 'Hm' })).toEqual([
+    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', role: 'user', delta: 'Hi' })).toEqual([textStart('m1', 'user')])
+    expect(feed.flush()).toEqual([append('m1', 'Hi')])
+    const reasoning = decoderFor()
+    expect(reasoning({ type: 'REASONING_MESSAGE_CHUNK', messageId: 'r1', role: 'user', delta: 'Hm' })).toEqual([
       { op: 'message.delta', ...at('r1', 'reasoning'), action: 'merge', path: '', value: { content: '' } },
       { op: 'trace.node', turnId: 't1', node: { id: 'reason:r1', kind: 'reason', label: 'Reasoning', status: 'start', parentId: undefined } },
-      append('r1', 'Hm', undefined, 'reasoning'),
     ])
+    expect(reasoning.flush()).toEqual([append('r1', 'Hm', undefined, 'reasoning')])
   })
 })
 
@@ -66,6 +70,7 @@ describe('a chunk that goes on with its stream', () => {
   it('with neither a delta nor fields of its own writes nothing', () => {
     const feed = decoderFor()
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'Hi' })
+    expect(feed.flush()).toEqual([append('m1', 'Hi')])
     expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1' })).toEqual([])
     expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', timestamp: 5 })).toEqual([])
   })
@@ -73,7 +78,9 @@ describe('a chunk that goes on with its stream', () => {
   it('without a delta still keeps its own fields on the message', () => {
     const feed = decoderFor()
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', role: 'user', delta: 'Hi' })
+    // The append held from the first chunk is written first.
     expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', note: 'n' })).toEqual([
+      append('m1', 'Hi'),
       { op: 'message.delta', ...at('m1', 'text'), action: 'merge', path: 'extra', value: { note: 'n' } },
     ])
   })
@@ -93,6 +100,7 @@ describe('a chunk that goes on with its stream', () => {
     feed({ type: 'TOOL_CALL_START', toolCallId: 'x', toolCallName: 'search', subagentRunId: 'sub' })
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'x', delta: 'Hi' })
     expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'x', note: 'n' })).toEqual([
+      append('x', 'Hi'),
       { op: 'message.delta', ...at('x', 'text'), action: 'merge', path: 'extra', value: { note: 'n' } },
     ])
   })
@@ -102,34 +110,44 @@ describe('the lane of a chunk', () => {
   it('a chunk without an id or a lane goes on with the one open stream of its kind', () => {
     const feed = decoderFor()
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', subagentRunId: 'sub', delta: 'a' })
-    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', delta: 'b' })).toEqual([append('m1', 'b', 'sub')])
+    expect(feed.flush()).toEqual([append('m1', 'a', 'sub')])
+    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', delta: 'b' })).toEqual([])
+    expect(feed.flush()).toEqual([append('m1', 'b', 'sub')])
   })
 
   it('a chunk with an id finds the lane its stream is open in', () => {
     const feed = decoderFor()
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', subagentRunId: 'sub1', delta: 'a' })
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm2', subagentRunId: 'sub2', delta: 'b' })
-    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm2', delta: 'c' })).toEqual([append('m2', 'c', 'sub2')])
-    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'd' })).toEqual([append('m1', 'd', 'sub1')])
+    expect(feed.flush()).toEqual([append('m2', 'b', 'sub2')])
+    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm2', delta: 'c' })).toEqual([])
+    expect(feed.flush()).toEqual([append('m2', 'c', 'sub2')])
+    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'd' })).toEqual([])
+    expect(feed.flush()).toEqual([append('m1', 'd', 'sub1')])
   })
 
   it('a chunk with an id no stream has starts in the agent\'s own lane', () => {
     const feed = decoderFor()
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', subagentRunId: 'sub', delta: 'a' })
-    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm2', delta: 'b' })).toEqual([textStart('m2'), append('m2', 'b')])
+    expect(feed.flush()).toEqual([append('m1', 'a', 'sub')])
+    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm2', delta: 'b' })).toEqual([textStart('m2')])
+    expect(feed.flush()).toEqual([append('m2', 'b')])
   })
 
   it('a stream of another kind in the agent\'s lane does not hide the one open stream of the chunk\'s kind', () => {
     const feed = decoderFor()
     feed({ type: 'TOOL_CALL_CHUNK', toolCallId: 'c1', toolCallName: 'search' })
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', subagentRunId: 'sub', delta: 'a' })
-    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', delta: 'b' })).toEqual([append('m1', 'b', 'sub')])
+    expect(feed.flush()).toEqual([append('m1', 'a', 'sub')])
+    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', delta: 'b' })).toEqual([])
+    expect(feed.flush()).toEqual([append('m1', 'b', 'sub')])
   })
 
   it('an id-less chunk with two open streams of its kind cannot tell: it is reported', () => {
     const feed = decoderFor()
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', subagentRunId: 'sub1', delta: 'a' })
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm2', subagentRunId: 'sub2', delta: 'b' })
+    expect(feed.flush()).toEqual([append('m2', 'b', 'sub2')])
     const lost = { type: 'TEXT_MESSAGE_CHUNK', delta: 'c' }
     expect(feed(lost)).toEqual([problem('the first TEXT_MESSAGE_CHUNK of a message needs "messageId"', 'missing_id', lost)])
   })
@@ -153,7 +171,8 @@ describe('what ends a chunk stream', () => {
     const feed = decoderFor()
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'Hi' })
     const ops = feed({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' })
-    expect(ops).toEqual([finish('m1'), ...toolStart('c1')])
+    // The chunk's held append is written before the message is finished.
+    expect(ops).toEqual([append('m1', 'Hi'), finish('m1'), ...toolStart('c1')])
   })
 
   it('a tool call already completed elsewhere is not completed again', () => {
@@ -166,7 +185,7 @@ describe('what ends a chunk stream', () => {
   it('a text message already ended elsewhere is not finished again', () => {
     const feed = decoderFor()
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'Hi' })
-    expect(feed({ type: 'TEXT_MESSAGE_END', messageId: 'm1', subagentRunId: 'other' })).toEqual([finish('m1')])
+    expect(feed({ type: 'TEXT_MESSAGE_END', messageId: 'm1', subagentRunId: 'other' })).toEqual([append('m1', 'Hi'), finish('m1')])
     expect(feed({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' })).toEqual(toolStart('c1'))
   })
 
@@ -174,8 +193,14 @@ describe('what ends a chunk stream', () => {
     const feed = decoderFor()
     feed({ type: 'RUN_STARTED', threadId: 'th', runId: 'r1' })
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'Hi' })
-    feed({ type: 'REASONING_MESSAGE_CHUNK', messageId: 'r1', subagentRunId: 'sub', delta: 'Hm' })
+    // The reasoning chunk first writes the text chunk's held append.
+    expect(feed({ type: 'REASONING_MESSAGE_CHUNK', messageId: 'r1', subagentRunId: 'sub', delta: 'Hm' })).toEqual([
+      append('m1', 'Hi'),
+      { op: 'message.delta', ...at('r1', 'reasoning', 'assistant', 'sub'), action: 'merge', path: '', value: { content: '' } },
+      { op: 'trace.node', turnId: 't1', node: { id: 'reason:r1', kind: 'reason', label: 'Reasoning', status: 'start', parentId: undefined } },
+    ])
     expect(feed({ type: 'RUN_FINISHED', threadId: 'th', runId: 'r1' })).toEqual([
+      append('r1', 'Hm', 'sub', 'reasoning'),
       finish('m1'),
       finish('r1'),
       { op: 'trace.node', turnId: 't1', node: { id: 'reason:r1', status: 'done' } },
@@ -186,6 +211,6 @@ describe('what ends a chunk stream', () => {
   it('a messages snapshot finishes the open streams before it merges', () => {
     const feed = decoderFor()
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', subagentRunId: 'sub', delta: 'Hi' })
-    expect(feed({ type: 'MESSAGES_SNAPSHOT', messages: [] })).toEqual([finish('m1')])
+    expect(feed({ type: 'MESSAGES_SNAPSHOT', messages: [] })).toEqual([append('m1', 'Hi', 'sub'), finish('m1')])
   })
 })

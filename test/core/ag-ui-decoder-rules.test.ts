@@ -398,7 +398,9 @@ describe('sub-agent runs', () => {
     const d = decoderFor()
     d.decode({ type: 'SUBAGENT_STARTED', subagentRunId: 'sa1', name: 'n' }, {})
     d.decode({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', subagentRunId: 'sa1', delta: 'hi' }, {})
+    // The chunk's held append is written before its message is finished.
     expect(d.decode({ type: 'SUBAGENT_FINISHED', subagentRunId: 'sa1', result: 'found' }, {})).toStrictEqual([
+      { op: 'message.delta', ...at('m1', 'text', 'assistant', undefined, 'sa1'), action: 'append', path: 'content', value: 'hi' },
       { op: 'message.finish', messageId: 'm1', status: 'done' },
       { op: 'thread.close', threadId: 'sa1', status: 'done' },
       { op: 'trace.node', turnId: 't1', node: { id: 'delegate:sa1', kind: 'delegate', status: 'done', result: 'found' } },
@@ -452,6 +454,7 @@ describe('sub-agent runs', () => {
     d.decode({ type: 'SUBAGENT_STARTED', subagentRunId: 'sa1', name: 'n' }, {})
     d.decode({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', subagentRunId: 'sa1', delta: 'hi' }, {})
     expect(d.decode({ type: 'SUBAGENT_ERROR', subagentRunId: 'sa1', message: 'gave up', code: 'E1' }, {})).toStrictEqual([
+      { op: 'message.delta', ...at('m1', 'text', 'assistant', undefined, 'sa1'), action: 'append', path: 'content', value: 'hi' },
       { op: 'message.finish', messageId: 'm1', status: 'done' },
       { op: 'thread.close', threadId: 'sa1', status: 'error' },
       { op: 'trace.node', turnId: 't1', node: { id: 'delegate:sa1', kind: 'delegate', detail: { code: 'E1' } } },
@@ -552,10 +555,10 @@ describe('text messages', () => {
   it('a reasoning message streams in its own row', () => {
     const d = decoderFor()
     d.decode({ type: 'REASONING_MESSAGE_START', messageId: 'r1' }, {})
-    expect(d.decode({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'r1', delta: 'Hm' }, {})).toStrictEqual([
-      { op: 'message.delta', ...at('r1', 'reasoning'), action: 'append', path: 'content', value: 'Hm' },
-    ])
+    // The token is held; the end writes it first.
+    expect(d.decode({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'r1', delta: 'Hm' }, {})).toStrictEqual([])
     expect(d.decode({ type: 'REASONING_MESSAGE_END', messageId: 'r1' }, {})).toStrictEqual([
+      { op: 'message.delta', ...at('r1', 'reasoning'), action: 'append', path: 'content', value: 'Hm' },
       { op: 'message.finish', messageId: 'r1', status: 'done' },
       { op: 'trace.node', turnId: 't1', node: { id: 'reason:r1', status: 'done' } },
     ])
@@ -638,10 +641,12 @@ describe('thinking events', () => {
     expect(d.decode({ type: 'THINKING_TEXT_MESSAGE_START' }, {})).toStrictEqual([
       { op: 'message.delta', ...at('t1/thinking-2', 'reasoning'), action: 'merge', path: '', value: { content: '' } },
     ])
-    expect(d.decode({ type: 'THINKING_TEXT_MESSAGE_CONTENT', delta: 'Hm' }, {})).toStrictEqual([
+    // The token is held; the end writes it first.
+    expect(d.decode({ type: 'THINKING_TEXT_MESSAGE_CONTENT', delta: 'Hm' }, {})).toStrictEqual([])
+    expect(d.decode({ type: 'THINKING_TEXT_MESSAGE_END' }, {})).toStrictEqual([
       { op: 'message.delta', ...at('t1/thinking-2', 'reasoning'), action: 'append', path: 'content', value: 'Hm' },
+      { op: 'message.finish', messageId: 't1/thinking-2', status: 'done' },
     ])
-    expect(d.decode({ type: 'THINKING_TEXT_MESSAGE_END' }, {})).toStrictEqual([{ op: 'message.finish', messageId: 't1/thinking-2', status: 'done' }])
     expect(d.decode({ type: 'THINKING_END' }, {})).toStrictEqual([
       { op: 'trace.node', turnId: 't1', node: { id: 'reason:t1/thinking-1', kind: 'reason', status: 'done' } },
     ])

@@ -17,10 +17,10 @@ import { agUiInputMessageId, roleOf } from '../../src/protocols/ag-ui/stream-sta
 type Ev = Record<string, unknown>
 type Role = Message['role']
 
-/** A decoder for turn t1 and a way to feed it events one at a time. */
+/** A decoder for turn t1 and a way to feed it events one at a time; `flush` writes what its tokens gathered. */
 function decoderFor(onData?: (part: DataPart) => void) {
   const decoder = createAgUiDecoder({ turnId: 't1', scope: 't1', onData })
-  return (event: Ev): Op[] => decoder.decode(event, {})
+  return Object.assign((event: Ev): Op[] => decoder.decode(event, {}), { flush: (): Op[] => decoder.flush!() })
 }
 
 const problem = (message: string, code: string, raw: unknown): Op => ({
@@ -91,13 +91,13 @@ describe('MESSAGES_SNAPSHOT', () => {
   it('its text and reasoning messages take more content without being started again', () => {
     const feed = decoderFor()
     feed(snapshot(...list))
-    expect(feed({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: ' more' })).toEqual([
+    // Each token is held (no repaired start, no problem) and written at the flush, in the order they began.
+    expect(feed({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: ' more' })).toEqual([])
+    expect(feed({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'u1', delta: '!' })).toEqual([])
+    expect(feed({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'r1', delta: ' so' })).toEqual([])
+    expect(feed.flush()).toEqual([
       { op: 'message.delta', ...at('a1', 'text'), action: 'append', path: 'content', value: ' more' },
-    ])
-    expect(feed({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'u1', delta: '!' })).toEqual([
       { op: 'message.delta', ...at('u1', 'text'), action: 'append', path: 'content', value: '!' },
-    ])
-    expect(feed({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'r1', delta: ' so' })).toEqual([
       { op: 'message.delta', ...at('r1', 'reasoning'), action: 'append', path: 'content', value: ' so' },
     ])
   })

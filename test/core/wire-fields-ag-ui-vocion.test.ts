@@ -203,13 +203,18 @@ describe('AG-UI streaming events merge their extras, and the hot path stays bare
     expect(problems(s)).toEqual([])
   })
 
-  it('an ordinary token event decodes to its one append: no extra op, no metadata op', () => {
+  it('an ordinary token event is one append at the end of its batch: no extra op, no metadata op', () => {
     const decoder = createAgUiDecoder({ turnId: 't1', scope: 't1' })
     decoder.decode(RS, {})
     decoder.decode(START, {})
-    expect(decoder.decode(CONTENT, {})).toHaveLength(1)
+    // A bare token writes nothing of its own: it joins the message's held append.
+    expect(decoder.decode(CONTENT, {})).toStrictEqual([])
     // A timestamp on a token event is read and not kept (the end event's follows).
-    expect(decoder.decode({ ...CONTENT, timestamp: 1 }, {})).toHaveLength(1)
+    expect(decoder.decode({ ...CONTENT, timestamp: 1 }, {})).toStrictEqual([])
+    // The next write point gives the one joined append, and no extra or metadata op.
+    expect(decoder.flush!()).toStrictEqual([
+      { op: 'message.delta', turnId: 't1', messageId: 'm1', type: 'text', role: 'assistant', blockId: undefined, threadId: undefined, action: 'append', path: 'content', value: 'HiHi' },
+    ])
     expect(decoder.decode({ ...CONTENT, x: 1 }, {}).map((op) => op.op === 'message.delta' && op.path)).toEqual(['content', 'extra'])
     decoder.decode(CALL, {})
     // Arguments write nothing of their own: their pieces reach the message at the next write

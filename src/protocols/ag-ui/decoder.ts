@@ -72,11 +72,12 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   let closedBy: 'RUN_FINISHED' | 'RUN_ERROR' | undefined
 
   function decode(raw: unknown, meta: FrameMeta): Op[] {
-    // An event that is not more of a call's arguments first writes the arguments parsed so far.
     const type = isRecord(raw) ? raw.type : undefined
-    const input = type === 'TOOL_CALL_ARGS' || type === 'TOOL_CALL_CHUNK'
-      ? []
-      : flush(type === 'TOOL_CALL_END' && isRecord(raw) ? nonEmpty(raw.toolCallId) : undefined)
+    // An event that is not a token first writes what the tokens gathered; one that is not
+    // more of a call's arguments, the arguments parsed so far.
+    const token = type === 'TEXT_MESSAGE_CONTENT' || type === 'REASONING_MESSAGE_CONTENT' || type === 'THINKING_TEXT_MESSAGE_CONTENT'
+    const args = type === 'TOOL_CALL_ARGS' || type === 'TOOL_CALL_CHUNK'
+    const input = written(token, !args, type === 'TOOL_CALL_END' && isRecord(raw) ? nonEmpty(raw.toolCallId) : undefined)
     const ops = decodeEvent(raw, meta)
     if (input.length === 0) return ops
     for (const op of ops) input.push(op)
@@ -84,8 +85,14 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   }
 
   function flush(except?: string, force = false): Op[] {
-    const ops = calls.flush(except, force)
-    return replaying() ? ops.flatMap(keepFromReplay) : ops
+    return written(false, true, except, force)
+  }
+
+  /** What the tokens gathered (unless `keepText`) and the arguments parsed so far (if `withArgs`). */
+  function written(keepText: boolean, withArgs: boolean, except?: string, force = false): Op[] {
+    const ops = keepText ? [] : texts.takeHeld()
+    if (withArgs) for (const op of calls.flush(except, force)) ops.push(op)
+    return replaying() && ops.length > 0 ? ops.flatMap(keepFromReplay) : ops
   }
 
   function decodeEvent(raw: unknown, meta: FrameMeta): Op[] {
@@ -289,7 +296,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     release: () => flush(undefined, true),
     end() {
       if (ended) return flush(undefined, true)
-      const ops: Op[] = [...chunks.closeAll(), ...calls.closeOpen(), ...flush(undefined, true), { op: 'turn.finish', turnId, status: 'done' }]
+      const ops: Op[] = [...written(false, false), ...chunks.closeAll(), ...calls.closeOpen(), ...flush(undefined, true), { op: 'turn.finish', turnId, status: 'done' }]
       runClosed(undefined)
       ended = true
       return ops

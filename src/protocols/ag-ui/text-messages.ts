@@ -3,7 +3,7 @@
  * `THINKING_*`), their timeline rows, and encrypted reasoning values.
  */
 import type { Message } from '../../core/model'
-import type { Op } from '../../core/ops'
+import type { MessagePlace, Op } from '../../core/ops'
 import { isRecord } from '../../core/util/record'
 import { nonEmpty } from '../../core/util/values'
 import { textField } from './event-types'
@@ -40,7 +40,17 @@ export interface TextMessages {
   thinking(type: ThinkingEventType, e: AgUiEvent, extra?: Record<string, unknown>): Op[]
   /** A run ended: no span or message stays open. */
   reset(): void
+  /**
+   * The appends plain tokens gathered since the last call, in the order they
+   * began. The decoder takes them before any event that is not a token, and at
+   * each write point (a read's end, a release, the end), so every other op keeps
+   * its place and a batch's tokens cost one op per message.
+   */
+  takeHeld(): Op[]
 }
+
+/** An append being gathered. */
+type HeldAppend = Extract<Op, { op: 'message.delta' }> & { value: string }
 
 /**
  * Make the text and reasoning handlers for one stream.
@@ -52,8 +62,18 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
   const { turnId, texts, openMessages } = stream
   const reasoningSpans = new Map<string, string>()
   const thinking: { span?: string; message?: string } = {}
+  /** Each message's gathered append, in the order they began. */
+  const held = new Map<string, HeldAppend>()
+
+  function takeHeld(): Op[] {
+    if (held.size === 0) return []
+    const ops: Op[] = [...held.values()]
+    held.clear()
+    return ops
+  }
 
   function start(id: string, type: TextKind, role: Message['role'], lane: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
+    const ops = takeHeld()
     texts.add(id)
     openMessages.add(id)
     // A start begins the text afresh (a replayed run folds onto what it folded before).
@@ -62,7 +82,7 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
     if (role === 'system' && e.role === 'developer') props.sourceRole = 'developer'
     if (isRecord(e.metadata)) props.metadata = e.metadata
     if (extra) props.extra = extra
-    const ops: Op[] = [{ op: 'message.delta', ...stream.place(id, type, role, lane), action: 'merge', path: '', value: props }]
+    ops.push({ op: 'message.delta', ...stream.place(id, type, role, lane), action: 'merge', path: '', value: props })
     if (type === 'reasoning' && !reasoningSpans.has(lane)) {
       ops.push({ op: 'trace.node', turnId, node: { id: `reason:${id}`, kind: 'reason', label: 'Reasoning', status: 'start', parentId: stream.traceParent(lane) } })
     }
@@ -71,22 +91,36 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
 
   function content(id: string, type: TextKind, lane: string, delta: unknown, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     if (typeof delta !== 'string') return [stream.problem(`${String(e.type)} needs a string "delta"`, e, 'delta')]
-    const ops: Op[] = []
+    const at = stream.place(id, type, 'assistant', lane)
+    // A token with nothing else on it joins the message's gathered append (one op per batch),
+    // as long as it places the message alike. Anything more first writes every gathered
+    // append: an op may place a message in a block, and messages keep the order they came in.
+    if (texts.has(id) && !extra && !isRecord(e.metadata)) {
+      const gathered = held.get(id)
+      if (gathered && samePlace(gathered, at)) {
+        gathered.value += delta
+        return []
+      }
+      const ops = gathered ? takeHeld() : []
+      held.set(id, { op: 'message.delta', ...at, action: 'append', path: 'content', value: delta })
+      return ops
+    }
+    const ops = takeHeld()
     if (!texts.has(id)) {
       ops.push(stream.problem(`content for message "${id}" before its start; the message was created`, e, 'repaired'))
       ops.push(...start(id, type, type === 'text' ? roleOf(e.role) : 'assistant', lane, e))
     }
-    const at = stream.place(id, type, 'assistant', lane)
-    // An append, not a set of the text so far: the fold merges a batch's appends into one write.
-    ops.push({ op: 'message.delta', ...at, action: 'append', path: 'content', value: delta })
+    // Placed again: a start just made may have opened the lane's thread.
+    const placed = stream.place(id, type, 'assistant', lane)
+    ops.push({ op: 'message.delta', ...placed, action: 'append', path: 'content', value: delta })
     // Written under their own props, so the appends around them still merge.
-    if (isRecord(e.metadata)) ops.push({ op: 'message.delta', ...at, action: 'merge', path: 'metadata', value: e.metadata })
-    if (extra) ops.push({ op: 'message.delta', ...at, action: 'merge', path: 'extra', value: extra })
+    if (isRecord(e.metadata)) ops.push({ op: 'message.delta', ...placed, action: 'merge', path: 'metadata', value: e.metadata })
+    if (extra) ops.push({ op: 'message.delta', ...placed, action: 'merge', path: 'extra', value: extra })
     return ops
   }
 
   function end(id: string, type: TextKind, lane: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
-    const ops: Op[] = []
+    const ops = takeHeld()
     // The document's back end sends no CONTENT: END carries the whole text.
     const whole = textField(e, 'content', 'text', 'delta')
     const structured = whole === undefined && e.content !== undefined ? e.content : undefined
@@ -162,6 +196,7 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
   return {
     start, content, end, reasoningStart, reasoningEnd, encryptedValue,
     thinking: thinkingEvent,
+    takeHeld,
     reset() {
       openMessages.clear()
       reasoningSpans.clear()
@@ -169,4 +204,9 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
       thinking.message = undefined
     },
   }
+}
+
+/** Two places that put a message in the same turn, lane, block, type and role. */
+function samePlace(a: MessagePlace & { type?: string }, b: MessagePlace & { type?: string }): boolean {
+  return a.turnId === b.turnId && a.blockId === b.blockId && a.threadId === b.threadId && a.type === b.type && a.role === b.role
 }
