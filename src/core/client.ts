@@ -624,6 +624,8 @@ export class AgentClient {
           return
         case 'lost': {
           const resume = run.resume
+          // The handle is read from the store: what was read must be in it, though its frame has not come yet.
+          run.batcher.flush()
           if (!resume || !this.currentHandle(run)) {
             this.fail(run, outcome.error)
             return

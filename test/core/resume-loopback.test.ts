@@ -222,6 +222,34 @@ describe('Vocion: stream_meta, then ?id=<streamId>&after=<count>', () => {
   })
 })
 
+describe('a connection lost before its batch was drawn', () => {
+  it('resumes from what was read, though no frame has come to commit it yet', async () => {
+    const store = createAgentStore()
+    const storage = memoryStorage()
+    const seen: Array<string | null> = []
+    const statuses: string[] = []
+    store.subscribe((state, previous) => {
+      if (state.status !== previous.status) statuses.push(state.status)
+    })
+    const client = new AgentClient(store, {
+      url: `${srv.url}/mock/stream/vocion/tokens?cut=6`, protocol: 'vocion',
+      // Frames that come late (a page under load): the connection is lost before the first.
+      scheduler: (flush) => {
+        const timer = setTimeout(flush, 250)
+        return () => clearTimeout(timer)
+      },
+      resume: {
+        strategy: 'vocion', conversationKey: 'unframed', storage, resumeUrl: `${srv.url}/mock/resume/vocion/tokens`,
+        backoff: { baseMs: 1, sleep: async () => (seen.push(storage.getItem(resumeStorageKey('unframed'))), true) },
+      },
+    })
+    await client.send('go')
+    expect(statuses).toContain('reconnecting')
+    expect(JSON.parse(seen[0]!)).toMatchObject({ handle: { strategy: 'vocion', streamId: 'stream-tokens-1', count: 5 } })
+    expect(store.getState().status).toBe('done')
+  })
+})
+
 describe('standard SSE: Last-Event-ID', () => {
   const cases: Array<[string, string]> = [['ag-ui', 'run'], ['ag-ui', 'subagents'], ['ag-ui', 'interrupt'], ['yao', 'tokens'], ['vocion', 'answer']]
   for (const [protocol, name] of cases) {
