@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { cleanCopy } from '../../src/core/util/record'
 import { IncrementalJsonParser, type JsonEdit } from '../../src/core/util/partial-json'
 
@@ -346,5 +346,112 @@ describe('IncrementalJsonParser: snapshots', () => {
     expect(second.done).toBe(first.done)
     expect(second.items![0]).toBe(first.items![0])
     expect(second).toEqual({ items: [{ id: 1 }, { id: 2 }], done: { a: [1] }, open: 'x' })
+  })
+})
+
+describe('IncrementalJsonParser: containers read whole', () => {
+  /** The character-by-character read: a listener for edits turns the whole-container path off. */
+  const byCharacter = () => new IncrementalJsonParser({ onEdit: () => {} })
+  const state = (parser: IncrementalJsonParser, maxDepth: number | undefined) => ({
+    snapshot: parser.snapshot({ maxDepth }),
+    value: parser.value,
+    complete: parser.complete,
+    depth: parser.depth,
+    unsafeKey: parser.unsafeKey,
+    error: parser.error,
+  })
+  const keys = fc.oneof(fc.constantFrom('', 'a'), fc.string({ maxLength: 3 }), fc.constantFrom('__proto__', 'constructor', 'prototype', '\\u005f_proto__', 'constr\\u0075ctor', 'a\\"b', '\\u0041'))
+  const values = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('"\\\\"', '"x\\"]}"', '"\\ud83d\\ude00"', '"raw\nline"', '-0.5e3', '1e400'), fc.integer(), fc.boolean(), fc.constant(null)),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.array(fc.tuple(keys, tie('value')), { maxLength: 4 }),
+    ),
+  })).value.map(function text(value: unknown): string {
+    if (Array.isArray(value) && value.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === 'string')) {
+      return `{${value.map(([key, item]) => `"${key}" : ${text(item)}`).join(', ')}}`
+    }
+    if (Array.isArray(value)) return `[ ${value.map(text).join(',')}]`
+    // Strings drawn from the list above are already JSON text (or nearly: a raw newline).
+    return typeof value === 'string' && /^["\-0-9]/.test(value) ? value : JSON.stringify(value)
+  })
+  // Some documents are damaged: a character dropped or put in where it does not belong.
+  const damage = fc.option(fc.tuple(fc.nat(), fc.constantFrom('', ']', '}', '"', ',', ':', '\\', 'x', '{', '[')), { nil: undefined })
+
+  it('reads every document, whole or damaged, cut anywhere, exactly as the character-by-character read does', () => {
+    fc.assert(
+      fc.property(values, damage, fc.array(fc.nat(), { maxLength: 10 }), fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), (clean, hurt, cuts, maxDepth) => {
+        let doc = clean
+        if (hurt) {
+          const at = hurt[0] % (doc.length + 1)
+          doc = doc.slice(0, at) + hurt[1] + doc.slice(hurt[1] === '' ? at + 1 : at)
+        }
+        const at = [...new Set(cuts.map((cut) => cut % (doc.length + 1)))].sort((a, b) => a - b)
+        const fast = new IncrementalJsonParser()
+        const slow = byCharacter()
+        let from = 0
+        for (const to of [...at, doc.length]) {
+          const piece = doc.slice(from, to)
+          from = to
+          fast.push(piece)
+          slow.push(piece)
+          expect(state(fast, maxDepth)).toEqual(state(slow, maxDepth))
+        }
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it.each([
+    ['a key that could reach a prototype, replaced by a later key of the same name', '[{"a":{"__proto__":1},"a":0}]'],
+    ['the same key, escaped', '[{"a":{"\\u005f_proto__":1},"a":0}]'],
+    ['a deeper value replaced by a later key of the same name', '[{"a":{"b":{"c":[]}},"a":1}]'],
+    ['a number too large for a double', '[1e400,{"n":-1e999}]'],
+    ['a raw newline in a string', '[{"t":"a\nb"}]'],
+    ['brackets that do not pair', '[{"a":[1}]'],
+  ])('tells %s exactly as the character-by-character read does', (_, doc) => {
+    const fast = new IncrementalJsonParser()
+    const slow = byCharacter()
+    fast.push(doc)
+    slow.push(doc)
+    expect(state(fast, undefined)).toEqual(state(slow, undefined))
+  })
+
+  it('reads the whole containers of a piece in one JSON.parse, and the rest character by character', () => {
+    const parse = vi.spyOn(JSON, 'parse')
+    try {
+      const parser = new IncrementalJsonParser()
+      parser.push('{"items":[{"id":1,"tags":["a","b"]}, {"id":2},{"id"')
+      // The two closed items in one call; the open root, the open array and the open item by character.
+      expect(parse.mock.calls.map(([text]) => text)).toEqual(['[{"id":1,"tags":["a","b"]}, {"id":2}]'])
+      expect(Object.isFrozen((parser.value as { items: unknown[] }).items[0])).toBe(true)
+      parser.push(':3,"bad":"raw\nnewline"}, {"id":4}]}')
+      // The third item's text is in two pieces, so none of it is read whole; the fourth is.
+      expect(parse.mock.calls.map(([text]) => text)).toEqual(['[{"id":1,"tags":["a","b"]}, {"id":2}]', '{"id":4}'])
+      expect(parser.snapshot()).toEqual({ items: [{ id: 1, tags: ['a', 'b'] }, { id: 2 }, { id: 3, bad: 'raw\nnewline' }, { id: 4 }] })
+    } finally {
+      parse.mockRestore()
+    }
+  })
+
+  it('reads a run that JSON.parse refuses one container at a time, and each refused one by character', () => {
+    const parse = vi.spyOn(JSON, 'parse')
+    try {
+      const parser = new IncrementalJsonParser()
+      parser.push('{"list":[{"a":1},{"b":"raw\nline"},{"c":3}]}')
+      expect(parse.mock.calls.map(([text]) => text)).toEqual([
+        '{"list":[{"a":1},{"b":"raw\nline"},{"c":3}]}', // the root, whole: refused for the raw newline
+        '[{"a":1},{"b":"raw\nline"},{"c":3}]', // the list, whole: refused
+        '[{"a":1},{"b":"raw\nline"},{"c":3}]', // the run of its items: refused
+        '{"a":1}', // then one by one up to where the run ended
+        '{"b":"raw\nline"}', // refused: read by character
+        '{"c":3}',
+      ])
+      expect(parser.snapshot()).toEqual({ list: [{ a: 1 }, { b: 'raw\nline' }, { c: 3 }] })
+      expect(parser.complete).toBe(true)
+    } finally {
+      parse.mockRestore()
+    }
   })
 })

@@ -7,7 +7,8 @@
  * the stream was cut into reads never changes what is reported, or where.
  */
 import { IncrementalJsonParser, type JsonParseFailure } from './partial-json'
-import { isSafeKey, seal } from './record'
+import { freezeClean } from './frozen-json'
+import { seal } from './record'
 
 /**
  * What an input held once it ended.
@@ -44,8 +45,11 @@ export interface EndedInput {
 export class StreamedInput {
   private joined = ''
   private parser: IncrementalJsonParser | undefined
-  /** How much of `joined` the parser has read. */
-  private read = 0
+  /**
+   * The pieces since the parser last read, once there is a parser, joined apart from
+   * `joined`: a slice of `joined` would flatten the whole text so far on every read.
+   */
+  private unread = ''
 
   /** @param maxDepth containers nested deeper than this are left out of every value. */
   constructor(private readonly maxDepth: number, text = '') {
@@ -60,6 +64,7 @@ export class StreamedInput {
   /** Add a piece. Nothing is parsed yet. */
   append(piece: string): void {
     this.joined += piece
+    if (this.parser) this.unread += piece
   }
 
   /**
@@ -70,10 +75,13 @@ export class StreamedInput {
    * input.parsed().snapshot({ maxDepth: 63 })
    */
   parsed(): IncrementalJsonParser {
-    const parser = (this.parser ??= new IncrementalJsonParser())
-    if (this.read < this.joined.length) {
-      parser.push(this.read === 0 ? this.joined : this.joined.slice(this.read))
-      this.read = this.joined.length
+    let parser = this.parser
+    if (!parser) {
+      parser = this.parser = new IncrementalJsonParser()
+      parser.push(this.joined)
+    } else if (this.unread !== '') {
+      parser.push(this.unread)
+      this.unread = ''
     }
     return parser
   }
@@ -121,32 +129,4 @@ function nativeValue(text: string, maxDepth: number): EndedInput | undefined {
   if (depth < 0) return undefined
   if (value !== null && typeof value === 'object') seal(value)
   return { complete: true, value, depth }
-}
-
-/**
- * Freeze every container of a fresh `JSON.parse` result and return how deep it
- * nests; `-1` as soon as it holds a forbidden key or nests deeper than `limit`
- * (the parser then reads the text, to report it exactly). The caller seals the
- * root: the fold finds the value clean from it alone.
- */
-function freezeClean(value: unknown, limit: number): number {
-  if (value === null || typeof value !== 'object') return 0
-  if (limit === 0) return -1
-  let deepest = 0
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const depth = freezeClean(item, limit - 1)
-      if (depth < 0) return -1
-      if (depth > deepest) deepest = depth
-    }
-  } else {
-    for (const key in value) {
-      if (!isSafeKey(key)) return -1
-      const depth = freezeClean((value as Record<string, unknown>)[key], limit - 1)
-      if (depth < 0) return -1
-      if (depth > deepest) deepest = depth
-    }
-  }
-  Object.freeze(value)
-  return deepest + 1
 }
