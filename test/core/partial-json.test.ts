@@ -20,12 +20,17 @@ function replay(edits: readonly JsonEdit[]): unknown {
   const holder: { root?: unknown } = {}
   for (const edit of edits) {
     if (edit.path.length === 0) {
-      holder.root = edit.kind === 'append' ? (holder.root as string) + edit.text : edit.value
+      holder.root = edit.kind === 'delete' ? undefined : edit.kind === 'append' ? (holder.root as string) + edit.text : edit.value
       continue
     }
     let node = holder.root as Record<string, unknown>
     for (const segment of edit.path.slice(0, -1)) node = node[segment as string] as Record<string, unknown>
     const last = edit.path[edit.path.length - 1] as string
+    if (edit.kind === 'delete') {
+      if (Array.isArray(node)) node.pop()
+      else delete node[last]
+      continue
+    }
     const value = edit.kind === 'append' ? (node[last] as string) + edit.text : edit.value
     Object.defineProperty(node, last, { value, writable: true, enumerable: true, configurable: true })
   }
@@ -453,5 +458,36 @@ describe('IncrementalJsonParser: containers read whole', () => {
     } finally {
       parse.mockRestore()
     }
+  })
+})
+
+describe('IncrementalJsonParser: a number cut anywhere', () => {
+  it('fails, or not, with the same message at the same offset however the text was cut', () => {
+    const numberish = fc.array(fc.constantFrom(...'0123456789+-.eE'), { minLength: 1, maxLength: 8 }).map((chars) => chars.join(''))
+    fc.assert(
+      fc.property(numberish, fc.constantFrom('', ']', ',1]', ' '), fc.array(fc.nat(), { maxLength: 4 }), (number, after, cuts) => {
+        const doc = `[${number}${after}`
+        const whole = new IncrementalJsonParser()
+        whole.push(doc)
+        const cut = new IncrementalJsonParser()
+        let from = 0
+        for (const to of [...new Set(cuts.map((c) => c % (doc.length + 1)))].sort((a, b) => a - b)) {
+          cut.push(doc.slice(from, to))
+          from = to
+        }
+        cut.push(doc.slice(from))
+        expect(cut.error).toEqual(whole.error)
+        expect(cut.snapshot()).toEqual(whole.snapshot())
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it('names the number up to its first character no number could go on with, at that character', () => {
+    const parser = new IncrementalJsonParser()
+    parser.push('{"n":1')
+    parser.push('2+e5}')
+    expect(parser.error).toEqual({ message: '"12+" is not a number', offset: 7 })
+    expect(parser.snapshot()).toEqual({})
   })
 })

@@ -41,6 +41,8 @@ export type JsonPathSegment = string | number
 export type JsonEdit =
   | { kind: 'set'; path: readonly JsonPathSegment[]; value: unknown }
   | { kind: 'append'; path: readonly JsonPathSegment[]; text: string }
+  /** A number shown so far turned out not to be one, or too large for a double: it is taken away. */
+  | { kind: 'delete'; path: readonly JsonPathSegment[] }
 
 /**
  * Options for an `IncrementalJsonParser`.
@@ -97,7 +99,7 @@ type Expect = 'value' | 'value-or-close' | 'key-or-close' | 'key' | 'colon' | 'c
 type Token =
   | { kind: 'key'; text: string; escape: Escape }
   | { kind: 'string'; holder: Holder; pending: string; escape: Escape }
-  | { kind: 'number'; text: string; holder?: Holder; shown?: number }
+  | { kind: 'number'; text: string; start: number; holder?: Holder; shown?: number }
   | { kind: 'literal'; text: string; target: 'true' | 'false' | 'null' }
 
 /** Inside a string: no escape, just after a backslash, or inside `\uXXXX` with the hex digits so far. */
@@ -472,7 +474,7 @@ export class IncrementalJsonParser {
     } else if (char === '"') {
       this.token = { kind: 'string', holder: this.place('', ''), pending: '', escape: { at: 'none' } }
     } else if (char === '-' || (char >= '0' && char <= '9')) {
-      this.token = { kind: 'number', text: char }
+      this.token = { kind: 'number', text: char, start: this.consumed + i }
     } else if (char === 't' || char === 'f' || char === 'n') {
       this.token = { kind: 'literal', text: char, target: LITERALS[char] }
     } else {
@@ -679,7 +681,12 @@ export class IncrementalJsonParser {
       return
     }
     const value = parseFloat(token.text)
-    if (!Number.isFinite(value) || Object.is(value, token.shown)) return
+    if (!Number.isFinite(value)) {
+      // Too large for a double: left out, as the whole text would have it; what showed is taken back.
+      this.takeBack(token)
+      return
+    }
+    if (Object.is(value, token.shown)) return
     token.shown = value
     if (!token.holder) token.holder = this.place(value, value)
     else {
@@ -689,20 +696,39 @@ export class IncrementalJsonParser {
   }
 
   /**
-   * A number that turned out not to be one. The failure is placed where its text
-   * ends, and what it showed so far is taken back, so the result is the same
-   * wherever the pieces were cut (a cut inside the number shows its digits first).
+   * A number that turned out not to be one, and what it showed so far taken back.
+   * The failure names the number's text up to its first character that no number
+   * could go on with (`"0+"` of `0+e`), placed at that character; a number whose
+   * every character could go on (`1.`, `-`) fails where its text ends. Either way the
+   * result is the same wherever the pieces were cut: a cut inside the number would
+   * otherwise name only the part before the cut.
    */
   private badNumber(token: Extract<Token, { kind: 'number' }>, at: number): void {
+    this.takeBack(token)
+    let good = 1
+    while (good < token.text.length && NUMBER_PREFIX.test(token.text.slice(0, good + 1))) good++
+    if (good < token.text.length) {
+      this.failure = { message: `"${token.text.slice(0, good + 1)}" is not a number`, offset: token.start + good }
+      this.token = undefined
+    } else {
+      this.fail(`"${token.text}" is not a number`, at)
+    }
+  }
+
+  /** Take back what a number showed so far. */
+  private takeBack(token: Extract<Token, { kind: 'number' }>): void {
     const holder = token.holder
-    if (holder?.container) {
+    if (!holder) return
+    if (holder.container) {
       this.touch()
       if (Array.isArray(holder.container)) holder.container.pop()
       else delete (holder.container as Record<string, unknown>)[holder.key as string]
-    } else if (holder) {
+    } else {
       this.root = undefined
     }
-    this.fail(`"${token.text}" is not a number`, at)
+    this.onEdit?.({ kind: 'delete', path: holder.path })
+    token.holder = undefined
+    token.shown = undefined
   }
 
   private fail(message: string, at: number): void {
