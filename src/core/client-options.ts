@@ -142,7 +142,8 @@ export interface AgentClientOptions {
    * The request body: a value, or a function of the send input. Objects are sent
    * as JSON. Default: the protocol's own request built from the active path (the
    * AI SDK chat request, AG-UI's `RunAgentInput`, ...), or `{ input: <text> }`
-   * while the protocol is not known yet. A function is handed that built body.
+   * while the protocol is not known yet. A function is handed a copy of that built
+   * body, its own to change.
    */
   body?: RequestBody | ((input: SendInput | undefined, context: { turnId: string; built?: RequestBody; trigger: RequestTrigger }) => RequestBody)
   /**

@@ -52,7 +52,7 @@ export function defaultRequest(
 
 /**
  * The body after the host's `body` option: its value, or what its function makes
- * of the built body; without the option, the built body.
+ * of a copy of the built body; without the option, the built body.
  *
  * @example
  * hostBody({ body: (_input, { built }) => ({ ...built, model: 'small' }) }, 'Hi', 'turn-1', { messages: [] }) // { messages: [], model: 'small' }
@@ -64,6 +64,21 @@ export function hostBody(
   built: RequestBody | undefined,
   trigger: RequestTrigger,
 ): RequestBody | undefined {
-  if (typeof options.body === 'function') return options.body(input, { turnId, built, trigger })
+  if (typeof options.body === 'function') return options.body(input, { turnId, built: ownCopy(built), trigger })
   return options.body ?? built
+}
+
+/**
+ * A built body the host may change: a protocol reuses the messages of unchanged
+ * turns from one request to the next (see `memoByTurn`), so they are not handed
+ * out as they are. A body that cannot be cloned (a `FormData` of files) was built
+ * for this request alone, and goes as it is.
+ */
+function ownCopy(built: RequestBody | undefined): RequestBody | undefined {
+  if (built === null || typeof built !== 'object' || built instanceof Blob || built instanceof FormData || built instanceof URLSearchParams) return built
+  try {
+    return structuredClone(built)
+  } catch {
+    return built
+  }
 }

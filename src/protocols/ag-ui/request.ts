@@ -8,8 +8,9 @@
  * sends back the messages it holds. The builder's own fields win over those.
  */
 import type { RequestBody } from '../../core/client-options'
-import type { AgentState, Message } from '../../core/model'
+import type { AgentState, Message, Turn } from '../../core/model'
 import type { RequestContext } from '../../core/protocol/request'
+import { memoByTurn } from '../../core/protocol/turn-memo'
 import { isRecord, isSafeKey, own } from '../../core/util/record'
 import { messageIn } from '../../core/message-table'
 
@@ -26,52 +27,72 @@ export function toAgUiMessages(state: AgentState, path: readonly string[]): AgUi
   const out: AgUiMessage[] = []
   for (const turnId of path) {
     const turn = own(state.turns, turnId)
-    if (!turn) continue
-    const messages = turn.messageIds.map((id) => messageIn(state.messages, id)).filter((m): m is Message => m !== undefined)
-    if (turn.role === 'user') {
-      const user = userMessage(turn.id, messages)
-      if (user) out.push(user)
-      continue
-    }
-    let assistant: AgUiMessage | undefined
-    const results: AgUiMessage[] = []
-    const flush = () => {
-      if (assistant) out.push(assistant)
-      out.push(...results)
-      assistant = undefined
-      results.length = 0
-    }
-    for (const message of messages) {
-      if (message.role === 'system' && message.type === 'text') {
+    if (turn) out.push(...turnMessages(state, turn))
+  }
+  return out
+}
+
+/** One turn's AG-UI messages: a user message, or an answer's messages with their tool calls and results. */
+function turnMessages(state: AgentState, turn: Turn): AgUiMessage[] {
+  const out: AgUiMessage[] = []
+  const messages = turn.messageIds.map((id) => messageIn(state.messages, id)).filter((m): m is Message => m !== undefined)
+  if (turn.role === 'user') {
+    const user = userMessage(turn.id, messages)
+    if (user) out.push(user)
+    return out
+  }
+  let assistant: AgUiMessage | undefined
+  const results: AgUiMessage[] = []
+  const flush = () => {
+    if (assistant) out.push(assistant)
+    out.push(...results)
+    assistant = undefined
+    results.length = 0
+  }
+  for (const message of messages) {
+    if (message.role === 'system' && message.type === 'text') {
+      flush()
+      out.push(withKept(message.props, { id: message.id, role: 'system', content: text(message.props.content) }))
+    } else if (message.type === 'text' && message.role !== 'user') {
+      flush()
+      assistant = withKept(message.props, { id: message.id, role: 'assistant', content: text(message.props.content) })
+    } else if (message.type === 'tool') {
+      const props = message.props
+      const toolCallId = typeof props.toolCallId === 'string' ? props.toolCallId : message.id
+      const parent = typeof props.parentMessageId === 'string' ? props.parentMessageId : undefined
+      if (!assistant || (parent && assistant.id !== parent)) {
         flush()
-        out.push(withKept(message.props, { id: message.id, role: 'system', content: text(message.props.content) }))
-      } else if (message.type === 'text' && message.role !== 'user') {
-        flush()
-        assistant = withKept(message.props, { id: message.id, role: 'assistant', content: text(message.props.content) })
-      } else if (message.type === 'tool') {
-        const props = message.props
-        const toolCallId = typeof props.toolCallId === 'string' ? props.toolCallId : message.id
-        const parent = typeof props.parentMessageId === 'string' ? props.parentMessageId : undefined
-        if (!assistant || (parent && assistant.id !== parent)) {
-          flush()
-          assistant = { id: parent ?? `${toolCallId}:call`, role: 'assistant' }
-        }
-        const calls = (assistant.toolCalls ??= []) as unknown[]
-        calls.push({
-          ...extraOf(props.extra, BUILT_CALL), ...(typeof props.encryptedValue === 'string' ? { encryptedValue: props.encryptedValue } : {}),
-          id: toolCallId, type: 'function', function: { name: text(props.name) || 'tool', arguments: argumentsOf(props) },
-        })
-        const result = toolResult(message, toolCallId)
-        if (result) results.push(result)
+        assistant = { id: parent ?? `${toolCallId}:call`, role: 'assistant' }
       }
+      const calls = (assistant.toolCalls ??= []) as unknown[]
+      calls.push({
+        ...extraOf(props.extra, BUILT_CALL), ...(typeof props.encryptedValue === 'string' ? { encryptedValue: props.encryptedValue } : {}),
+        id: toolCallId, type: 'function', function: { name: text(props.name) || 'tool', arguments: argumentsOf(props) },
+      })
+      const result = toolResult(message, toolCallId)
+      if (result) results.push(result)
     }
-    flush()
+  }
+  flush()
+  return out
+}
+
+const turnMessagesOf = memoByTurn(turnMessages)
+
+/** `toAgUiMessages`, with each unchanged turn's messages reused. */
+function pathMessages(state: AgentState, path: readonly string[]): AgUiMessage[] {
+  const out: AgUiMessage[] = []
+  for (const turnId of path) {
+    const turn = own(state.turns, turnId)
+    if (turn) for (const message of turnMessagesOf(state, turn)) out.push(message)
   }
   return out
 }
 
 /**
- * Build the `RunAgentInput` for a request.
+ * Build the `RunAgentInput` for a request. A turn that did not change since an
+ * earlier request reuses the messages built then (see `memoByTurn`), so the body's
+ * messages are shared: copy one before changing it.
  *
  * @example
  * agUiRequest(context) // { threadId, runId, messages, tools, context: [], state: {}, forwardedProps: {} }
@@ -80,7 +101,7 @@ export function agUiRequest(context: RequestContext): RequestBody {
   const body: Record<string, unknown> = {
     threadId: context.conversationId,
     runId: context.runId,
-    messages: toAgUiMessages(context.state, context.path),
+    messages: pathMessages(context.state, context.path),
     tools: context.tools.map((tool) => ({ name: tool.name, description: tool.description ?? '', ...(tool.parameters !== undefined ? { parameters: tool.parameters } : {}) })),
     context: [],
     state: context.state.agentState,

@@ -5,8 +5,10 @@
  */
 import type { RequestBody } from '../../core/client-options'
 import type { RequestContext } from '../../core/protocol/request'
+import { memoByTurn } from '../../core/protocol/turn-memo'
+import type { AgentState } from '../../core/model'
 import { own } from '../../core/util/record'
-import { toUIMessages, uiMessageId, type UIMessage } from './ui-messages'
+import { toUIMessage, uiMessageId, type UIMessage } from './ui-messages'
 
 /**
  * The body of an AI SDK chat request.
@@ -25,13 +27,15 @@ export interface UIChatRequest {
 /**
  * Build the AI SDK chat request for the active path. A regenerate names the
  * answer it replaces; a continuation (after a tool result or an approval) names
- * the answer it continues, which is the last message sent.
+ * the answer it continues, which is the last message sent. A turn that did not
+ * change since an earlier request reuses the message built then (see `memoByTurn`),
+ * so the body's messages are shared: copy one before changing it.
  *
  * @example
  * uiMessageRequest(context) // { id: 'chat-1', messages: [...], trigger: 'submit-message' }
  */
 export function uiMessageRequest(context: RequestContext): RequestBody {
-  const messages = toUIMessages(context.state, context.path)
+  const messages = pathMessages(context.state, context.path)
   const body: UIChatRequest = {
     id: context.conversationId,
     messages,
@@ -48,4 +52,17 @@ export function uiMessageRequest(context: RequestContext): RequestBody {
   const review = context.answers.find((answer) => answer.kind === 'action-review')
   if (review) body.resume = review.response
   return body
+}
+
+const uiMessageOf = memoByTurn(toUIMessage)
+
+/** `toUIMessages`, with each unchanged turn's message reused. */
+function pathMessages(state: AgentState, path: readonly string[]): UIMessage[] {
+  const out: UIMessage[] = []
+  for (const id of path) {
+    const turn = own(state.turns, id)
+    const message = turn && uiMessageOf(state, turn)
+    if (message) out.push(message)
+  }
+  return out
 }
