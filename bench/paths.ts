@@ -11,7 +11,7 @@ import { foldStream } from '../src/core/fold-stream'
 import type { AgentState } from '../src/core/model'
 import type { HydratedTurn } from '../src/core/ops'
 import { createAgentStore, type AgentStore } from '../src/core/store'
-import { networkResponse } from './harness'
+import { chunkBytes, networkResponse } from './harness'
 import type { Scenario } from './scenarios'
 
 /** One flush per 60 Hz frame, as `frameScheduler` does in a browser. */
@@ -80,6 +80,17 @@ export function crowdedStore(messages: number): AgentStore {
     })
   }
   store.getState().dispatch([{ op: 'hydrate', turns, at: 'start' }])
+  return store
+}
+
+/**
+ * `crowdedStore(messages)` after one short exchange over `scenario`: a live
+ * conversation has sent requests before the one measured, and a protocol reuses
+ * what it built for the turns that did not change since.
+ */
+export async function crowdedConversation(messages: number, scenario: Scenario): Promise<AgentStore> {
+  const store = crowdedStore(messages)
+  await weftClient(chunkBytes(new TextEncoder().encode(scenario.sse(10)), 16 * 1024), scenario, store, perFrame)
   return store
 }
 

@@ -4,7 +4,7 @@
  * the paths, so drift on a shared machine weighs on each of them alike.
  */
 import { busyMark, busySince, chunkBytes, median, n, table } from './harness'
-import { agUiClient, aiSdk, crowdedStore, parseFloor, perFrame, weftClient, weftFold } from './paths'
+import { agUiClient, aiSdk, crowdedConversation, crowdedStore, parseFloor, perFrame, weftClient, weftFold } from './paths'
 import { scenarios, type Scenario } from './scenarios'
 import { messageRecord } from '../src/core/message-table'
 
@@ -38,9 +38,10 @@ async function measure(scenario: Scenario, deltas: number, withPeer: boolean): P
   const chunks = chunkBytes(bytes, 16 * 1024)
   let events = 0
   const commits: Record<string, number> = {}
-  // Crowded stores are built before the clock starts: only the stream is timed.
-  let crowdedFrame = crowdedStore(5_000)
-  let crowdedDefault = crowdedStore(5_000)
+  // Crowded stores are built before the clock starts, each after an earlier exchange
+  // (see `crowdedConversation`): only the send and its stream are timed.
+  let crowdedFrame = await crowdedConversation(5_000, scenario)
+  let crowdedDefault = await crowdedConversation(5_000, scenario)
   const paths: Path[] = [
     { key: 'floor', run: async () => (events = await parseFloor(chunks, scenario.headers)) },
     { key: 'foldStream', run: async () => weftFold(text, scenario) },
@@ -67,8 +68,8 @@ async function measure(scenario: Scenario, deltas: number, withPeer: boolean): P
         requestTimes.get(path.key)!.push(timing.requestMs)
       }
     }
-    crowdedFrame = crowdedStore(5_000)
-    crowdedDefault = crowdedStore(5_000)
+    crowdedFrame = await crowdedConversation(5_000, scenario)
+    crowdedDefault = await crowdedConversation(5_000, scenario)
   }
   const us: Record<string, number> = {}
   const streamUs: Record<string, number> = {}
