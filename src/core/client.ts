@@ -748,7 +748,7 @@ export class AgentClient {
     }
     if (!run.resume) return { frame, event, json, fingerprint: '', ...COUNT_EVERYTHING }
     const identity = run.resume.strategy.identify(frame, json ? event : undefined)
-    return { frame, event, json, fingerprint: fingerprint(`${frame.event ?? ''}\n${frame.data}`), ...identity }
+    return { frame, event, json, fingerprint: fingerprint(frame.data, frame.event), ...identity }
   }
 
   /** Fold one event; true when it counted. */

@@ -5,6 +5,7 @@
  * strategies are found by name, the URL edits, the fingerprint's values, the
  * ledger's largest numeric key and the per-store turn memory.
  */
+import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { WeftStreamError } from '../../src/core/errors'
 import type { ProtocolDefinition } from '../../src/core/protocol/types'
@@ -345,14 +346,52 @@ describe('withQuery and joinPath', () => {
 })
 
 describe('fingerprint', () => {
-  it('is the cyrb53 hash in base 36 with the length', () => {
-    expect(fingerprint('a')).toBe(`${(7929297801672961).toString(36)}-1`)
-    expect(fingerprint('b')).toBe(`${(8684336938537663).toString(36)}-1`)
-    expect(fingerprint('revenge')).toBe(`${(4051478007546757).toString(36)}-7`)
-    expect(fingerprint('')).toBe('wvjl67o803-0')
-    expect(fingerprint('{"type":"response_delta","delta":"Hi"}')).toBe('13py7298wmw-12')
+  /** The 53-bit hash and the length, 14 bits per character from U+4E00. */
+  const encoded = (hash: number, length: number) => {
+    const low = hash % 2 ** 32
+    const high = Math.floor(hash / 2 ** 32)
+    return String.fromCharCode(
+      0x4e00 + (low & 0x3fff), 0x4e00 + ((low >>> 14) & 0x3fff), 0x4e00 + ((low >>> 28) | ((high & 0x3ff) << 4)), 0x4e00 + ((high >>> 10) & 0x7ff),
+      0x4e00 + (length & 0x3fff), 0x4e00 + ((length >>> 14) & 0x3fff), 0x4e00 + ((length >>> 28) & 0xf),
+    )
+  }
+
+  it('is the cyrb53 hash of the data with its length', () => {
+    expect(fingerprint('a')).toBe(encoded(7929297801672961, 1))
+    expect(fingerprint('b')).toBe(encoded(8684336938537663, 1))
+    expect(fingerprint('revenge')).toBe(encoded(4051478007546757, 7))
+    expect(fingerprint('')).toBe(encoded(parseInt('wvjl67o803', 36), 0))
+    expect(fingerprint('{"type":"response_delta","delta":"Hi"}')).toBe(encoded(parseInt('13py7298wmw', 36), 38))
+  })
+
+  it('tells a named event from an unnamed one whose data holds the name', () => {
+    expect(fingerprint('{}', 'message')).toBe(encoded(cyrb53('message\r{}'), 2))
+    expect(fingerprint('{}', 'message')).not.toBe(fingerprint('message\n{}'))
+    expect(fingerprint('{}', 'message')).not.toBe(fingerprint('{}'))
+  })
+
+  it('has no character a surrogate could break, whatever the data', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.string(), (data, name) => {
+      const print = fingerprint(data, name)
+      expect(print).toHaveLength(7)
+      expect(/[\uD800-\uDFFF]/.test(print)).toBe(false)
+    }))
   })
 })
+
+/** cyrb53 as published, over a whole string, for the named case. */
+function cyrb53(text: string): number {
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ c, 2654435761)
+    h2 = Math.imul(h2 ^ c, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0)
+}
 
 describe('TurnLedger.maxNumericKey', () => {
   it('ignores keys that are blank or not numbers', () => {
