@@ -63,6 +63,19 @@ describe('TurnLedger', () => {
     expect(ledger.count).toBe(4)
     expect(ledger.fingerprintAt(0)).toBe('')
     expect(ledger.fingerprintAt(3)).toBe(fingerprint('x'))
+    expect(ledger.occurrences('')).toBe(0)
+  })
+
+  it('counts how often a fingerprint was folded, whenever it is asked', () => {
+    const ledger = new TurnLedger()
+    ledger.record(item('a'))
+    ledger.record(item('b'))
+    expect(ledger.occurrences(fingerprint('b'))).toBe(1)
+    ledger.record(item('b'))
+    ledger.record(item('meta', { counted: false }))
+    expect(ledger.occurrences(fingerprint('b'))).toBe(2)
+    expect(ledger.occurrences(fingerprint('a'))).toBe(1)
+    expect(ledger.occurrences(fingerprint('meta'))).toBe(0)
   })
 })
 

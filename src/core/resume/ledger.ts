@@ -41,7 +41,9 @@ export class TurnLedger implements LedgerView {
   private readonly prints: string[] = []
   // Wire strings only ever land in a Map, never as object keys.
   private readonly keys = new Map<string, number>()
+  /** How often each fingerprint was folded, counted up to `seenUpTo` only when asked: a resume asks, a stream does not. */
   private readonly seen = new Map<string, number>()
+  private seenUpTo = 0
   private last: string | undefined
   private maxNumeric: number | undefined
 
@@ -66,6 +68,11 @@ export class TurnLedger implements LedgerView {
   }
 
   occurrences(fingerprint: string): number {
+    for (; this.seenUpTo < this.prints.length; this.seenUpTo++) {
+      const print = this.prints[this.seenUpTo] as string
+      // A seeded event's print is empty: it was folded, but what it was is not known.
+      if (print !== '') this.seen.set(print, (this.seen.get(print) ?? 0) + 1)
+    }
     return this.seen.get(fingerprint) ?? 0
   }
 
@@ -87,6 +94,5 @@ export class TurnLedger implements LedgerView {
       if (item.key.trim() !== '' && Number.isFinite(n) && (this.maxNumeric === undefined || n > this.maxNumeric)) this.maxNumeric = n
     }
     this.prints.push(item.fingerprint)
-    this.seen.set(item.fingerprint, (this.seen.get(item.fingerprint) ?? 0) + 1)
   }
 }
