@@ -7,6 +7,7 @@ import { DefaultChatTransport, readUIMessageStream } from 'ai'
 import { createParser } from 'eventsource-parser'
 import type { Scheduler } from '../src/core/batcher'
 import { AgentClient } from '../src/core/client'
+import type { AgentClientOptions } from '../src/core/client-options'
 import { foldStream } from '../src/core/fold-stream'
 import type { AgentState } from '../src/core/model'
 import type { HydratedTurn } from '../src/core/ops'
@@ -47,7 +48,9 @@ export function weftFold(text: string, scenario: Scenario): AgentState {
 }
 
 /** The live client: fetch, transport, decoder, batcher and fold into a store. Returns the store commits. */
-export async function weftClient(chunks: readonly Uint8Array[], scenario: Scenario, store: AgentStore, scheduler?: Scheduler, timing?: { requestMs: number }): Promise<number> {
+export async function weftClient(
+  chunks: readonly Uint8Array[], scenario: Scenario, store: AgentStore, scheduler?: Scheduler, timing?: { requestMs: number }, extra: Partial<AgentClientOptions> = {},
+): Promise<number> {
   const started = performance.now()
   let commits = 0
   const unsubscribe = store.subscribe(() => {
@@ -57,6 +60,7 @@ export async function weftClient(chunks: readonly Uint8Array[], scenario: Scenar
     url: 'http://bench.invalid/stream',
     protocol: scenario.protocol,
     scheduler,
+    ...extra,
     fetch: async () => {
       // Up to here the send built its request (the whole history, for some protocols).
       if (timing) timing.requestMs = performance.now() - started
@@ -67,6 +71,17 @@ export async function weftClient(chunks: readonly Uint8Array[], scenario: Scenar
   await client.send()
   unsubscribe()
   return commits
+}
+
+/** What `useResumableStream` adds: resume on, its handle kept in memory (a page would use `sessionStorage`). */
+export function resumable(): Partial<AgentClientOptions> {
+  const kept = new Map<string, string>()
+  return {
+    resume: {
+      conversationKey: 'bench',
+      storage: { getItem: (key) => kept.get(key) ?? null, setItem: (key, value) => void kept.set(key, value), removeItem: (key) => void kept.delete(key) },
+    },
+  }
 }
 
 /** A store already holding `messages` finished messages (10 per turn). */

@@ -4,7 +4,7 @@
  * the paths, so drift on a shared machine weighs on each of them alike.
  */
 import { busyMark, busySince, chunkBytes, median, n, table } from './harness'
-import { agUiClient, aiSdk, crowdedConversation, crowdedStore, parseFloor, perFrame, weftClient, weftFold } from './paths'
+import { agUiClient, aiSdk, crowdedConversation, crowdedStore, parseFloor, resumable, perFrame, weftClient, weftFold } from './paths'
 import { scenarios, type Scenario } from './scenarios'
 import { messageRecord } from '../src/core/message-table'
 
@@ -46,6 +46,7 @@ async function measure(scenario: Scenario, deltas: number, withPeer: boolean): P
     { key: 'floor', run: async () => (events = await parseFloor(chunks, scenario.headers)) },
     { key: 'foldStream', run: async () => weftFold(text, scenario) },
     { key: 'client/frame', run: async (timing) => (commits['client/frame'] = await weftClient(chunks, scenario, freshStore(), perFrame, timing)) },
+    { key: 'client/resumable', run: async (timing) => weftClient(chunks, scenario, freshStore(), perFrame, timing, resumable()) },
     { key: 'client/default', run: async (timing) => (commits['client/default'] = await weftClient(chunks, scenario, freshStore(), undefined, timing)) },
     { key: 'crowded/frame', run: async (timing) => weftClient(chunks, scenario, crowdedFrame, perFrame, timing) },
     { key: 'crowded/default', run: async (timing) => (commits['crowded/default'] = await weftClient(chunks, scenario, crowdedDefault, undefined, timing)) },
@@ -120,6 +121,7 @@ export async function benchScenarios(sizes: readonly number[] = SIZES, progress 
         'floor µs/ev': n(floor, 2),
         foldStream: x(f.us.foldStream! / floor),
         'client, frames': x(f.us['client/frame']! / floor),
+        'resumable, frames': x(f.us['client/resumable']! / floor),
         'client, default': x(f.us['client/default']! / floor),
         'default commits': n(f.commits['client/default'] ?? 0),
         '5k msgs / empty, frames': x(f.us['crowded/frame']! / f.us['client/frame']!),
