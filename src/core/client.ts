@@ -757,7 +757,7 @@ export class AgentClient {
       run.opened = true
       run.batcher.push([{ op: 'turn.open', turnId: run.turnId, role: 'assistant', protocol: reader.protocol ?? run.handle?.protocol }])
     }
-    const ops = item.json ? reader.event(item.event, item.frame) : reader.frame(item.frame)
+    const ops = item.json ? reader.parsed(item.event, item.frame) : reader.frame(item.frame)
     run.memory.ledger.record(item)
     if (item.frame.id !== undefined) run.lastEventId = item.frame.id === '' ? undefined : item.frame.id
     run.batcher.push(ops)

@@ -92,6 +92,19 @@ export class FrameDecoder {
         error: weftError('protocol', 'a frame was not valid JSON', { detail: quote(frame.data) }),
       }]
     }
+    return this.parsed(event, frame)
+  }
+
+  /**
+   * One frame whose data the caller already parsed into `event` (the live client
+   * parses each frame once, for resume and for this).
+   *
+   * @example
+   * const frame = { data: '{"chunk_id":"C1","type":"text","props":{"content":"Hi"}}' }
+   * reader.parsed(JSON.parse(frame.data), frame)
+   */
+  parsed(event: unknown, frame: SSEFrame): Op[] {
+    if (this.afterDone) return [this.afterEnd(frame.data)]
     // Nesting deeper than the limit takes more than twice as many brackets, so most
     // frames (every token's) are too short to need the walk.
     if (frame.data.length > 2 * MAX_EVENT_DEPTH && deeperThan(event, MAX_EVENT_DEPTH)) return [this.tooDeep()]

@@ -13,7 +13,7 @@ import { emptyState, type AgentState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
 import { MAX_EVENT_DEPTH } from '../../src/core/pipeline'
 import { createAgentStore } from '../../src/core/store'
-import { piecesFetch } from '../helpers/live-fold'
+import { liveFold, piecesFetch } from '../helpers/live-fold'
 import { contents, sse } from '../helpers/yao'
 import { messageIn, messageRecord } from '../../src/core/message-table'
 
@@ -71,6 +71,16 @@ describe('depth limits are refused before the fold, each as a problem', () => {
     expect(codes(foldStream([hello[0], JSON.parse(over)], { protocol: 'yao' }))).toEqual(['too_deep'])
     expect(codes(foldStream(frames(atLimit), { protocol: 'yao' }))).not.toContain('too_deep')
     expect(codes(foldStream(frames(atLimit), { protocol: 'yao' }))).toEqual(codes(foldStream([hello[0], JSON.parse(atLimit)], { protocol: 'yao' })))
+  })
+
+  it('the live client, which parses each frame once, refuses the same frame and folds the one at the limit', async () => {
+    const over = '['.repeat(MAX_EVENT_DEPTH + 1) + ']'.repeat(MAX_EVENT_DEPTH + 1)
+    const atLimit = '['.repeat(MAX_EVENT_DEPTH) + ']'.repeat(MAX_EVENT_DEPTH)
+    const body = (data: string) => [new TextEncoder().encode(`data: ${JSON.stringify(hello[0])}\n\ndata: ${data}\n\n`)]
+    const refused = await liveFold(body(over), { protocol: 'yao' })
+    expect(codes(refused.state, refused.turnId)).toEqual(['too_deep'])
+    const folded = await liveFold(body(atLimit), { protocol: 'yao' })
+    expect(codes(folded.state, folded.turnId)).not.toContain('too_deep')
   })
 })
 
