@@ -461,6 +461,29 @@ describe('IncrementalJsonParser: containers read whole', () => {
   })
 })
 
+describe('IncrementalJsonParser: a string cut anywhere', () => {
+  it('fails, or not, with the same value, message and offset however the text was cut', () => {
+    const stringish = fc.array(fc.constantFrom('a', ' ', '\\', 'u', '0', 'F', '"', 'x', 'n'), { maxLength: 10 }).map((chars) => chars.join(''))
+    fc.assert(
+      fc.property(stringish, fc.boolean(), fc.array(fc.nat(), { maxLength: 4 }), (inner, nested, cuts) => {
+        const doc = nested ? `{"k":"${inner}` : `"${inner}`
+        const whole = new IncrementalJsonParser()
+        whole.push(doc)
+        const cut = new IncrementalJsonParser()
+        let from = 0
+        for (const to of [...new Set(cuts.map((c) => c % (doc.length + 1)))].sort((a, b) => a - b)) {
+          cut.push(doc.slice(from, to))
+          from = to
+        }
+        cut.push(doc.slice(from))
+        expect(cut.error).toEqual(whole.error)
+        expect(cut.snapshot()).toEqual(whole.snapshot())
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})
+
 describe('IncrementalJsonParser: a number cut anywhere', () => {
   it('fails, or not, with the same message at the same offset however the text was cut', () => {
     const numberish = fc.array(fc.constantFrom(...'0123456789+-.eE'), { minLength: 1, maxLength: 8 }).map((chars) => chars.join(''))

@@ -732,6 +732,9 @@ export class IncrementalJsonParser {
   }
 
   private fail(message: string, at: number): void {
+    // What a string read before its bad character is its text, shown as a cut there
+    // would have shown it, so the value after the failure does not depend on the cuts.
+    if (this.token?.kind === 'string') this.flushString(this.token)
     this.failure = { message, offset: this.consumed + at }
     this.token = undefined
   }
