@@ -461,21 +461,26 @@ describe('IncrementalJsonParser: containers read whole', () => {
   })
 })
 
+/** `doc` pushed in pieces cut at `cuts` (taken modulo its length, any order, repeats allowed). */
+function parsedInCuts(doc: string, cuts: readonly number[]): IncrementalJsonParser {
+  const parser = new IncrementalJsonParser()
+  let from = 0
+  for (const to of [...new Set(cuts.map((c) => c % (doc.length + 1)))].sort((a, b) => a - b)) {
+    parser.push(doc.slice(from, to))
+    from = to
+  }
+  parser.push(doc.slice(from))
+  return parser
+}
+
 describe('IncrementalJsonParser: a string cut anywhere', () => {
   it('fails, or not, with the same value, message and offset however the text was cut', () => {
     const stringish = fc.array(fc.constantFrom('a', ' ', '\\', 'u', '0', 'F', '"', 'x', 'n'), { maxLength: 10 }).map((chars) => chars.join(''))
     fc.assert(
       fc.property(stringish, fc.boolean(), fc.array(fc.nat(), { maxLength: 4 }), (inner, nested, cuts) => {
         const doc = nested ? `{"k":"${inner}` : `"${inner}`
-        const whole = new IncrementalJsonParser()
-        whole.push(doc)
-        const cut = new IncrementalJsonParser()
-        let from = 0
-        for (const to of [...new Set(cuts.map((c) => c % (doc.length + 1)))].sort((a, b) => a - b)) {
-          cut.push(doc.slice(from, to))
-          from = to
-        }
-        cut.push(doc.slice(from))
+        const whole = parsedInCuts(doc, [])
+        const cut = parsedInCuts(doc, cuts)
         expect(cut.error).toEqual(whole.error)
         expect(cut.snapshot()).toEqual(whole.snapshot())
       }),
@@ -490,15 +495,8 @@ describe('IncrementalJsonParser: a number cut anywhere', () => {
     fc.assert(
       fc.property(numberish, fc.constantFrom('', ']', ',1]', ' '), fc.array(fc.nat(), { maxLength: 4 }), (number, after, cuts) => {
         const doc = `[${number}${after}`
-        const whole = new IncrementalJsonParser()
-        whole.push(doc)
-        const cut = new IncrementalJsonParser()
-        let from = 0
-        for (const to of [...new Set(cuts.map((c) => c % (doc.length + 1)))].sort((a, b) => a - b)) {
-          cut.push(doc.slice(from, to))
-          from = to
-        }
-        cut.push(doc.slice(from))
+        const whole = parsedInCuts(doc, [])
+        const cut = parsedInCuts(doc, cuts)
         expect(cut.error).toEqual(whole.error)
         expect(cut.snapshot()).toEqual(whole.snapshot())
       }),
