@@ -120,7 +120,10 @@ describe('Yao: content chunks keep their own fields beyond props on their messag
 
   it('an ordinary chunk (its envelope included) decodes with no extra op', () => {
     const decoder = createYaoDecoder({ turnId: 't1', scope: 't1' })
-    expect(decoder.decode(TEXT('Hi'), {})).toHaveLength(1)
+    // A plain token is held for its batch, then written as one append.
+    expect(decoder.decode(TEXT('Hi'), {})).toEqual([])
+    expect(decoder.flush!()).toHaveLength(1)
+    // A field of its own: the token is written at once, beside its extra.
     expect(decoder.decode(TEXT(' there', { x: 1 }), {}).map((op) => op.op === 'message.delta' && op.path)).toEqual(['content', 'extra'])
   })
 

@@ -11,7 +11,8 @@ import type { Op } from '../../src/core/ops'
 
 type Ev = Record<string, unknown>
 const decoder = () => createYaoDecoder({ turnId: 't1', scope: 't1' })
-const run = (chunks: readonly unknown[], d = decoder()): Op[] => chunks.flatMap((c) => d.decode(c, {}))
+/** The chunks as one read: each chunk's ops, then what the read's end writes (the tokens held for the batch). */
+const run = (chunks: readonly unknown[], d = decoder()): Op[] => [...chunks.flatMap((c) => d.decode(c, {})), ...d.flush!()]
 const ev = (event: string, data: Ev = {}, chunk: Ev = {}): Ev => ({ type: 'event', props: { event, data }, ...chunk })
 const problem = (message: string, raw: unknown, code?: string): Op => ({
   op: 'problem', turnId: 't1',
@@ -212,7 +213,9 @@ describe('Yao ids: scoping, anonymous messages, blocks and threads', () => {
       { chunk_id: 'C7', message_id: 'C5#1', type: 'text', delta: true, props: { content: 'lo' } },
       ev('message_end', { message_id: 'C5#1' }),
     ], d)
-    expect(named.map((op) => ('messageId' in op ? op.messageId : op.op))).toEqual(['t1/C5#1~1', 't1/C5#1~1', 't1/C5#1~1'])
+    // The two tokens reach the message as one append, written before the end.
+    expect(named.map((op) => ('messageId' in op ? op.messageId : op.op))).toEqual(['t1/C5#1~1', 't1/C5#1~1'])
+    expect(named[0]).toMatchObject({ op: 'message.delta', action: 'append', path: 'content', value: 'Hello' })
   })
 
   it('a content chunk sits in the block and thread it names, or in the block its props name', () => {
@@ -362,5 +365,46 @@ describe('Yao sniffing', () => {
     expect(sniffYao({ first: ['C1'] } as never)).toBe(0)
     expect(sniffYao({ first: null } as never)).toBe(0)
     expect(sniffYao({} as never)).toBe(0)
+  })
+})
+
+describe('Yao tokens of one read', () => {
+  const token = (message: string, content: string, more: Ev = {}) => ({ message_id: message, type: 'text', delta: true, props: { content }, ...more })
+
+  it('reach each message as one append, in the order the messages began, at the read’s end', () => {
+    const d = decoder()
+    expect([token('M1', 'a'), token('M2', 'x'), token('M1', 'b'), token('M2', 'y')].flatMap((c) => d.decode(c, {}))).toEqual([])
+    expect(d.flush!()).toEqual([
+      { op: 'message.delta', ...at('t1/M1'), action: 'append', path: 'content', value: 'ab' },
+      { op: 'message.delta', ...at('t1/M2'), action: 'append', path: 'content', value: 'xy' },
+    ])
+    expect(d.flush!()).toEqual([])
+  })
+
+  it('are written before any other chunk’s ops, and before the turn finishes', () => {
+    const d = decoder()
+    d.decode(token('M1', 'a'), {})
+    d.decode(token('M2', 'x'), {})
+    // A token with a field of its own is written at once, after what was held.
+    expect(d.decode(token('M1', 'b', { region: 'eu' }), {}).map((op) => op.op === 'message.delta' && [op.messageId, op.path, op.value])).toEqual([
+      ['t1/M1', 'content', 'a'], ['t1/M2', 'content', 'x'], ['t1/M1', 'content', 'b'], ['t1/M1', 'extra', { region: 'eu' }],
+    ])
+    d.decode(token('M1', 'c'), {})
+    expect(d.decode(ev('message_end', { message_id: 'M1' }), {})[0]).toMatchObject({ messageId: 't1/M1', value: 'c' })
+    d.decode(token('M2', 'z'), {})
+    expect(d.end('done').map((op) => op.op)).toEqual(['message.delta', 'turn.finish'])
+  })
+
+  it('are written by a release, and a token in another block or of another action is not held', () => {
+    const d = decoder()
+    d.decode(token('M1', 'a'), {})
+    expect(d.release!()).toEqual([{ op: 'message.delta', ...at('t1/M1'), action: 'append', path: 'content', value: 'a' }])
+    d.decode(token('M1', 'b'), {})
+    // The same message, placed in a block now: what was held goes first, the new token is held apart.
+    expect(d.decode(token('M1', 'c', { block_id: 'B1' }), {})).toEqual([{ op: 'message.delta', ...at('t1/M1'), action: 'append', path: 'content', value: 'b' }])
+    expect(d.decode(token('M1', 'd', { delta_action: 'replace' }), {})).toEqual([
+      { op: 'message.delta', ...at('t1/M1', 'text', { blockId: 't1/B1' }), action: 'append', path: 'content', value: 'c' },
+      { op: 'message.delta', ...at('t1/M1'), action: 'replace', path: '', value: { content: 'd' }, retype: false },
+    ])
   })
 })

@@ -3,7 +3,8 @@
  * `THINKING_*`), their timeline rows, and encrypted reasoning values.
  */
 import type { Message } from '../../core/model'
-import type { MessagePlace, Op } from '../../core/ops'
+import type { Op } from '../../core/ops'
+import { createHeldAppends } from '../../core/protocol/held-appends'
 import { isRecord } from '../../core/util/record'
 import { nonEmpty } from '../../core/util/values'
 import { textField } from './event-types'
@@ -49,9 +50,6 @@ export interface TextMessages {
   takeHeld(): Op[]
 }
 
-/** An append being gathered. */
-type HeldAppend = Extract<Op, { op: 'message.delta' }> & { value: string }
-
 /**
  * Make the text and reasoning handlers for one stream.
  *
@@ -63,14 +61,8 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
   const reasoningSpans = new Map<string, string>()
   const thinking: { span?: string; message?: string } = {}
   /** Each message's gathered append, in the order they began. */
-  const held = new Map<string, HeldAppend>()
-
-  function takeHeld(): Op[] {
-    if (held.size === 0) return []
-    const ops: Op[] = [...held.values()]
-    held.clear()
-    return ops
-  }
+  const held = createHeldAppends()
+  const takeHeld = held.take
 
   function start(id: string, type: TextKind, role: Message['role'], lane: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     const ops = takeHeld()
@@ -95,16 +87,7 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
     // A token with nothing else on it joins the message's gathered append (one op per batch),
     // as long as it places the message alike. Anything more first writes every gathered
     // append: an op may place a message in a block, and messages keep the order they came in.
-    if (texts.has(id) && !extra && !isRecord(e.metadata)) {
-      const gathered = held.get(id)
-      if (gathered && samePlace(gathered, at)) {
-        gathered.value += delta
-        return []
-      }
-      const ops = gathered ? takeHeld() : []
-      held.set(id, { op: 'message.delta', ...at, action: 'append', path: 'content', value: delta })
-      return ops
-    }
+    if (texts.has(id) && !extra && !isRecord(e.metadata)) return held.hold(at, delta)
     const ops = takeHeld()
     if (!texts.has(id)) {
       ops.push(stream.problem(`content for message "${id}" before its start; the message was created`, e, 'repaired'))
@@ -204,9 +187,4 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
       thinking.message = undefined
     },
   }
-}
-
-/** Two places that put a message in the same turn, lane, block, type and role. */
-function samePlace(a: MessagePlace & { type?: string }, b: MessagePlace & { type?: string }): boolean {
-  return a.turnId === b.turnId && a.blockId === b.blockId && a.threadId === b.threadId && a.type === b.type && a.role === b.role
 }

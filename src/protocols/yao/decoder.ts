@@ -7,6 +7,7 @@ import { getAt, parsePath, PathError } from '../../core/util/paths'
 import { isRecord } from '../../core/util/record'
 import { idOf } from '../../core/util/values'
 import type { Op, DeltaAction } from '../../core/ops'
+import { createHeldAppends } from '../../core/protocol/held-appends'
 import { protocolProblem } from '../../core/protocol/problem'
 import type { DecodeContext, Decoder, DetectInput, FrameMeta } from '../../core/protocol/types'
 import { yaoChunkExtras, yaoLifecycleExtras } from './chunk-fields'
@@ -84,6 +85,11 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   /** The request the last `stream_start` opened (undefined before one arrived). */
   let request: { id: string | undefined } | undefined
 
+  /** A batch's plain tokens, one append per message (see `createHeldAppends`). */
+  const held = createHeldAppends()
+  /** Set by `content` when it held the chunk's text: what it returned is already in order. */
+  let tokenHeld = false
+
   // Streams name the same few ids thousands of times: one scoped string per id.
   const scopedIds = new Map<string, string>()
   const scoped = (id: string) => {
@@ -131,7 +137,23 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     return id
   }
 
+  /**
+   * One chunk. A plain token (see `content`) joins its message's held append; any
+   * other chunk's ops come after every held append, so messages keep their order.
+   */
   function decode(event: unknown, meta: FrameMeta): Op[] {
+    const ops = decodeChunk(event, meta)
+    if (tokenHeld) {
+      tokenHeld = false
+      return ops
+    }
+    if (ops.length === 0 || held.size === 0) return ops
+    const written = held.take()
+    for (const op of ops) written.push(op)
+    return written
+  }
+
+  function decodeChunk(event: unknown, meta: FrameMeta): Op[] {
     if (meta.event === 'read_complete') {
       const lastSeq = isRecord(event) ? event.last_seq : undefined
       if (typeof lastSeq === 'number') lastSequence = lastSeq
@@ -267,6 +289,14 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     // `delta: false` replaces; an absent flag on a message already streaming of the
     // same type merges, as Yao's concurrent example shows (C1 + C3 → one message).
     const isDelta = flag === true || (flag === undefined && known === wireType && named !== undefined)
+    // A token that carries only its text (an append of `content` to the whole props, no
+    // field of its own) is held, and reaches the message with the batch's other tokens.
+    if (isDelta && (chunk.delta_action === undefined || chunk.delta_action === 'append') && (chunk.delta_path === undefined || chunk.delta_path === '') && !typeChange
+      && wireType !== 'tool_call' && wireType !== 'execute' && typeof props.content === 'string' && onlyContent(props)
+      && yaoChunkExtras(chunk as Record<string, unknown>) === undefined) {
+      tokenHeld = true
+      return held.hold(where, props.content)
+    }
     const ops: Op[] = []
     if (!isDelta) {
       ops.push({ op: 'message.put', ...where, type: where.type as string, props })
@@ -366,11 +396,16 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   return {
     protocol: 'yao',
     decode,
+    // A read's end and a connection lost for good write what the tokens gathered.
+    flush: () => held.take(),
+    release: () => held.take(),
     // A body that ends ('done', or 'eof' without `stream_end`) closes the turn as done.
     end() {
-      if (ended) return []
+      const ops = held.take()
+      if (ended) return ops
       ended = true
-      return [{ op: 'turn.finish', turnId, status: 'done' }]
+      ops.push({ op: 'turn.finish', turnId, status: 'done' })
+      return ops
     },
     get ended() {
       return ended
@@ -379,6 +414,13 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
       return lastSequence === undefined ? {} : { sequence: lastSequence }
     },
   }
+}
+
+/** Whether `props` has one key, `content`. */
+function onlyContent(props: Record<string, unknown>): boolean {
+  let keys = 0
+  for (const key in props) if (++keys > 1 || key !== 'content') return false
+  return keys === 1
 }
 
 /** The request a `stream_start` event opens, or undefined for any other chunk. */
