@@ -67,6 +67,27 @@ describe('the first chunk of a stream', () => {
 })
 
 describe('a chunk that goes on with its stream', () => {
+  it('with only text is a token: a read\'s chunks reach the message as one append', () => {
+    const feed = decoderFor()
+    feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'a' })
+    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', delta: 'b' })).toEqual([])
+    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'c' })).toEqual([])
+    expect(feed.flush()).toEqual([append('m1', 'abc')])
+  })
+
+  it('that does anything else first writes the held tokens: a problem, or fields of its own', () => {
+    const feed = decoderFor()
+    feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'a' })
+    feed({ type: 'TEXT_MESSAGE_CHUNK', delta: 'b' })
+    const nameless = { type: 'TEXT_MESSAGE_CHUNK', subagentRunId: 'other', delta: 'x' }
+    expect(feed(nameless)).toEqual([append('m1', 'ab'), problem('the first TEXT_MESSAGE_CHUNK of a message needs "messageId"', 'missing_id', nameless)])
+    feed({ type: 'TEXT_MESSAGE_CHUNK', delta: 'c' })
+    expect(feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', region: 'eu' })).toEqual([
+      append('m1', 'c'),
+      { op: 'message.delta', ...at('m1', 'text'), action: 'merge', path: 'extra', value: { region: 'eu' } },
+    ])
+  })
+
   it('with neither a delta nor fields of its own writes nothing', () => {
     const feed = decoderFor()
     feed({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm1', delta: 'Hi' })

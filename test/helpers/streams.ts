@@ -84,6 +84,8 @@ const uiMessage: fc.Arbitrary<Event> = fc.oneof(
 const agUi: fc.Arbitrary<Event> = fc.oneof(
   fc.record({ type: fc.constant('TEXT_MESSAGE_CONTENT'), messageId: fc.constantFrom('m1', 'm2'), delta: textOrHostile }),
   fc.record({ type: fc.constant('TOOL_CALL_ARGS'), toolCallId: fc.constantFrom('tc1', 'tc2'), delta: inputPiece }),
+  // Implicit chunk streams: a first chunk starts its message, the next event of another kind ends it.
+  fc.record({ type: fc.constantFrom('TEXT_MESSAGE_CHUNK', 'REASONING_MESSAGE_CHUNK'), messageId: fc.constantFrom('c1', 'c2', undefined), delta: textOrHostile }, { requiredKeys: ['type', 'delta'] }),
   fc.constantFrom<Event>(
     { type: 'RUN_STARTED', threadId: 'th', runId: 'r1' },
     { type: 'RUN_STARTED', threadId: 'th', runId: 'r2' },

@@ -71,11 +71,13 @@ export function createChunks(stream: AgUiStream, texts: TextMessages, calls: Too
     const id = nonEmpty(e[idField])
     const lane = laneOf(kind, id, e)
     const current = open.get(lane)
-    const ops: Op[] = []
     let target = current?.kind === kind && (id === undefined || id === current.id) ? current.id : undefined
     const starts = target === undefined
     // The chunk that starts a stream reads as a start; one that goes on, as a token event.
     const extra = eventExtras(e, CHUNK_TYPE[kind], !starts)
+    // A text chunk that only goes on with its message's text is a token, and may be held
+    // (`texts.content`); any other chunk first writes every held token.
+    const ops: Op[] = kind !== 'tool' && !starts && !extra && typeof e.delta === 'string' ? [] : texts.takeHeld()
     if (target === undefined) {
       ops.push(...close(lane))
       if (!id) return [...ops, stream.problem(`the first ${String(e.type)} of a ${kind === 'tool' ? 'tool call' : 'message'} needs "${idField}"`, e, 'missing_id')]

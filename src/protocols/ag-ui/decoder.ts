@@ -75,7 +75,9 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     const type = isRecord(raw) ? raw.type : undefined
     // An event that is not a token first writes what the tokens gathered; one that is not
     // more of a call's arguments, the arguments parsed so far.
+    // A text chunk is a token too: one that does more (starts or ends a message) writes what is held itself.
     const token = type === 'TEXT_MESSAGE_CONTENT' || type === 'REASONING_MESSAGE_CONTENT' || type === 'THINKING_TEXT_MESSAGE_CONTENT'
+      || type === 'TEXT_MESSAGE_CHUNK' || type === 'REASONING_MESSAGE_CHUNK'
     const args = type === 'TOOL_CALL_ARGS' || type === 'TOOL_CALL_CHUNK'
     const input = written(token, !args, type === 'TOOL_CALL_END' && isRecord(raw) ? nonEmpty(raw.toolCallId) : undefined)
     const ops = decodeEvent(raw, meta)
