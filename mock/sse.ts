@@ -10,6 +10,12 @@ export interface StreamOptions {
   delayMs: number
   /** Destroy the socket after this many frames (instead of ending cleanly), simulating a dropped connection. */
   cutAfter?: number
+  /**
+   * Milliseconds a cut connection stays open after its last frame before it drops.
+   * Chromium errors a response body as soon as the drop arrives and discards bytes
+   * the page has not read yet, so a page under load can lose the frames before a cut.
+   */
+  lingerMs?: number
   /** Write each frame in random-size byte slices, forcing splits inside multibyte characters and CRLF. */
   randomChunks: boolean
   /** Seed for the slice sizes, so a failing run can be replayed. */
@@ -19,7 +25,7 @@ export interface StreamOptions {
 
 /**
  * Reads the stream options shared by every streaming route:
- * `delay=<ms>`, `cut=<frames>`, `chunk=random`, `seed=<int>`, `crlf=1`.
+ * `delay=<ms>`, `cut=<frames>`, `linger=<ms>`, `chunk=random`, `seed=<int>`, `crlf=1`.
  *
  * @example
  * parseStreamOptions(new URLSearchParams('delay=30&cut=4'))
@@ -28,11 +34,13 @@ export interface StreamOptions {
 export function parseStreamOptions(query: URLSearchParams, defaultDelayMs = 0): StreamOptions {
   const delay = toInt(query.get('delay'))
   const cut = toInt(query.get('cut'))
+  const linger = toInt(query.get('linger'))
   const seed = toInt(query.get('seed'))
   const crlf = query.get('crlf')
   return {
     delayMs: delay !== undefined && delay >= 0 ? delay : defaultDelayMs,
     ...(cut !== undefined && cut >= 0 ? { cutAfter: cut } : {}),
+    ...(linger !== undefined && linger > 0 ? { lingerMs: linger } : {}),
     randomChunks: query.get('chunk') === 'random',
     seed: seed ?? Math.floor(Math.random() * 2 ** 31),
     eol: crlf === '1' || crlf === 'true' ? '\r\n' : '\n',
@@ -84,6 +92,7 @@ export async function streamFrames(
   }
   if (closed) return
   if (options.cutAfter !== undefined) {
+    if (options.lingerMs) await sleep(options.lingerMs)
     // No terminating chunk: the client sees the connection drop mid-stream,
     // even when every frame already went out (a drop before the clean close).
     res.socket?.destroy()

@@ -112,6 +112,15 @@ describe('mock agent server', () => {
     expect(dataOf(got.events).map((m) => m.chunk_id)).toEqual(['C1', 'C2', 'C3'])
   })
 
+  it('linger=ms holds a cut connection open that long after its last frame, then drops it', async () => {
+    const at = performance.now()
+    const lingered = await collect(`${base}/mock/stream/yao/one-block?cut=3&linger=250`)
+    expect(lingered.events).toHaveLength(3)
+    expect(lingered.error).toBeDefined()
+    // A lower bound of the wait itself (timers may fire a millisecond early), never a speed.
+    expect(performance.now() - at).toBeGreaterThanOrEqual(245)
+  })
+
   it('chunk=random slices the bytes but parses to the same data', async () => {
     const scenario = findScenario('yao', 'one-block')!
     const got = await collect(`${base}/mock/stream/yao/one-block?chunk=random&crlf=1&seed=7`)
