@@ -1,2 +1,8 @@
 // What the `weft` entry does on import: the four built-in protocols become known by name and to detection.
 import '../src/protocols/index'
+
+// A host's resume chunk has arrived by the time a person sends; tests that count ticks
+// after a send expect the same. Loading itself is tested in resume-loading.test.ts.
+import { preloadResume } from '../src/core/resume/load-binding'
+
+await preloadResume()

@@ -13,30 +13,22 @@ import {
 import { ClientToolRunner } from './client-tools'
 import { newId } from './ids'
 import { bindStoreClient } from './store-client'
-import { emptyState, type AgentState, type Gate, type ProtocolName } from './model'
-import { readHistory } from './protocol/history'
+import type { AgentState, Gate, ProtocolName } from './model'
 import { getProtocol, protocolName, resolveProtocol } from './protocol/registry'
 import type { GateAnswerEntry, RequestTrigger, ToolDeclaration } from './protocol/request'
 import type { ProtocolDefinition } from './protocol/types'
 import { isRecord, own } from './util/record'
 import type { HydratedTurn, Op } from './ops'
 import { FrameDecoder } from './pipeline'
-import { backoffDelay } from './resume/backoff'
-import { fingerprint } from './resume/fingerprint'
+import type { ResumeBinding } from './resume/binding'
 import { TurnLedger } from './resume/ledger'
-import { closeTurnMemory, findTurnMemory, openTurnMemory, type TurnMemory } from './resume/turn-memory'
-import { clearHandle, defaultResumeStorage, readHandle, writeHandle } from './resume/storage'
-import { resolveResumeStrategy } from './resume/strategies/index'
+import { preloadResume, resolveResume } from './resume/load-binding'
+import type { TurnMemory } from './resume/turn-memory'
 import { isSettled, transition, type RunPhase } from './run-state'
-import type {
-  HistoryLoader, HistoryResult, ReplayFilter, ReplayItem, ResumeHandle, ResumeStorage, ResumeStrategy,
-} from './resume/types'
+import type { HistoryResult, ReplayFilter, ReplayItem, ResumeHandle } from './resume/types'
 import type { AgentStore } from './store'
-import {
-  RESUME_EXHAUSTED, RESUME_EXPIRED, type AgentClientOptions, type RequestBody, type ResumeOptions, type SendInput, type SourceBuildOptions,
-} from './client-options'
+import { RESUME_EXPIRED, type AgentClientOptions, type RequestBody, type SendInput, type SourceBuildOptions } from './client-options'
 import { defaultRequest, hostBody, textOf, type RequestPlan } from './request-plan'
-import { httpError } from './transport/http-errors'
 import { isDoneFrame, type SSEFrame } from './transport/frames'
 import { openStream, type OpenedStream, type StreamEndReason, type StreamRequest } from './transport/open-stream'
 
@@ -45,17 +37,9 @@ export * from './client-options'
 export type { ActionResult, AnswerResult, ApprovalResponse, AttachmentLimits, ClientTool, FilePart, GateResponse, InterruptDecision } from './conversation'
 export { textOf } from './request-plan'
 
-const DEFAULT_MAX_RETRIES = 5
 /** How long the client waits for more bytes after the protocol's own end before it closes the connection. */
 const DEFAULT_END_GRACE_MS = 300
 
-
-interface ResumeBinding {
-  strategy: ResumeStrategy
-  key: string
-  storage: ResumeStorage
-  options: ResumeOptions
-}
 
 interface ActiveRun {
   turnId: string
@@ -133,11 +117,13 @@ export class AgentClient {
     this.options = options
     this.conversationId = options.conversationId ?? options.resume?.conversationKey ?? newId('chat')
     bindStoreClient(store, this)
+    preloadFor(options)
   }
 
   /** Replace the options; a run in flight keeps the ones it started with. */
   setOptions(options: AgentClientOptions): void {
     this.options = options
+    preloadFor(options)
   }
 
   /** The options the next send uses (a recorder wraps their `fetch`). */
@@ -308,14 +294,17 @@ export class AgentClient {
     if (plan.trigger === 'continue' && !this.store.getState().turnIds.includes(plan.turnId)) {
       return weftError('validation', 'this answer is on a branch that is not shown; select it again to go on', { code: 'off_path', retryable: false })
     }
-    const { binding, error: unresolved } = tryBindingOf(options)
+    // Awaited only while the resume machinery loads: otherwise the turn opens in this tick.
+    let bound = resolveResume(options)
+    if (bound instanceof Promise) bound = await bound
+    const { binding, error: unresolved } = bound
     const previous = this.active
     // A stream of another conversation that was only detached stays resumable there.
     if (previous?.phase === 'parked' && previous.resume && binding && previous.resume.key !== binding.key) this.active = undefined
     this.stop()
     const { turnId, input } = plan
     // A run without resume still counts its events in a ledger; it never compares them.
-    const memory: TurnMemory = binding ? openTurnMemory(this.store, turnId) : { ledger: new TurnLedger() }
+    const memory: TurnMemory = binding ? binding.openMemory(this.store, turnId) : { ledger: new TurnLedger() }
     const dispatch = (ops: readonly Op[]) => this.store.getState().dispatch(ops)
     dispatch([
       ...plan.opening,
@@ -454,22 +443,24 @@ export class AgentClient {
    * useEffect(() => { void client.attach() }, [client])
    */
   async attach(): Promise<boolean> {
-    const { binding, error } = tryBindingOf(this.options)
+    let bound = resolveResume(this.options)
+    if (bound instanceof Promise) bound = await bound
+    const { binding, error } = bound
     if (error && !this.busy) {
       this.store.getState().dispatch([{ op: 'stream.status', status: 'error', error }])
       this.options.onError?.(error)
     }
     if (!binding || this.busy) return false
-    const stored = readHandle(binding.storage, binding.key, binding.strategy)
+    const stored = binding.stored()
     if (!stored) return false
     const turn = own(this.store.getState().turns, stored.turnId)
     if (turn && turn.status !== 'streaming') {
-      clearHandle(binding.storage, binding.key)
+      binding.clear()
       return false
     }
-    let memory = turn ? findTurnMemory(this.store, stored.turnId) : undefined
+    let memory = turn ? binding.findMemory(this.store, stored.turnId) : undefined
     if (!memory) {
-      memory = openTurnMemory(this.store, stored.turnId)
+      memory = binding.openMemory(this.store, stored.turnId)
       // The store kept the turn but this page lost its ledger: trust the stored count.
       if (turn) memory.ledger.seed(stored.count)
     }
@@ -507,7 +498,12 @@ export class AgentClient {
       if (!this.busy) await this.attach()
       return
     }
-    const run = this.createRun(previous.turnId, this.options, tryBindingOf(this.options).binding ?? previous.resume, previous.memory, {
+    let bound = resolveResume(this.options)
+    if (bound instanceof Promise) {
+      bound = await bound
+      if (this.active !== previous) return
+    }
+    const run = this.createRun(previous.turnId, this.options, bound.binding ?? previous.resume, previous.memory, {
       opened: previous.opened, fromStart: previous.fromStart, handle: previous.handle,
     })
     run.announced = previous.announced
@@ -540,8 +536,10 @@ export class AgentClient {
       run.controller.abort()
       return
     }
-    const { binding } = tryBindingOf(this.options)
-    if (binding) clearHandle(binding.storage, binding.key)
+    // Nothing runs: a handle stored for the conversation goes too.
+    const bound = resolveResume(this.options)
+    if (bound instanceof Promise) void bound.then(({ binding }) => binding?.clear())
+    else bound.binding?.clear()
   }
 
   /**
@@ -631,17 +629,15 @@ export class AgentClient {
             return
           }
           run.failures = outcome.progressed ? 1 : run.failures + 1
-          const max = Math.max(0, resume.options.maxRetries ?? DEFAULT_MAX_RETRIES)
-          if (run.failures > max) {
-            this.park(run, exhausted(outcome.error, max))
+          if (run.failures > resume.maxRetries) {
+            this.park(run, resume.exhausted(outcome.error))
             return
           }
           transition(run, 'reconnecting')
           run.batcher.push([{ op: 'stream.status', status: 'reconnecting' }])
           run.batcher.flush()
           const floor = Math.max(run.retryMs ?? 0, outcome.error.retryAfterMs ?? 0)
-          const sleep = resume.options.backoff?.sleep ?? wait
-          if (!(await sleep(backoffDelay(run.failures, resume.options.backoff, floor), run.controller.signal))) return
+          if (!(await resume.sleep(resume.delay(run.failures, floor), run.controller.signal))) return
           if (isSettled(run.phase) || run.controller.signal.aborted) return
         }
       }
@@ -746,9 +742,7 @@ export class AgentClient {
     } catch {
       json = false
     }
-    if (!run.resume) return { frame, event, json, fingerprint: '', ...COUNT_EVERYTHING }
-    const identity = run.resume.strategy.identify(frame, json ? event : undefined)
-    return { frame, event, json, fingerprint: fingerprint(frame.data, frame.event), ...identity }
+    return run.resume ? run.resume.identify(frame, event, json) : { frame, event, json, fingerprint: '', ...COUNT_EVERYTHING }
   }
 
   /** Fold one event; true when it counted. */
@@ -773,45 +767,29 @@ export class AgentClient {
     const handle = this.currentHandle(run)
     if (!resume || !handle) throw new WeftStreamError(weftError('validation', 'there is no stream to resume', { retryable: false }))
     const fromStart = run.fromStart && run.memory.ledger.count === 0
-    const built = resume.strategy.request(handle, { conversationKey: resume.key, resumeUrl: resume.options.resumeUrl, fromStart })
     run.requested = { handle, fromStart }
-    const { options } = run
-    const headers = new Headers(typeof options.headers === 'function' ? options.headers() : options.headers)
-    new Headers(built.headers).forEach((value, name) => headers.set(name, value))
-    return {
-      url: built.url, method: built.method ?? 'GET', headers, body: built.body ?? null,
-      credentials: options.credentials, lastEventId: built.lastEventId,
-    }
+    return resume.request(handle, fromStart, run.options)
   }
 
   private replayFilter(run: ActiveRun): ReplayFilter | undefined {
     const resume = run.resume
     const requested = run.requested
     if (!resume || !requested) return undefined
-    return resume.strategy.dedupe(run.memory.ledger, {
-      handle: requested.handle,
-      fromStart: requested.fromStart,
-      report: (message) => run.batcher.push([{
-        op: 'problem', turnId: run.turnId, error: weftError('protocol', message, { code: 'resume_mismatch' }),
-      }]),
-    })
+    return resume.filter(run.memory.ledger, requested, (error) => run.batcher.push([{ op: 'problem', turnId: run.turnId, error }]))
   }
 
   /** The handle for the turn as it stands (or the stored one, while nothing was folded here). */
   private currentHandle(run: ActiveRun): ResumeHandle | undefined {
     const resume = run.resume
     if (!resume) return undefined
-    const computed = resume.strategy.handle({
+    run.handle = resume.handle({
       turnId: run.turnId,
-      conversationKey: resume.key,
       cursor: this.store.getState().cursor,
       ledger: run.memory.ledger,
       protocol: run.memory.reader?.protocol ?? protocolName(run.options.protocol) ?? run.handle?.protocol,
       streamUrl: run.streamUrl,
-      resumeUrl: resume.options.resumeUrl,
       previous: run.handle,
     })
-    if (computed) run.handle = computed
     return run.handle
   }
 
@@ -821,8 +799,7 @@ export class AgentClient {
     const handle = this.currentHandle(run)
     if (!handle) return
     const text = JSON.stringify(handle)
-    if (text === run.savedText) return
-    if (writeHandle(resume.storage, resume.key, handle) !== undefined) run.savedText = text
+    if (text !== run.savedText && resume.write(handle)) run.savedText = text
   }
 
   /** The turn is over, or was stopped: its handle and ledger go. */
@@ -830,8 +807,7 @@ export class AgentClient {
     const resume = run.resume
     if (!resume) return
     run.keepHandle = false
-    clearHandle(resume.storage, resume.key)
-    closeTurnMemory(this.store, run.turnId)
+    resume.forget(this.store, run.turnId)
   }
 
   /**
@@ -893,14 +869,14 @@ export class AgentClient {
     }
     const reader = run.memory.reader
     // The server finished while nobody listened: history has the end of the turn.
-    if (historyLoaderOf(run) && !reader?.ended) await this.fromHistory(run, 'ended', weftError('network', 'the stream finished while disconnected'))
+    if (this.historyLoader(run) && !reader?.ended) await this.fromHistory(run, 'ended', weftError('network', 'the stream finished while disconnected'))
     else await this.complete(run, 'eof')
   }
 
   /** The server no longer knows the stream: rebuild the conversation from history, or fail. */
   private async expire(run: ActiveRun, cause: WeftError): Promise<void> {
     const error: WeftError = { ...cause, code: RESUME_EXPIRED, retryable: false }
-    if (historyLoaderOf(run)) {
+    if (this.historyLoader(run)) {
       await this.fromHistory(run, 'expired', error)
       return
     }
@@ -909,7 +885,7 @@ export class AgentClient {
 
   private async fromHistory(run: ActiveRun, reason: 'expired' | 'ended', error: WeftError): Promise<void> {
     const resume = run.resume
-    const loader = historyLoaderOf(run)
+    const loader = this.historyLoader(run)
     if (!resume || !loader) return
     run.batcher.flush()
     const handle = run.handle
@@ -940,6 +916,11 @@ export class AgentClient {
     const ops: Op[] = isOpList(result) ? [...result] : [{ op: 'hydrate', turns: [...result], at: 'end' }]
     ops.push({ op: 'stream.status', status: 'done' })
     this.store.getState().dispatch(ops)
+  }
+
+  /** How the run's conversation is read again when its stream cannot go on. */
+  private historyLoader(run: ActiveRun) {
+    return run.resume?.historyLoader(run.options, () => run.memory.reader?.protocol)
   }
 
   /** Stop reconnecting but keep the turn and its handle: `retry()` goes on from here. */
@@ -973,31 +954,6 @@ export class AgentClient {
   }
 }
 
-/** The host's loader, else one that reads `historyUrl` with the active protocol's history reader. */
-function historyLoaderOf(run: ActiveRun): HistoryLoader | undefined {
-  const { loadHistory, historyUrl: url } = run.resume?.options ?? {}
-  if (loadHistory || url === undefined) return loadHistory
-  return async ({ conversationKey, handle, signal }) => {
-    const { options } = run
-    let data: unknown
-    try {
-      const response = await (options.fetch ?? fetch)(typeof url === 'function' ? url(conversationKey) : url, {
-        headers: typeof options.headers === 'function' ? options.headers() : options.headers, credentials: options.credentials, signal,
-      })
-      if (!response.ok) throw new WeftStreamError(httpError(response, await response.text()))
-      data = await response.json()
-    } catch (thrown) {
-      // A body that is not JSON is the server's fault, anything else the connection's.
-      throw new WeftStreamError(toWeftError(thrown, thrown instanceof SyntaxError ? 'protocol' : 'network'))
-    }
-    // History replaces the conversation, so it is read as a whole, against nothing.
-    const ops = readHistory(resolveProtocol(run.memory.reader?.protocol ?? options.protocol ?? handle?.protocol ?? '', options.protocols), data, emptyState())
-    const refusal = ops.every((op) => op.op === 'problem') && ops[0]
-    if (refusal) throw new WeftStreamError({ ...refusal.error, message: `history could not be read: ${refusal.error.message}` })
-    return ops
-  }
-}
-
 function refused(message: string): { ok: false; error: WeftError } {
   return { ok: false, error: weftError('validation', message, { retryable: false }) }
 }
@@ -1020,42 +976,6 @@ function declareTools(tools: AgentClientOptions['tools']): ToolDeclaration[] {
   }))
 }
 
-function strategyOf(options: AgentClientOptions, resume: ResumeOptions): ResumeStrategy {
-  // A protocol given as a definition is a candidate too: `resume: 'ai-sdk'` needs no registry then.
-  const candidates = typeof options.protocol === 'object' ? [options.protocol, ...(options.protocols ?? [])] : options.protocols
-  if (resume.strategy !== undefined) return resolveResumeStrategy(resume.strategy, candidates)
-  const own = options.protocol === undefined ? undefined : resolveProtocol(options.protocol, options.protocols).resume?.()
-  if (own) return own
-  throw new WeftStreamError(weftError('validation', 'resume needs a strategy: name one, or give the client a protocol that has one'))
-}
-
-function bindingOf(options: AgentClientOptions): ResumeBinding | undefined {
-  const resume = options.resume
-  if (!resume) return undefined
-  return {
-    strategy: strategyOf(options, resume),
-    key: resume.conversationKey,
-    storage: resume.storage ?? defaultResumeStorage(),
-    options: resume,
-  }
-}
-
-/** The binding, or why the options' strategy cannot be resolved: a send must never reject over it. */
-function tryBindingOf(options: AgentClientOptions): { binding?: ResumeBinding; error?: WeftError } {
-  try {
-    return { binding: bindingOf(options) }
-  } catch (thrown) {
-    return { error: toWeftError(thrown, 'validation') }
-  }
-}
-
-function exhausted(last: WeftError, attempts: number): WeftError {
-  const tries = attempts === 1 ? 'one reconnect' : `${attempts} reconnects`
-  return weftError(last.type === 'timeout' ? 'timeout' : 'network', `The connection was lost and ${tries} failed: ${last.message}`, {
-    code: RESUME_EXHAUSTED, retryable: true, status: last.status,
-  })
-}
-
 function endReasonOf(stream: OpenedStream): StreamEndReason | undefined {
   return stream.endReason
 }
@@ -1065,21 +985,8 @@ function isOpList(result: readonly HydratedTurn[] | readonly Op[]): result is re
   return typeof first?.op === 'string'
 }
 
-/** Resolves true after `ms`, or false as soon as the signal aborts. */
-function wait(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve(false)
-      return
-    }
-    const onAbort = () => {
-      clearTimeout(timer)
-      resolve(false)
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve(true)
-    }, ms)
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
+/** A client whose options resume starts loading the machinery now, before its first send or attach. */
+function preloadFor(options: AgentClientOptions): void {
+  if (options.resume) preloadResume().catch(() => undefined)
 }
+
