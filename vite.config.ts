@@ -69,6 +69,7 @@ const publicEntries = [
   { find: /^weft\/testing\/msw$/, replacement: here('src/testing/msw.ts') },
   { find: /^weft\/testing\/storybook$/, replacement: here('src/testing/storybook.tsx') },
   { find: /^weft\/testing$/, replacement: here('src/testing/index.ts') },
+  { find: /^weft\/shiki$/, replacement: here('src/shiki/index.ts') },
   ...builtInProtocols.map((name) => ({ find: new RegExp(`^weft/protocols/${name}$`), replacement: here(`src/protocols/${name}/index.ts`) })),
   { find: /^weft\/protocols$/, replacement: here('src/protocols/index.ts') },
   { find: /^weft\/react$/, replacement: here('src/react/index.ts') },
@@ -133,6 +134,8 @@ export default defineConfig({
         // The four built-in protocols, registered on import; and each alone, for one-protocol hosts.
         protocols: here('src/protocols/index.ts'),
         ...Object.fromEntries(builtInProtocols.map((name) => [`protocols/${name}`, here(`src/protocols/${name}/index.ts`)])),
+        // Code colours: an entry a host imports only when it has installed the optional peer shiki.
+        shiki: here('src/shiki/index.ts'),
         // Test helpers: an entry of their own, so none of it reaches the main entries.
         testing: here('src/testing/index.ts'),
         'testing/msw': here('src/testing/msw.ts'),

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Checks the build keeps the highlighter and the virtual list out of the first
-// load: the static import graph of dist/components.js (and of dist/index.js,
-// which re-exports it) never imports shiki or virtua, and both are still
-// reached, through a dynamic import(). size-limit ignores shiki and virtua, so a
-// static import would pass the size check and this one catches it.
+// Checks the build keeps the virtual list out of the first load and shiki out of
+// every entry but its own: the static import graph of dist/components.js (and of
+// dist/index.js, which re-exports it) never imports virtua, which a dynamic
+// import() still reaches; nothing they reach, statically or dynamically, names
+// shiki (a bundler resolves dynamic imports too, so one would break the build of
+// a host without the optional peer); and dist/shiki.js reaches shiki only through
+// a dynamic import(). size-limit ignores shiki and virtua, so a static import would
+// pass the size check and this one catches it.
 // Needs `npm run build` first.
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -11,7 +14,8 @@ import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
-const LAZY = [/^shiki(\/|$)/, /^virtua(\/|$)/]
+const LAZY = [/^virtua(\/|$)/]
+const SHIKI = /^shiki(\/|$)/
 
 /** The specifiers a module imports statically (import/export … from, bare import) and dynamically (import()). */
 function importsOf(text) {
@@ -64,7 +68,18 @@ for (const entry of ['components.js', 'index.js']) {
   for (const pattern of LAZY) {
     if (![...later].some((spec) => pattern.test(spec))) failures.push(`${entry}: no dynamic import reaches ${pattern.source}; was the lazy chunk removed?`)
   }
-  if (failures.length === before) console.log(`${entry}: ${files.size} modules load first, none imports shiki or virtua; ${dynamic.size} chunk(s) load on first use`)
+  const named = [...bare.keys(), ...later, ...[...files, ...dynamic].flatMap((file) => importsOf(readFileSync(file, 'utf8')).dynamics)]
+  for (const spec of named) if (SHIKI.test(spec)) failures.push(`${entry} reaches ${spec}: a host without shiki could not build`)
+  if (failures.length === before) console.log(`${entry}: ${files.size} modules load first, none imports virtua; ${dynamic.size} chunk(s) load on first use; shiki is never named`)
+}
+
+{
+  const { bare, dynamic, files } = staticGraph(join(dist, 'shiki.js'))
+  const before = failures.length
+  for (const spec of bare.keys()) if (SHIKI.test(spec)) failures.push(`shiki.js imports ${spec} statically: importing the entry would load shiki before a code block needs it`)
+  const later = [...dynamic].filter((chunk) => !files.has(chunk)).flatMap((chunk) => [...staticGraph(chunk).bare.keys()])
+  if (!later.some((spec) => SHIKI.test(spec))) failures.push('shiki.js: no dynamic import reaches shiki; was the lazy chunk removed?')
+  if (failures.length === before) console.log('shiki.js: shiki is reached only through a dynamic import')
 }
 
 for (const failure of failures) console.error(`FAIL ${failure}`)

@@ -211,6 +211,18 @@ function checkFiles(packageDir) {
       const rel = `./${posix.relative(packageDir, file)}`
       if (!declared.includes(rel)) fail(`${rel} registers protocols on import but is not in sideEffects`)
     }
+    // A bundler skips a module marked free of side effects when only its re-exports are used, and with
+    // it the modules it imports: each module that imports a registering one must be listed too, or a
+    // production build drops the registration (the umbrella entry did).
+    const registeringSet = new Set(registering)
+    for (const file of files(dist).filter((f) => f.endsWith('.js') && !registeringSet.has(f))) {
+      const imports = [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)]
+        .map((m) => join(dirname(file), m[1] ?? m[2]))
+      const rel = `./${posix.relative(packageDir, file)}`
+      if (imports.some((target) => registeringSet.has(target)) && !declared.includes(rel)) {
+        fail(`${rel} imports a module that registers protocols but is not in sideEffects, so a bundler may drop the registration`)
+      }
+    }
     for (const entry of declared.filter((e) => e.startsWith('./dist/'))) {
       if (!existsSync(join(packageDir, entry))) fail(`sideEffects names ${entry}, which is not in the package`)
     }

@@ -1,28 +1,44 @@
 /**
- * The default highlighter in a real browser: shiki is fetched only when the
- * first closed code fence is drawn, the fence shows as plain code until then,
- * and afterwards its tokens carry shiki's colours. An unterminated fence (an
- * answer still streaming) stays plain.
+ * Code colours in a real browser. Without a highlighter handed in, code stays
+ * plain and nothing of shiki is fetched (the components never name it, so a host
+ * without the optional peer builds). With `weft/shiki`'s highlighter, shiki is
+ * fetched only when the first closed code fence is drawn, the fence shows as
+ * plain code until then, and afterwards its tokens carry shiki's colours. An
+ * unterminated fence (an answer still streaming) stays plain.
  */
 import '../../src/components/styles.css'
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { Markdown } from '../../src/components/markdown/markdown'
+import { Markdown, MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
+import { shikiHighlighter } from 'weft/shiki'
 import { renderWith, storeWith } from './support'
 
-/** Scripts this page has fetched whose URL names shiki (the lazy chunk and its languages and themes). */
-const shikiFetched = () => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => /shiki/i.test(name))
+/** Scripts this page has fetched whose URL names shiki (the lazy chunk and its languages and themes), not the small entry imported above. */
+const shikiFetched = () => performance.getEntriesByType('resource').map((e) => e.name).filter((name) => /shiki/i.test(name) && !/\/src\/shiki\/index\.ts/.test(name))
 
 const fence = '```ts\nconst answer: number = 42\nexport function ask() { return answer }\n```\n'
 
-describe('the lazy highlighter', () => {
+const withShiki = (ui: React.ReactNode) => <MarkdownSettingsProvider highlight={shikiHighlighter}>{ui}</MarkdownSettingsProvider>
+
+describe('code without a highlighter', () => {
+  it('stays plain and fetches nothing of shiki, a closed fence included', async () => {
+    renderWith(storeWith([]), <div data-testid="default"><Markdown text={`Here it is:\n\n${fence}`} /></div>)
+    const block = screen.getByTestId('default').querySelector<HTMLElement>('[data-weft="code-block"]')!
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(block.getAttribute('data-state')).toBe('plain')
+    expect(block.querySelector('code')?.textContent).toBe('const answer: number = 42\nexport function ask() { return answer }')
+    expect(shikiFetched()).toEqual([])
+  })
+})
+
+describe('weft/shiki\'s lazy highlighter', () => {
   it('loads shiki on the first closed fence and colours it; nothing of shiki is fetched before', async () => {
-    // The markdown renderer is imported (above) and an answer without code drawn: still no shiki.
-    renderWith(storeWith([]), <Markdown text={'No code here, just **words**.'} />)
+    // The markdown renderer and the highlighter are imported (above) and an answer without code drawn: still no shiki.
+    renderWith(storeWith([]), withShiki(<Markdown text={'No code here, just **words**.'} />))
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(shikiFetched()).toEqual([])
 
-    renderWith(storeWith([]), <div data-testid="code"><Markdown text={`Here it is:\n\n${fence}`} /></div>)
+    renderWith(storeWith([]), withShiki(<div data-testid="code"><Markdown text={`Here it is:\n\n${fence}`} /></div>))
     const block = screen.getByTestId('code').querySelector<HTMLElement>('[data-weft="code-block"]')!
     // The plain fallback is there at once, the code readable as it is.
     expect(block.querySelector('code')?.textContent).toBe('const answer: number = 42\nexport function ask() { return answer }')
@@ -39,7 +55,7 @@ describe('the lazy highlighter', () => {
   })
 
   it('leaves an unterminated fence plain while it streams', async () => {
-    renderWith(storeWith([]), <div data-testid="open"><Markdown text={'```ts\nconst partial = '} streaming /></div>)
+    renderWith(storeWith([]), withShiki(<div data-testid="open"><Markdown text={'```ts\nconst partial = '} streaming /></div>))
     const block = screen.getByTestId('open').querySelector<HTMLElement>('[data-weft="code-block"]')!
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(block.getAttribute('data-state')).toBe('plain')

@@ -1,6 +1,7 @@
 /**
  * Syntax highlighting as data: lines of coloured tokens that weft draws as
- * text, never as HTML. The default highlighter loads on first use.
+ * text, never as HTML. Code is plain unless a host hands in a highlighter
+ * (`weft/shiki`'s, or its own).
  */
 import { createContext, useContext } from 'react'
 
@@ -34,29 +35,13 @@ export type HighlightedLine = HighlightedToken[]
 export type Highlighter = (code: string, lang: string) => Promise<HighlightedLine[] | undefined>
 
 /**
- * The default highlighter: shiki, imported on first use (a chunk of its own,
- * not in the main bundle). If shiki cannot be loaded the code stays plain.
- *
- * @example
- * <MarkdownSettingsProvider highlight={lazyShiki}>…</MarkdownSettingsProvider>
- */
-export const lazyShiki: Highlighter = async (code, lang) => {
-  try {
-    const { highlightWithShiki } = await import('./shiki')
-    return await highlightWithShiki(code, lang)
-  } catch {
-    return undefined
-  }
-}
-
-/**
  * How markdown is drawn below a `MarkdownSettingsProvider`.
  *
  * @example
  * const settings: MarkdownSettings = { highlight: false, dataImages: true }
  */
 export interface MarkdownSettings {
-  /** The highlighter, or `false` for plain code (default: shiki, loaded lazily). */
+  /** The highlighter, or `false` for plain code (the default; `shikiHighlighter` from `weft/shiki` colours it). */
   highlight: Highlighter | false
   /** Accept `data:image/…` image sources in markdown (default false: http(s) only). */
   dataImages: boolean
@@ -68,7 +53,7 @@ export interface MarkdownSettings {
  * @example
  * <MarkdownSettingsContext.Provider value={{ highlight: false, dataImages: false }} />
  */
-export const MarkdownSettingsContext = createContext<MarkdownSettings>({ highlight: lazyShiki, dataImages: false })
+export const MarkdownSettingsContext = createContext<MarkdownSettings>({ highlight: false, dataImages: false })
 
 /**
  * The markdown settings in force.

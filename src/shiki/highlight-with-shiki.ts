@@ -1,13 +1,12 @@
 /**
- * The default syntax highlighter: shiki's core with its JavaScript regex
- * engine (no WebAssembly), a small set of languages and GitHub's light and
- * dark themes. Only ever reached through a dynamic import, so it is a chunk of
- * its own that loads when the first code block is drawn, never part of the
- * main bundle.
+ * shiki's core with its JavaScript regex engine (no WebAssembly), a small set
+ * of languages and GitHub's light and dark themes. Only ever reached through
+ * the dynamic import in `./index`, so it is a chunk of its own that loads when
+ * the first code block is drawn.
  */
 import { createHighlighterCore, type HighlighterCore } from 'shiki/core'
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript'
-import type { HighlightedLine } from './highlight'
+import type { HighlightedLine } from '../components/markdown/highlight'
 
 const LANGUAGES = {
   typescript: () => import('shiki/langs/typescript.mjs'),
