@@ -8,6 +8,7 @@
  * import { Transcript, Composer, StatusBar } from 'weft/components'
  */
 export { Transcript, TurnError } from './transcript'
+export { TurnInterrupted, type TurnInterruptedProps } from './turn-interrupted'
 export type { TranscriptRootProps, TranscriptTurnProps, TranscriptContentProps, TranscriptBlockProps, TranscriptThreadProps, TurnErrorProps } from './transcript'
 export { MessageView, type MessageViewProps } from './message'
 export { BranchPicker, type BranchPickerProps } from './branch-picker'

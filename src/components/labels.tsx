@@ -54,6 +54,8 @@ export interface WeftLabels {
   gateStates: Readonly<Record<'approved' | 'rejected' | 'answered' | 'expired' | 'cancelled', string>>
   statuses: Readonly<Record<'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'done' | 'error' | 'aborted', string>>
   retry: string
+  /** Under an answer whose stream ended before the answer did (a reload with nothing to resume). */
+  interrupted: string
   somethingWentWrong: string
   cannotShow: string
   image: string
@@ -168,6 +170,7 @@ export const englishLabels: WeftLabels = Object.freeze({
     aborted: 'Stopped',
   }),
   retry: 'Retry',
+  interrupted: 'Interrupted',
   somethingWentWrong: 'Something went wrong.',
   cannotShow: 'This part could not be shown.',
   image: 'Image',

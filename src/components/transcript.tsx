@@ -16,6 +16,7 @@ import { Suggestions } from './suggestions'
 import { TraceHeadline } from './trace'
 import { TurnIdContext, useTurnIdFrom } from './turn-context'
 import { TranscriptScrollContext } from './scroll-context'
+import { TurnInterrupted } from './turn-interrupted'
 
 /** The virtual list is a chunk of its own, fetched when a transcript first grows long. */
 const VirtualTurns = lazy(() => import('./virtual-turns'))
@@ -119,6 +120,7 @@ const Turn = memo(forwardRef<HTMLElement, TranscriptTurnProps>(function Transcri
             <Sources />
             <Suggestions />
             <TurnError />
+            <TurnInterrupted />
             {turn.role === 'assistant' && <MessageActions />}
           </>
         )}

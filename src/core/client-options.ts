@@ -201,10 +201,11 @@ export interface AgentClientOptions {
 export const RESUME_EXHAUSTED = 'resume_exhausted'
 
 /**
- * The `code` of the error a resumable stream ends in when the server no longer
- * knows it and no history loader was given.
+ * The `code` of the problem a resumable stream's turn records when the server
+ * has no stream to resume (it answers the resume request 404, 405 or 410) and no
+ * history loader was given: the turn keeps what arrived and ends `aborted`.
  *
  * @example
- * if (error?.code === RESUME_EXPIRED) reloadConversation()
+ * if (turn.problems?.some((p) => p.code === RESUME_EXPIRED)) offerRetry(turn.id)
  */
 export const RESUME_EXPIRED = 'resume_expired'

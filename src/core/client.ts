@@ -658,7 +658,8 @@ export class AgentClient {
       if (controller.signal.aborted || isSettled(run.phase)) return { kind: 'aborted' }
       const error = toWeftError(thrown, 'network')
       if (!resuming) return { kind: 'failed', error }
-      if (error.status === 404 || error.status === 410) return { kind: 'expired', error }
+      // 404 and 410: the stream is gone; 405: the route has no resume endpoint (a stock AI SDK route answers only POST).
+      if (error.status === 404 || error.status === 405 || error.status === 410) return { kind: 'expired', error }
       return error.retryable ? { kind: 'lost', error, progressed: false } : { kind: 'failed', error }
     }
     if (controller.signal.aborted || isSettled(run.phase) || stream.endReason === 'aborted') return { kind: 'aborted' }
@@ -873,14 +874,35 @@ export class AgentClient {
     else await this.complete(run, 'eof')
   }
 
-  /** The server no longer knows the stream: rebuild the conversation from history, or fail. */
+  /**
+   * The server has no stream to resume: rebuild the conversation from history, or
+   * keep what arrived as an interrupted answer. Only a stream this page cannot
+   * replay at all (no server answered) is an error.
+   */
   private async expire(run: ActiveRun, cause: WeftError): Promise<void> {
     const error: WeftError = { ...cause, code: RESUME_EXPIRED, retryable: false }
     if (this.historyLoader(run)) {
       await this.fromHistory(run, 'expired', error)
       return
     }
-    this.endInError(run, error, { handle: 'forget', closeTurn: true })
+    if (cause.status !== undefined) this.interrupt(run, error)
+    else this.endInError(run, error, { handle: 'forget', closeTurn: true })
+  }
+
+  /**
+   * Nothing to resume: the turn keeps every token it received and ends `aborted`
+   * with the reason as a problem, so it reads as an interrupted answer to retry,
+   * not as a failure. The handle goes: there is nothing left to reconnect to.
+   */
+  private interrupt(run: ActiveRun, reason: WeftError): void {
+    run.batcher.flush()
+    transition(run, 'aborted')
+    this.forget(run)
+    const ops: Op[] = [{ op: 'stream.status', status: 'aborted' }]
+    if (run.opened) {
+      ops.unshift(...(run.memory.reader?.release() ?? []), { op: 'problem', turnId: run.turnId, error: reason }, { op: 'turn.finish', turnId: run.turnId, status: 'aborted' })
+    }
+    this.store.getState().dispatch(ops)
   }
 
   private async fromHistory(run: ActiveRun, reason: 'expired' | 'ended', error: WeftError): Promise<void> {

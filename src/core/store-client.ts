@@ -7,7 +7,7 @@ import type { AgentClient } from './client'
 import type { AgentStore } from './store'
 
 /** What a component may ask of the client that acts for its store. */
-export type StoreClient = Pick<AgentClient, 'answer' | 'selectBranch'>
+export type StoreClient = Pick<AgentClient, 'answer' | 'selectBranch' | 'regenerate'>
 
 const clients = new WeakMap<AgentStore, StoreClient>()
 

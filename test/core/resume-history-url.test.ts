@@ -225,10 +225,15 @@ describe('resume.historyUrl rebuilds an expired stream from the protocol\'s stor
     expect(textOf(r.state, 'h')).toBe('from the loader')
   })
 
-  it('without loadHistory or historyUrl, a 410 is still resume_expired with the partial answer kept', async () => {
+  it('without loadHistory or historyUrl, a 410 keeps the partial answer as an aborted turn with a resume_expired problem, and no error', async () => {
     const r = await cutAndResume('yao', {})
     expect(r.paths).toEqual(['POST /stream/yao', 'GET /resume/yao'])
-    expect(r.state.error).toMatchObject({ code: RESUME_EXPIRED, status: 410 })
+    expect(r.state.status).toBe('aborted')
+    expect(r.state.error).toBeUndefined()
+    expect(r.errors).toEqual([])
+    const turn = r.state.turns[lastAssistant(r.state)]!
+    expect(turn.status).toBe('aborted')
+    expect(turn.problems).toEqual([expect.objectContaining({ code: RESUME_EXPIRED, status: 410 })])
     expect(textOf(r.state, lastAssistant(r.state))).toBe(cases.yao.partial)
   })
 })

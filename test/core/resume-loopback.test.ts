@@ -486,12 +486,15 @@ describe('what keeps and what clears the handle', () => {
 })
 
 describe('an expired handle falls back to history', () => {
-  it('404 without a loader: a typed resume_expired error, the handle cleared', async () => {
+  it('404 without a loader: nothing to resume, so the partial answer ends aborted with a typed resume_expired problem and no error', async () => {
     const r = await run({ url: '/mock/stream/vocion/tokens?cut=8', protocol: 'vocion', strategy: 'vocion', resumeUrl: '/mock/resume/vocion/tokens?expired=1' })
     const state = r.store.getState()
-    expect(state.status).toBe('error')
-    expect(state.error).toMatchObject({ code: RESUME_EXPIRED, status: 404, retryable: false })
-    expect(state.turns[assistantTurn(r.store)]!.status).toBe('error')
+    expect(state.status).toBe('aborted')
+    expect(state.error).toBeUndefined()
+    const turn = state.turns[assistantTurn(r.store)]!
+    expect(turn.status).toBe('aborted')
+    expect(turn.error).toBeUndefined()
+    expect(turn.problems).toEqual([expect.objectContaining({ code: RESUME_EXPIRED, status: 404, retryable: false })])
     expect(r.storage.getItem(resumeStorageKey(r.key))).toBeNull()
   })
 
