@@ -108,6 +108,8 @@ export class AgentClient {
   /** Host calls in flight (`continueGate`), aborted by `stop()`. */
   private readonly toolRuns = new Set<AbortController>()
   private continuations = 0
+  /** Counts `stop()` calls: an answer or a tool result still on its way to a request is withdrawn when it moves on. */
+  private stops = 0
   private readonly conversationId: string
   readonly store: AgentStore
 
@@ -223,11 +225,12 @@ export class AgentClient {
       interruptId: typeof payload.id === 'string' ? payload.id : typeof payload.approvalId === 'string' ? payload.approvalId : gate.id,
     })
     this.unsent.set(gate.turnId, pending)
+    const epoch = this.stops
     // Answered while its run is still closing (the stream's end, a reconnect): the answer goes on
     // once that run settles, and its result is the continuation's, whoever sends it.
     const closing = this.active
     if (closing?.turnId === gate.turnId && !isSettled(closing.phase)) await closing.done
-    const failure = (await this.proceed(gate.turnId)) ?? (await this.continuing.get(gate.turnId))
+    const failure = (await this.proceed(gate.turnId, epoch)) ?? (await this.continuing.get(gate.turnId))
     return failure ? { ok: false, error: failure } : { ok: true }
   }
 
@@ -301,7 +304,7 @@ export class AgentClient {
     const previous = this.active
     // A stream of another conversation that was only detached stays resumable there.
     if (previous?.phase === 'parked' && previous.resume && binding && previous.resume.key !== binding.key) this.active = undefined
-    this.stop()
+    this.halt()
     const { turnId, input } = plan
     // A run without resume still counts its events in a ledger; it never compares them.
     const memory: TurnMemory = binding ? binding.openMemory(this.store, turnId) : { ledger: new TurnLedger() }
@@ -358,15 +361,20 @@ export class AgentClient {
 
   /**
    * After a run: execute the client tools it called, then go on while nothing
-   * waits for the user, at most `maxSteps` requests in a row.
+   * waits for the user, at most `maxSteps` requests in a row. A turn the person
+   * stopped goes on only with an answer they gave after stopping; a `stop()` after
+   * `epoch` withdraws what has not left yet.
    */
-  private async proceed(turnId: string): Promise<WeftError | undefined> {
+  private async proceed(turnId: string, epoch = this.stops): Promise<WeftError | undefined> {
     const max = Math.max(0, this.options.maxSteps ?? 5)
     for (let steps = 0; ; steps++) {
+      if (this.stops !== epoch) return this.withdraw(turnId)
       if (this.busy) return undefined
       const turn = own(this.store.getState().turns, turnId)
-      if (!turn || turn.status !== 'done') return undefined
-      const ran = await this.tools.settle(turnId, this.options.tools)
+      const stopped = turn?.status === 'aborted' && this.unsent.has(turnId)
+      if (!turn || (turn.status !== 'done' && !stopped)) return undefined
+      const ran = stopped ? false : await this.tools.settle(turnId, this.options.tools)
+      if (this.stops !== epoch) return this.withdraw(turnId)
       if (ran === 'stopped') return undefined
       if (ran) this.unsent.set(turnId, this.unsent.get(turnId) ?? [])
       const answers = this.unsent.get(turnId)
@@ -389,6 +397,25 @@ export class AgentClient {
         return failure
       }
     }
+  }
+
+  /**
+   * The person stopped before their answers reached a request: nothing is sent,
+   * and the gates they answered are pending again rather than showing a yes that
+   * went nowhere. Their choice, so no problem is recorded.
+   */
+  private withdraw(turnId: string): WeftError {
+    const error = weftError('validation', 'stopped before the answer was sent', { code: 'stopped', retryable: false })
+    const answers = this.unsent.get(turnId) ?? []
+    this.unsent.delete(turnId)
+    const state = this.store.getState()
+    const ops: Op[] = []
+    for (const answer of answers) {
+      const gate = own(state.gates, answer.gateId)
+      if (gate && gate.status !== 'pending') ops.push(...reopenOps(state, gate, error).filter((op) => op.op !== 'problem'))
+    }
+    if (ops.length > 0) state.dispatch(ops)
+    return error
   }
 
   /** The continuation was refused: the gates it carried are pending again, with the error on the turn. */
@@ -516,8 +543,18 @@ export class AgentClient {
     await (run.done = this.drive(run))
   }
 
-  /** Abort the request in flight, mark its turn `aborted` and forget its resume handle. */
+  /**
+   * Abort the request in flight, mark its turn `aborted` and forget its resume
+   * handle. An answer given before it that no request has carried yet is withdrawn:
+   * its gate is pending again and nothing is sent.
+   */
   stop(): void {
+    this.stops += 1
+    this.halt()
+  }
+
+  /** What `stop()` does to the run, without withdrawing answers: a new run of this client's own ends the one before. */
+  private halt(): void {
     this.tools.stop()
     for (const controller of this.toolRuns) controller.abort()
     const run = this.active

@@ -234,11 +234,14 @@ export function clientCalls(state: AgentState, turnId: string, tools: Readonly<R
 /**
  * True when nothing in the turn waits for the user or the client: every tool
  * call the server did not run has a result or an answered approval, and every gate is resolved.
+ * A stopped turn waits only for its gates.
  */
 export function turnSettled(state: AgentState, turnId: string): boolean {
   const turn = own(state.turns, turnId)
-  if (!turn || turn.status !== 'done') return false
+  if (!turn || (turn.status !== 'done' && turn.status !== 'aborted')) return false
   for (const id of turn.gateIds) if (own(state.gates, id)?.status === 'pending') return false
+  // A stopped turn goes on only with the person's answers: a call cut off mid-input will not complete.
+  if (turn.status === 'aborted') return true
   for (const id of turn.messageIds) {
     const message = messageIn(state.messages, id)
     if (!message || message.type !== 'tool' || message.props.providerExecuted === true) continue
