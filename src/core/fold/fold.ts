@@ -3,7 +3,6 @@
  * one immer `produce` per batch. No I/O, no timers, no React.
  */
 // The default export is the one shape that works both in Node's ESM loader (CJS main) and in bundlers.
-import jsonPatch from 'fast-json-patch'
 import { Immer, type Draft } from 'immer'
 import { weftError, type WeftError } from '../errors'
 import type { AgentState, Block, Message, Thread, Turn } from '../model'
@@ -12,6 +11,7 @@ import { coalesce, type MergedAppend } from './coalesce'
 import { applyDelta, DeltaError } from './deltas'
 import { getAt, parsePath, PathError } from '../util/paths'
 import { cleanCopy, isRecord, isSafeKey, mergedRecord, own } from '../util/record'
+import { patchJsonData } from '../util/json-data'
 import { attachTurn, prependChain, selectTurnBranch } from './branches'
 import { allNodeIds } from '../trace-tree'
 import { failToolNode, finalizeTrace, upsertTraceNode } from './trace'
@@ -426,9 +426,9 @@ function resetBlock(state: AgentState, blockId: string): void {
 }
 
 function patchAgentState(state: AgentState, op: OpOf<'agentState.patch'>): void {
-  // Applied to a copy so that a patch failing half-way leaves the state as it was.
-  const copy = jsonPatch.deepClone(state.agentState) as Record<string, unknown>
-  const patched = jsonPatch.applyPatch(copy, op.patch as never, true, true).newDocument
+  // All or nothing, on a JSON copy: a patch that names anything but the state's own data
+  // (an inherited `/constructor`, an array's `length`) or brings a value that is not JSON is refused.
+  const patched = patchJsonData(state.agentState, op.patch)
   state.agentState = safe(state, op.turnId, isRecord(patched) ? patched : { value: patched })
 }
 

@@ -2,9 +2,8 @@
  * Whole values the stream sends: state snapshots and patches' targets,
  * message snapshots merged by id, activity messages, `RAW` and `CUSTOM` events.
  */
-// The default export works both in Node's ESM loader (CJS main) and in bundlers.
-import jsonPatch from 'fast-json-patch'
 import type { MessagePlace, Op } from '../../core/ops'
+import { patchJsonData } from '../../core/util/json-data'
 import { isRecord } from '../../core/util/record'
 import { nonEmpty } from '../../core/util/values'
 import { readAgUiMessage, type MessagePart } from './messages'
@@ -121,7 +120,8 @@ export function createSnapshots(stream: AgUiStream): Snapshots {
     if (!Array.isArray(e.patch)) return [stream.problem('ACTIVITY_DELTA needs a JSON Patch array in "patch"', e, 'activity_delta')]
     let next: unknown
     try {
-      next = jsonPatch.applyPatch(jsonPatch.deepClone(current), e.patch as never, true, false).newDocument
+      // All or nothing, and only the content's own JSON data may be named (never `/constructor`).
+      next = patchJsonData(current, e.patch)
     } catch (thrown) {
       return [stream.problem(`ACTIVITY_DELTA could not be applied: ${thrown instanceof Error ? thrown.message : String(thrown)}`, e, 'activity_delta')]
     }
