@@ -3,7 +3,7 @@
  * read into weft messages: text, reasoning, activity, and one tool message per
  * tool call, keyed by its `toolCallId`, that its result merges into.
  */
-import { extrasOf, isRecord } from '../../core/util/record'
+import { extrasOf, isRecord, isSafeKey } from '../../core/util/record'
 import type { Message } from '../../core/model'
 import { nonEmpty } from '../../core/util/values'
 import { messageExtras, TOOL_CALL_OBJECT_FIELDS } from './event-fields'
@@ -50,6 +50,35 @@ export interface ReadMessage {
  * ] }).parts.map((p) => p.type) // ['text', 'tool']
  */
 export function readAgUiMessage(raw: unknown, alsoRead?: ReadonlySet<string>): ReadMessage {
+  return keyable(readMessage(raw, alsoRead), isRecord(raw) ? nonEmpty(raw.id) : undefined)
+}
+
+/**
+ * The parts whose ids can key the store: a message, tool call or lane named
+ * `__proto__`, `constructor` or `prototype` is left out with a problem here, where
+ * every path that reads messages (snapshots, `RUN_STARTED.input`, history) meets,
+ * so each keeps the same messages and tells the same problem. The fold would
+ * refuse such an id anyway, but a history page is one op, refused whole.
+ */
+function keyable(read: ReadMessage, messageId: string | undefined): ReadMessage {
+  if (read.parts.every((part) => isSafeKey(part.id) && (part.threadId === undefined || isSafeKey(part.threadId)))) return read
+  const parts: MessagePart[] = []
+  const problems = [...read.problems]
+  for (const part of read.parts) {
+    const tool = part.type === 'tool'
+    const left = !tool ? 'the message' : part.isResult ? 'the result' : 'the call'
+    if (!isSafeKey(part.id)) {
+      problems.push(`refused the ${tool ? 'tool call' : 'message'} id "${part.id}"${tool ? ` of message "${messageId}"` : ''}; ${left} was left out`)
+    } else if (part.threadId !== undefined && !isSafeKey(part.threadId)) {
+      problems.push(`refused the subagentRunId "${part.threadId}" of message "${messageId}"; ${left} was left out`)
+    } else {
+      parts.push(part)
+    }
+  }
+  return { parts, problems }
+}
+
+function readMessage(raw: unknown, alsoRead?: ReadonlySet<string>): ReadMessage {
   if (!isRecord(raw)) return { parts: [], problems: ['a message must be an object'] }
   const id = nonEmpty(raw.id)
   const role = nonEmpty(raw.role)
