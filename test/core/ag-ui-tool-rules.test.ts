@@ -315,27 +315,24 @@ describe('long arguments', () => {
     expect(longCall().release!()).toStrictEqual([append('c1', 'yy'), grown])
   })
 
-  it('taken after the call\'s end are written at the stream\'s end', () => {
+  it('taken after the call\'s end are ignored with a problem: the stream\'s end writes nothing more', () => {
     const d = longCall()
     d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})
-    d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'zz' }, {})
-    expect(d.end('eof')).toStrictEqual([
-      append('c1', 'zz'),
-      snapshot('c1', { text: `${'x'.repeat(20_000)}yyzz` }),
-      { op: 'turn.finish', turnId: 't1', status: 'done' },
+    const late = { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'zz' }
+    expect(d.decode(late, {})).toStrictEqual([
+      problem('TOOL_CALL_ARGS for tool call "c1" after its end; it and any later arguments were ignored', late, 'tool_arguments'),
     ])
+    expect(d.end('eof')).toStrictEqual([{ op: 'turn.finish', turnId: 't1', status: 'done' }])
   })
 
-  it('taken after the call\'s end are written at the stream\'s end after the run\'s', () => {
+  it('taken after the call\'s end are ignored with a problem, once: neither the run\'s end nor the stream\'s writes them', () => {
     const d = longCall()
     d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})
-    d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'zz' }, {})
-    // The run's end writes their text; their value waits until they grew enough, or the stream ends.
-    expect(d.decode({ type: 'RUN_FINISHED' }, {})).toStrictEqual([append('c1', 'zz'), { op: 'turn.finish', turnId: 't1', status: 'done' }])
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'zz' }, {}).map((op) => op.op)).toStrictEqual(['problem'])
+    expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'zz' }, {})).toStrictEqual([])
+    expect(d.decode({ type: 'RUN_FINISHED' }, {})).toStrictEqual([{ op: 'turn.finish', turnId: 't1', status: 'done' }])
     expect(d.ended).toBe(true)
-    expect(d.end('eof')).toStrictEqual([
-      snapshot('c1', { text: `${'x'.repeat(20_000)}yyzz` }),
-    ])
+    expect(d.end('eof')).toStrictEqual([])
   })
 })
 

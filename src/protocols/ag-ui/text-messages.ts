@@ -66,16 +66,20 @@ export function createTextMessages(stream: AgUiStream): TextMessages {
 
   function start(id: string, type: TextKind, role: Message['role'], lane: string, e: AgUiEvent, extra?: Record<string, unknown>): Op[] {
     const ops = takeHeld()
+    // A start on a message still open is out of order (@ag-ui/client's verifier ends the run): the text
+    // received so far is kept, as its apply step keeps it, and the rest of the start still merges.
+    const again = openMessages.has(id)
+    if (again) ops.push(stream.problem(`${String(e.type)} for message "${id}", which is still open; its text so far is kept`, e, 'start_while_open'))
     texts.add(id)
     openMessages.add(id)
-    // A start begins the text afresh (a replayed run folds onto what it folded before).
-    const props: Record<string, unknown> = { content: '' }
+    // Otherwise a start begins the text afresh (a replayed run folds onto what it folded before).
+    const props: Record<string, unknown> = again ? {} : { content: '' }
     if (typeof e.name === 'string') props.name = e.name
     if (role === 'system' && e.role === 'developer') props.sourceRole = 'developer'
     if (isRecord(e.metadata)) props.metadata = e.metadata
     if (extra) props.extra = extra
-    ops.push({ op: 'message.delta', ...stream.place(id, type, role, lane), action: 'merge', path: '', value: props })
-    if (type === 'reasoning' && !reasoningSpans.has(lane)) {
+    if (!again || Object.keys(props).length > 0) ops.push({ op: 'message.delta', ...stream.place(id, type, role, lane), action: 'merge', path: '', value: props })
+    if (type === 'reasoning' && !again && !reasoningSpans.has(lane)) {
       ops.push({ op: 'trace.node', turnId, node: { id: `reason:${id}`, kind: 'reason', label: 'Reasoning', status: 'start', parentId: stream.traceParent(lane) } })
     }
     return ops

@@ -48,6 +48,8 @@ export interface ToolTrack {
   resulted: boolean
   /** A parse failure was already reported. */
   reported: boolean
+  /** Arguments that came after the call ended were reported (and ignored). */
+  reportedLate: boolean
 }
 
 /**
@@ -59,7 +61,7 @@ export interface ToolTrack {
 export function newToolTrack(id: string, name: string, lane: string, parentMessageId?: string, blockId?: string): ToolTrack {
   const track: ToolTrack = {
     id, name, lane, blockId, parentMessageId, open: true, resulted: false, reported: false,
-    reportedKey: false, reportedDepth: false, input: new StreamedInput(MAX_INPUT_DEPTH), unsent: '',
+    reportedKey: false, reportedDepth: false, reportedLate: false, input: new StreamedInput(MAX_INPUT_DEPTH), unsent: '',
   }
   return track
 }
@@ -73,7 +75,7 @@ export function newToolTrack(id: string, name: string, lane: string, parentMessa
 export function resetArguments(track: ToolTrack, text = ''): void {
   track.input = new StreamedInput(MAX_INPUT_DEPTH, text)
   track.unsent = ''
-  track.reported = track.reportedKey = track.reportedDepth = false
+  track.reported = track.reportedKey = track.reportedDepth = track.reportedLate = false
 }
 
 /**

@@ -154,6 +154,13 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
       tools.set(id, track)
       ops.push(...opened(track))
     }
+    if (!track.open) {
+      // The call has ended (its END, its result, or a snapshot that completed it): @ag-ui/client's verifier
+      // ends the run here. The arguments stay as they were at the end, and this is told once per call.
+      if (track.reportedLate) return ops
+      track.reportedLate = true
+      return [...ops, stream.problem(`${String(e.type)} for tool call "${id}" after its end; it and any later arguments were ignored`, e, 'tool_arguments')]
+    }
     pushArguments(track, delta)
     if (extra) ops.push(...kept(track, 'extra', extra))
     pending.add(track)
