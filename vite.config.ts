@@ -202,6 +202,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'hosts',
+          environment: 'node',
+          // The packed tarball in create-vite react-ts apps, built by `vite build`, served by `vite preview`
+          // against stock AI SDK and AG-UI servers, in the system Chromium (test/hosts/suite.ts).
+          include: ['test/hosts/**/*.test.ts'],
+          globalSetup: [here('test/hosts/global-setup.ts')],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'react',
           environment: 'jsdom',
           include: ['test/react/**/*.test.{ts,tsx}', 'test/testing/**/*.jsdom.test.tsx'],
