@@ -18,7 +18,10 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => void> {
   const temp = tempDir('pack')
   const start = performance.now()
-  const { tarball, built } = await packWeft(temp.dir)
+  const { tarball, built } = await packWeft(temp.dir).catch((error: unknown) => {
+    temp.remove()
+    throw error
+  })
   console.log(`hosts: ${built ? 'npm run build (dist/ was older than src/), then ' : ''}npm pack in ${seconds(start)} s`)
   project.provide('weftTarball', tarball)
   return () => temp.remove()
