@@ -12,6 +12,8 @@ import { Transcript } from './transcript'
 const NEAR_END = 48
 /** Input by which a person scrolls; only a scroll up that follows some lets go of the end. */
 const INTENT_EVENTS = ['wheel', 'touchmove', 'keydown', 'pointerdown'] as const
+/** Frames after an input within which its own scroll arrives (the pointer held down on the log counts for as long as it is down). */
+const INTENT_FRAMES = 4
 
 /**
  * Props of `Chat`.
@@ -61,10 +63,29 @@ export function useStickToBottom() {
     let lastTop = el.scrollTop
     // Set by the person's own scrolling (wheel, touch, keys, the scrollbar). A virtual list moves
     // scrollTop too when it measures rows above the viewport; that must not let go of the end.
+    // An input that scrolled nothing (a click on a button, a wheel at the end, typing a gate's
+    // reason) expires, so that a later scroll by code is not taken for the person's.
     let intent = false
-    const onIntent = () => {
-      intent = true
+    let pressed = false
+    let expiry = 0
+    const expire = (frames: number) => {
+      cancelAnimationFrame(expiry)
+      expiry = requestAnimationFrame(() => {
+        if (frames > 1) expire(frames - 1)
+        else if (!pressed) intent = false
+      })
     }
+    const onIntent = (event: Event) => {
+      intent = true
+      if (event.type === 'pointerdown') pressed = true
+      expire(INTENT_FRAMES)
+    }
+    const onRelease = () => {
+      if (!pressed) return
+      pressed = false
+      expire(INTENT_FRAMES)
+    }
+    const view = el.ownerDocument.defaultView ?? window
     const onScroll = () => {
       const gap = el.scrollHeight - el.scrollTop - el.clientHeight
       const near = gap <= NEAR_END
@@ -87,11 +108,17 @@ export function useStickToBottom() {
     observer.observe(inner)
     el.addEventListener('scroll', onScroll, { passive: true })
     for (const type of INTENT_EVENTS) el.addEventListener(type, onIntent, { passive: true })
+    // A scrollbar drag may end outside the log.
+    view.addEventListener('pointerup', onRelease, true)
+    view.addEventListener('pointercancel', onRelease, true)
     toEnd()
     return () => {
       observer.disconnect()
+      cancelAnimationFrame(expiry)
       el.removeEventListener('scroll', onScroll)
       for (const type of INTENT_EVENTS) el.removeEventListener(type, onIntent)
+      view.removeEventListener('pointerup', onRelease, true)
+      view.removeEventListener('pointercancel', onRelease, true)
     }
   }, [toEnd])
   const jump = useMemo(() => () => {
