@@ -105,11 +105,25 @@ export class MarkdownBlocks {
 
   /**
    * Blocks before the last one that is not blank space are closed: a later
-   * block has started. Returns how many tokens were kept.
+   * block has started. A table closes nothing until its header and delimiter
+   * rows are whole lines: a header row alone or a delimiter row still arriving
+   * (a table by the completion, or by a delimiter cut short) may yet turn out to
+   * be lines of the paragraph before it. Returns how many tokens were kept.
    */
   private keepClosed(tokens: readonly Token[], tail: string, text: string): number {
-    let lastContent = tokens.length - 1
-    while (lastContent >= 0 && tokens[lastContent]!.type === 'space') lastContent--
+    const lastBefore = (at: number) => {
+      let i = at
+      while (i >= 0 && tokens[i]!.type === 'space') i--
+      return i
+    }
+    let lastContent = lastBefore(tokens.length - 1)
+    if (lastContent > 0 && tokens[lastContent]!.type === 'table') {
+      // The completion changes only the last line, so the table starts at the same place in the tail.
+      let start = 0
+      for (let i = 0; i < lastContent; i++) start += tokens[i]!.raw.length
+      const headerEnd = tail.indexOf('\n', start)
+      if (headerEnd < 0 || tail.indexOf('\n', headerEnd + 1) < 0) lastContent = lastBefore(lastContent - 1)
+    }
     const closed = tokens.slice(0, Math.max(lastContent, 0))
     const consumed = closed.map((token) => token.raw).join('')
     // Only when the raws are the text itself is it safe to cut there.
