@@ -24,7 +24,7 @@ export interface TurnInterruptedProps extends HTMLAttributes<HTMLParagraphElemen
 }
 
 /**
- * Under an aborted answer: "Stopped" or "Interrupted" (`data-reason` `stopped`
+ * Under an aborted answer: "Stopped" or "Interrupted" (`data-state` `stopped`
  * or `interrupted`), and Retry, which asks for the answer again as a sibling
  * (the partial one stays, reachable with the branch picker). Retry goes through
  * the host's `onRegenerate` when it gave one, else through the client that
@@ -47,7 +47,7 @@ export const TurnInterrupted = forwardRef<HTMLParagraphElement, TurnInterruptedP
   if (!turnId || !reason) return null
   const retry = onRegenerate ? () => onRegenerate(turnId) : storeClient(store) ? () => void storeClient(store)?.regenerate(turnId) : undefined
   return (
-    <p {...rest} ref={ref} data-weft="turn-interrupted" data-reason={reason}>
+    <p {...rest} ref={ref} data-weft="turn-interrupted" data-state={reason}>
       <span>{reason === 'interrupted' ? labels.interrupted : labels.statuses.aborted}</span>
       {retry && !busy && <button type="button" data-weft="turn-retry" onClick={retry}>{labels.retry}</button>}
       {children}

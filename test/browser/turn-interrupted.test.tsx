@@ -30,7 +30,7 @@ describe('TurnInterrupted', () => {
     bindStoreClient(store, client)
     const { container } = renderWith(store, <Transcript.Root />)
     const line = container.querySelector('[data-weft="turn-interrupted"]')!
-    expect(line.getAttribute('data-reason')).toBe('interrupted')
+    expect(line.getAttribute('data-state')).toBe('interrupted')
     expect(line.textContent).toContain('Interrupted')
     expect(container.querySelector('[data-weft="turn"]')!.getAttribute('data-state')).toBe('aborted')
     expect(container.textContent).toContain('Half an ans')
@@ -46,7 +46,7 @@ describe('TurnInterrupted', () => {
     const onRegenerate = vi.fn()
     const { container } = renderWith(store, <WeftCallbacksProvider onRegenerate={onRegenerate}><Transcript.Root /></WeftCallbacksProvider>)
     const line = container.querySelector('[data-weft="turn-interrupted"]')!
-    expect(line.getAttribute('data-reason')).toBe('stopped')
+    expect(line.getAttribute('data-state')).toBe('stopped')
     expect(line.textContent).toContain('Stopped')
     fireEvent.click(line.querySelector('[data-weft="turn-retry"]')!)
     expect(onRegenerate).toHaveBeenCalledWith('t1')

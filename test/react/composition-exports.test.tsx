@@ -14,7 +14,7 @@ import {
   Attachments, BranchPicker, Chat, Citation, CodeBlock, Composer, CopyButton, DataMessage, ErrorMessage, FileMessage, GateCard, Gates,
   LoadingMessage, Markdown, MarkdownMessage, MarkdownSettingsProvider, MessageActions, MessageView, NoticeMessage, ReasoningMessage,
   RecommendedActionCard, Sources, StateInspector, StatusBar, Suggestions, TextMessage, ThreadList, ToolCallMessage, Trace, TraceHeadline,
-  Transcript, TurnError,
+  Transcript, TurnError, TurnInterrupted,
 } from '../../src/components/index'
 import * as agUi from '../../src/protocols/ag-ui/index'
 import { AgUiToolView, NavigationActions } from '../../src/protocols/ag-ui/index'
@@ -86,6 +86,8 @@ const ops: Op[] = [
   { op: 'turn.finish', turnId: 'a1', status: 'done' },
   { op: 'turn.open', turnId: 'a2', role: 'assistant' },
   { op: 'turn.finish', turnId: 'a2', status: 'error', error: weftError('network', 'The connection dropped.') },
+  { op: 'turn.open', turnId: 'a3', role: 'assistant' },
+  { op: 'turn.finish', turnId: 'a3', status: 'aborted' },
   { op: 'stream.status', status: 'error', error: weftError('network', 'The connection dropped.') },
 ]
 
@@ -124,6 +126,7 @@ const cases: Readonly<Record<string, Case>> = {
   'Transcript.Message': { draw: (p) => <Transcript.Message id="text" {...p} />, weft: 'message', state: 'done' },
   MessageView: { draw: (p) => <MessageView id="loading" {...p} />, weft: 'message', state: 'done' },
   TurnError: { draw: (p) => <TurnError turnId="a2" {...p} />, weft: 'turn-error', asChild: true },
+  TurnInterrupted: { draw: (p) => <TurnInterrupted turnId="a3" {...p} />, weft: 'turn-interrupted', state: 'stopped' },
   BranchPicker: { draw: (p) => <BranchPicker turnId="a1" {...p} />, weft: 'branch-picker', state: 'last' },
   'Attachments.Root': { draw: (p) => <Attachments.Root {...p} />, weft: 'attachments', state: 'idle' },
   'Attachments.Button': { draw: (p) => <Attachments.Root><Attachments.Button {...p} /></Attachments.Root>, weft: 'attach', asChild: true },
