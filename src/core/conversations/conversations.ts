@@ -1,121 +1,37 @@
 /**
- * Many conversations, each with its own agent store. The list (id, title,
- * updatedAt, status) is a small zustand store of its own, so a token streaming
- * into any conversation never re-renders the list; only a status change does.
+ * Many conversations, each with its own agent store. The list is published by
+ * the ledger (`ledger.ts`), saves go through the saver (`saver.ts`), and what a
+ * page could not save when it went away waits in the journal (`journal.ts`).
  *
  * Saves are throttled to the moments that matter: a run's end, a rename, a
  * removal, and the page going away (`pagehide`, `visibilitychange`). Each save
- * names the revision it builds on; a storage that holds a newer one refuses it,
+ * names the revision it builds on; a storage that holds another one refuses it,
  * and the conversation shows a conflict instead of overwriting the other tab.
  *
- * A page that goes away cannot wait for an asynchronous save, so it also writes
- * what it has not saved to the tab's session storage synchronously (the journal),
- * next to the resume handles a reload resumes from; the next page load takes the
- * journal over the stored record when nobody saved in between.
+ * A record that fails the check on load is quarantined: listed as unreadable,
+ * exportable as it is stored (`exportRaw`), deletable, never drawn and never
+ * written over.
  */
-import { createStore, type StoreApi } from 'zustand/vanilla'
-import { weftError, type WeftError } from '../errors'
+import type { StoreApi } from 'zustand/vanilla'
+import { weftError } from '../errors'
 import { newId } from '../ids'
-import type { AgentState, StreamStatus } from '../model'
 import { defaultResumeStorage } from '../resume/storage'
 import type { ResumeStorage } from '../resume/types'
-import { createAgentStore, type AgentStore, type AgentStoreState } from '../store'
-import { checkRecord, checkSummary, conversationRecord, stateOf, type ConversationRecord, type TitleSource } from './record'
-import { ConversationConflictError, memoryConversations, type ConversationChange, type ConversationStorage } from './storage'
-import { messageTitle, serverTitle, UNTITLED } from './title'
+import { createAgentStore, type AgentStore } from '../store'
+import { Journal } from './journal'
+import { Ledger, type Entry, type Removed } from './ledger'
+import { Loader } from './loader'
+import { rawJson } from './raw-json'
+import { checkRecord, stateOf } from './record'
+import { messageOf, Saver } from './saver'
+import { memoryConversations, type ConversationChange, type ConversationStorage } from './storage'
+import { UNTITLED } from './title'
+import type { ConversationsOptions, ConversationsState, ConversationSummary } from './types'
 
-/**
- * Where a conversation stands: `loading` its record, `streaming` (also in the
- * background), `error` (its record cannot be read), `conflict` (another tab
- * saved it while this one had unsaved changes), or `idle`.
- */
-export type ConversationStatus = 'idle' | 'loading' | 'streaming' | 'error' | 'conflict'
-
-/**
- * One row of the conversation list.
- *
- * @example
- * const { id, title, updatedAt, status } = useConversations().conversations[0]
- */
-export interface ConversationSummary {
-  id: string
-  title: string
-  createdAt: number
-  updatedAt: number
-  status: ConversationStatus
-  /** Why the record cannot be read (`status: 'error'`), or what the other tab did (`status: 'conflict'`). */
-  error?: WeftError
-  /** The last save failed (a full quota, a closed database); the next save point tries again. */
-  saveError?: WeftError
-}
-
-/**
- * The list as the React binding reads it.
- *
- * @example
- * conversations.state.getState().selectedId
- */
-export interface ConversationsState {
-  /** The stored list has been read and the selected conversation loaded. */
-  ready: boolean
-  /** Newest first. */
-  list: ConversationSummary[]
-  selectedId?: string
-  /** The list itself could not be read. */
-  error?: WeftError
-}
-
-/**
- * Options of `createConversations`.
- *
- * @example
- * createConversations({ storage: indexedDbConversations(), titleLength: 48 })
- */
-export interface ConversationsOptions {
-  /** Default `memoryConversations()`. */
-  storage?: ConversationStorage
-  /** Where the selected id survives a reload (default `sessionStorage`; `false` keeps it nowhere). */
-  selection?: ResumeStorage | false
-  /** Separates the selection of several conversation lists on one origin. */
-  namespace?: string
-  /** Longest automatic title (default 60 characters). */
-  titleLength?: number
-  /** The clock (tests). */
-  now?: () => number
-  /** Listen to `pagehide` and `visibilitychange` to save (default true in a browser). */
-  saveOnHide?: boolean
-}
-
-/** The `code` of a conversation's error when another tab saved it first. */
-export const CONVERSATION_CONFLICT = 'conversation_conflict'
-
-interface Entry {
-  id: string
-  summary: ConversationSummary
-  titleSource?: TitleSource
-  /** The stored revision this page's copy is built on (0: never stored). */
-  revision: number
-  store?: AgentStore
-  loading?: Promise<void>
-  /** Changes not yet saved. */
-  dirty: boolean
-  /** Bumped by every change, so a save knows whether more came in while it ran. */
-  changes: number
-  saving?: Promise<void>
-  timer?: ReturnType<typeof setTimeout>
-  storedRevision?: number
-  unsubscribe?: () => void
-  /** The store is being filled from storage: that is not a change to save. */
-  quiet: boolean
-}
-
-interface Removed {
-  record?: ConversationRecord
-  summary: ConversationSummary
-  titleSource?: TitleSource
-}
-
-const ACTIVE: ReadonlySet<StreamStatus> = new Set<StreamStatus>(['connecting', 'streaming', 'reconnecting'])
+export {
+  CONVERSATION_CONFLICT, CONVERSATION_NOT_DATA, CONVERSATION_QUOTA_EXCEEDED, CONVERSATION_RENDER_FAILED, CONVERSATION_SAVE_FAILED,
+  type ConversationStatus, type ConversationSummary, type ConversationsOptions, type ConversationsState,
+} from './types'
 
 /**
  * Many conversations, persisted. Framework-free: `weft/react`'s
@@ -131,14 +47,15 @@ export class Conversations {
   /** The list, for subscribers. */
   readonly state: StoreApi<ConversationsState>
   readonly storage: ConversationStorage
-  private readonly entries = new Map<string, Entry>()
+  private readonly ledger: Ledger
+  private readonly saver: Saver
+  private readonly journal: Journal
+  private readonly loader: Loader
   private readonly removed = new Map<string, Removed>()
   private readonly removeListeners = new Set<(id: string, store: AgentStore | undefined) => void>()
   private readonly selection: ResumeStorage | undefined
   private readonly selectionKey: string
-  private readonly journalPrefix: string
   private readonly now: () => number
-  private readonly titleLength: number
   private readonly cleanups: Array<() => void> = []
   private starting: Promise<void> | undefined
 
@@ -146,10 +63,14 @@ export class Conversations {
     this.storage = options.storage ?? memoryConversations()
     this.selection = options.selection === false ? undefined : (options.selection ?? defaultResumeStorage())
     this.selectionKey = `weft:conversations:selected:${options.namespace ?? 'default'}`
-    this.journalPrefix = `weft:conversations:journal:${options.namespace ?? 'default'}:`
+    this.journal = new Journal(this.selection, `weft:conversations:journal:${options.namespace ?? 'default'}:`)
     this.now = options.now ?? Date.now
-    this.titleLength = options.titleLength ?? 60
-    this.state = createStore<ConversationsState>()(() => ({ ready: false, list: [] }))
+    this.ledger = new Ledger(this.now, options.titleLength ?? 60, (entry) => this.saver.schedule(entry))
+    this.saver = new Saver(this.ledger, this.storage, this.journal)
+    this.loader = new Loader(this.ledger, this.saver, this.journal, this.storage, (id, store) => {
+      for (const listener of this.removeListeners) listener(id, store)
+    })
+    this.state = this.ledger.state
     const watched = this.storage.watch?.((change) => this.onOutsideChange(change))
     if (watched) this.cleanups.push(watched)
     if (options.saveOnHide !== false && typeof addEventListener === 'function' && typeof document !== 'undefined') {
@@ -158,9 +79,7 @@ export class Conversations {
         void this.flush()
       }
       const onVisibility = () => {
-        if (document.visibilityState !== 'hidden') return
-        this.writeJournal()
-        void this.flush()
+        if (document.visibilityState === 'hidden') onHide()
       }
       addEventListener('pagehide', onHide)
       document.addEventListener('visibilitychange', onVisibility)
@@ -190,7 +109,7 @@ export class Conversations {
 
   /** The agent store of a conversation loaded (or being loaded) on this page. */
   storeOf(id: string): AgentStore | undefined {
-    return this.entries.get(id)?.store
+    return this.ledger.entries.get(id)?.store
   }
 
   /**
@@ -201,15 +120,15 @@ export class Conversations {
    */
   create(options: { title?: string; id?: string } = {}): string {
     const id = options.id ?? newId('chat')
-    if (this.entries.has(id)) throw new Error(`weft: a conversation "${id}" exists already`)
+    if (this.ledger.entries.has(id)) throw new Error(`weft: a conversation "${id}" exists already`)
     const at = this.now()
     const title = options.title?.trim()
-    const entry = this.addEntry({ id, title: title || UNTITLED, createdAt: at, updatedAt: at, status: 'idle' }, 0, title ? 'user' : undefined)
-    this.attachStore(entry, createAgentStore())
+    const entry = this.ledger.add({ id, title: title || UNTITLED, createdAt: at, updatedAt: at, status: 'idle' }, 0, title ? 'user' : undefined)
+    this.ledger.attach(entry, createAgentStore())
     entry.dirty = true
-    this.publish()
+    this.ledger.publish()
     void this.select(id)
-    this.scheduleSave(entry)
+    this.saver.schedule(entry)
     return id
   }
 
@@ -220,8 +139,7 @@ export class Conversations {
    * await conversations.select(id)
    */
   select(id: string): Promise<void> {
-    const entry = this.entries.get(id)
-    if (!entry) return Promise.resolve()
+    if (!this.ledger.entries.has(id)) return Promise.resolve()
     if (this.state.getState().selectedId !== id) {
       this.state.setState({ selectedId: id })
       try {
@@ -235,13 +153,13 @@ export class Conversations {
 
   /**
    * Load a conversation's record into its store (selecting does this). A record
-   * that fails the schema check leaves the conversation in `status: 'error'`.
+   * that fails the check is quarantined: `status: 'error'`, with the reason.
    */
   load(id: string): Promise<void> {
-    const entry = this.entries.get(id)
+    const entry = this.ledger.entries.get(id)
     if (!entry) return Promise.resolve()
     if (entry.store || entry.summary.status === 'error') return entry.loading ?? Promise.resolve()
-    return (entry.loading ??= this.read(entry).finally(() => {
+    return (entry.loading ??= this.loader.read(entry).finally(() => {
       entry.loading = undefined
     }))
   }
@@ -253,51 +171,40 @@ export class Conversations {
    * await conversations.rename(id, 'Lisbon trip')
    */
   async rename(id: string, title: string): Promise<void> {
-    const entry = this.entries.get(id)
+    const entry = this.ledger.entries.get(id)
     const trimmed = title.trim()
     if (!entry || trimmed === '' || entry.summary.status === 'error') return
     entry.titleSource = 'user'
-    this.patch(entry, { title: trimmed, updatedAt: this.now() })
+    this.ledger.patch(entry, { title: trimmed, updatedAt: this.now() })
     await this.load(id)
-    this.touch(entry)
-    await this.saveNow(entry)
+    this.ledger.touch(entry)
+    await this.saver.save(entry)
   }
 
   /**
    * Delete a conversation, stopping what streams into it. Resolves true when
-   * `restore(id)` can bring it back (its record was readable).
+   * `restore(id)` can bring it back (its record was readable). A quarantined
+   * conversation is deleted for good.
    *
    * @example
    * if (await conversations.remove(id)) showUndo(() => conversations.restore(id))
    */
   async remove(id: string): Promise<boolean> {
-    const entry = this.entries.get(id)
+    const entry = this.ledger.entries.get(id)
     if (!entry) return false
     const store = entry.store
-    for (const listener of this.removeListeners) listener(id, store)
-    clearTimeout(entry.timer)
-    entry.unsubscribe?.()
-    this.entries.delete(id)
-    this.dropJournal(id)
+    this.forget(entry)
     const restorable = entry.summary.status !== 'error'
     if (restorable) {
       this.removed.set(id, {
         summary: { ...entry.summary, status: 'idle' },
         titleSource: entry.titleSource,
-        record: store ? this.recordOf(entry, store.getState(), entry.revision) : undefined,
+        record: store ? this.saver.plainRecord(entry, store.getState(), entry.revision).record : undefined,
       })
     }
-    if (this.state.getState().selectedId === id) {
-      const next = this.sorted().find((e) => e.summary.status !== 'error') ?? this.sorted()[0]
-      this.state.setState({ selectedId: undefined })
-      if (next) void this.select(next.id)
-      else this.create()
-    }
-    this.publish()
     if (!store && restorable) {
       // Never loaded here: keep the stored record itself for an undo.
-      const raw = await this.storage.load(id).catch(() => undefined)
-      const checked = checkRecord(raw, id)
+      const checked = checkRecord(await this.storage.load(id).catch(() => undefined), id)
       const removed = this.removed.get(id)
       if (checked.ok && removed) removed.record = checked.value
     }
@@ -314,13 +221,13 @@ export class Conversations {
    */
   async restore(id: string): Promise<boolean> {
     const removed = this.removed.get(id)
-    if (!removed?.record || this.entries.has(id)) return false
+    if (!removed?.record || this.ledger.entries.has(id)) return false
     this.removed.delete(id)
-    const entry = this.addEntry({ ...removed.summary }, 0, removed.titleSource)
-    this.attachStore(entry, createAgentStore({ initialState: stateOf(removed.record) }))
+    const entry = this.ledger.add({ ...removed.summary }, 0, removed.titleSource)
+    this.ledger.attach(entry, createAgentStore({ initialState: stateOf(removed.record) }))
     entry.dirty = true
-    this.publish()
-    await this.saveNow(entry)
+    this.ledger.publish()
+    await this.saver.save(entry)
     return true
   }
 
@@ -332,24 +239,65 @@ export class Conversations {
    * await conversations.resolveConflict(id, 'theirs')
    */
   async resolveConflict(id: string, keep: 'mine' | 'theirs'): Promise<void> {
-    const entry = this.entries.get(id)
+    const entry = this.ledger.entries.get(id)
     if (!entry || entry.summary.status !== 'conflict') return
-    if (keep === 'mine') {
-      entry.revision = entry.storedRevision ?? entry.revision
-      entry.storedRevision = undefined
-      this.patch(entry, { status: this.liveStatus(entry), error: undefined })
-      this.touch(entry)
-      await this.saveNow(entry)
-      return
-    }
+    if (keep === 'theirs') return this.reloadStored(id)
+    entry.revision = entry.storedRevision ?? entry.revision
     entry.storedRevision = undefined
-    this.patch(entry, { status: 'loading', error: undefined })
-    await this.reload(entry)
+    this.ledger.patch(entry, { status: this.ledger.liveStatus(entry), error: undefined })
+    this.ledger.touch(entry)
+    await this.saver.save(entry)
+  }
+
+  /**
+   * Save a conversation whose last save failed (`saveError`) now, instead of at its next save point.
+   *
+   * @example
+   * if (summary.saveError) await conversations.retrySave(summary.id)
+   */
+  async retrySave(id: string): Promise<void> {
+    const entry = this.ledger.entries.get(id)
+    if (!entry?.store || entry.summary.status === 'error' || entry.summary.status === 'conflict') return
+    this.ledger.touch(entry)
+    await this.saver.save(entry)
+  }
+
+  /**
+   * Drop this page's unsaved changes to a conversation and show what is stored
+   * (after a failed save, or to take another tab's version in a conflict).
+   *
+   * @example
+   * await conversations.reloadStored(id)
+   */
+  async reloadStored(id: string): Promise<void> {
+    const entry = this.ledger.entries.get(id)
+    if (!entry || entry.summary.status === 'error') return
+    clearTimeout(entry.timer)
+    entry.timer = undefined
+    await entry.saving?.catch(() => undefined)
+    entry.storedRevision = undefined
+    this.ledger.patch(entry, { status: 'loading', error: undefined, saveError: undefined, saveProblem: undefined })
+    await this.loader.reload(entry)
+  }
+
+  /**
+   * A conversation's record exactly as stored, as indented JSON text (its summary
+   * when no record is stored; `undefined` when neither is), for a person to keep a
+   * quarantined conversation before deleting it. Values JSON cannot hold are
+   * written as tags (`{ "$bigint": "1" }`). Never rejects.
+   *
+   * @example
+   * const json = await conversations.exportRaw(id)
+   */
+  async exportRaw(id: string): Promise<string | undefined> {
+    let raw = await this.storage.load(id).catch(() => undefined)
+    if (raw === undefined) raw = (await this.storage.list().catch(() => [])).find((stored) => stored.id === id)?.summary
+    return raw === undefined ? undefined : rawJson(raw)
   }
 
   /** Save every conversation with unsaved changes now (the page is going away). */
   async flush(): Promise<void> {
-    await Promise.all([...this.entries.values()].filter((e) => e.dirty || e.saving).map((e) => this.saveNow(e)))
+    await Promise.all([...this.ledger.entries.values()].filter((e) => e.dirty || e.saving).map((e) => this.saver.save(e)))
   }
 
   /**
@@ -364,14 +312,9 @@ export class Conversations {
    */
   writeJournal(): void {
     if (!this.selection) return
-    for (const entry of this.entries.values()) {
+    for (const entry of this.ledger.entries.values()) {
       if (!entry.store || !entry.dirty || entry.summary.status === 'error' || entry.summary.status === 'conflict') continue
-      const record = this.recordOf(entry, entry.store.getState(), entry.revision)
-      try {
-        this.selection.setItem(this.journalPrefix + entry.id, JSON.stringify(record))
-      } catch {
-        // Too big for session storage, or refused: the asynchronous save is all there is.
-      }
+      this.journal.write(this.saver.plainRecord(entry, entry.store.getState(), entry.revision).record)
     }
   }
 
@@ -385,7 +328,7 @@ export class Conversations {
   async dispose(): Promise<void> {
     await this.flush()
     for (const cleanup of this.cleanups.splice(0)) cleanup()
-    for (const entry of this.entries.values()) {
+    for (const entry of this.ledger.entries.values()) {
       clearTimeout(entry.timer)
       entry.unsubscribe?.()
     }
@@ -398,281 +341,52 @@ export class Conversations {
     } catch (thrown) {
       this.state.setState({ error: weftError('internal', `the conversation list could not be read: ${messageOf(thrown)}`) })
     }
-    for (const { id, summary } of stored) {
-      if (this.entries.has(id) || this.removed.has(id)) continue
-      const checked = checkSummary(summary, id)
-      if (checked.ok) {
-        const s = checked.value
-        this.addEntry({ id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, status: 'idle' }, s.revision, s.titleSource)
-      } else {
-        this.addEntry({ id, title: id, createdAt: 0, updatedAt: 0, status: 'error', error: checked.error }, -1)
-      }
-    }
-    this.publish()
+    this.loader.listed(stored, (id) => this.removed.has(id))
     let chosen: string | undefined
     try {
       chosen = this.selection?.getItem(this.selectionKey) ?? undefined
     } catch {
       chosen = undefined
     }
-    const wanted = chosen && this.entries.has(chosen) ? chosen : this.sorted().find((e) => e.summary.status !== 'error')?.id
-    if (wanted) await this.select(wanted)
-    else if (this.state.getState().selectedId === undefined) this.create()
+    if (chosen !== undefined && this.ledger.entries.has(chosen)) {
+      await this.select(chosen)
+    } else {
+      // None remembered, or it is gone (deleted here or in another tab): the newest one that loads,
+      // else the first one tried (it shows why it cannot be read), else a new one.
+      const candidates = this.ledger.sorted().filter((e) => e.summary.status !== 'error')
+      for (const entry of candidates) {
+        await this.select(entry.id)
+        if (entry.summary.status !== 'error') break
+      }
+      const readable = candidates.find((e) => e.summary.status !== 'error')
+      if (readable) await this.select(readable.id)
+      else if (candidates[0]) await this.select(candidates[0].id)
+      else if (this.state.getState().selectedId === undefined) this.create()
+    }
     this.state.setState({ ready: true })
   }
 
-  private async read(entry: Entry): Promise<void> {
-    this.patch(entry, { status: 'loading' })
-    let raw: unknown
-    try {
-      raw = await this.storage.load(entry.id)
-    } catch (thrown) {
-      this.patch(entry, { status: 'error', error: weftError('internal', `conversation "${entry.id}" could not be read: ${messageOf(thrown)}`) })
-      return
+  /** Take a conversation off this page: its stream stops, its journal goes, and the selection moves on. */
+  private forget(entry: Entry): void {
+    for (const listener of this.removeListeners) listener(entry.id, entry.store)
+    this.ledger.drop(entry)
+    this.journal.drop(entry.id)
+    if (this.state.getState().selectedId === entry.id) {
+      const next = this.ledger.fallback()
+      this.state.setState({ selectedId: undefined })
+      if (next) void this.select(next.id)
+      else this.create()
     }
-    if (!this.entries.has(entry.id) || entry.store) return
-    const journal = this.takeJournal(entry.id, raw)
-    if (raw === undefined && !journal) {
-      // Listed but not stored yet (another tab is still writing it): it starts empty.
-      this.attachStore(entry, createAgentStore())
-      this.patch(entry, { status: 'idle' })
-      return
-    }
-    const checked = checkRecord(raw, entry.id)
-    if (!checked.ok && !journal) {
-      entry.revision = -1
-      this.patch(entry, { status: 'error', error: checked.error })
-      return
-    }
-    const record = journal ?? (checked as { value: ConversationRecord }).value
-    entry.revision = record.revision
-    entry.titleSource = record.titleSource
-    this.attachStore(entry, createAgentStore({ initialState: stateOf(record) }))
-    this.patch(entry, { status: this.liveStatus(entry), title: record.title, updatedAt: record.updatedAt, error: undefined })
-    if (journal) {
-      // What the last page could not save: save it now.
-      this.touch(entry)
-      this.scheduleSave(entry)
-    }
-  }
-
-  /**
-   * The journal this tab wrote for a conversation, when it builds on the stored
-   * revision (nobody saved since) and passes the schema check. It is read once.
-   */
-  private takeJournal(id: string, raw: unknown): ConversationRecord | undefined {
-    if (!this.selection) return undefined
-    let text: string | null = null
-    try {
-      text = this.selection.getItem(this.journalPrefix + id)
-      this.selection.removeItem(this.journalPrefix + id)
-    } catch {
-      return undefined
-    }
-    if (!text) return undefined
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      return undefined
-    }
-    const checked = checkRecord(parsed, id)
-    if (!checked.ok) return undefined
-    const stored = checkSummary(raw, id)
-    const storedRevision = raw === undefined ? 0 : stored.ok ? stored.value.revision : -1
-    return checked.value.revision === storedRevision ? checked.value : undefined
-  }
-
-  /** Replace the page's copy with the stored one (another tab saved it). */
-  private async reload(entry: Entry): Promise<void> {
-    const checked = checkRecord(await this.storage.load(entry.id).catch(() => undefined), entry.id)
-    if (!checked.ok) {
-      this.patch(entry, { status: 'error', error: checked.error })
-      return
-    }
-    const record = checked.value
-    entry.revision = record.revision
-    entry.titleSource = record.titleSource
-    if (entry.store) {
-      entry.quiet = true
-      try {
-        entry.store.getState().reset({ ...stateOf(record), status: entry.store.getState().status })
-      } finally {
-        entry.quiet = false
-      }
-    } else {
-      this.attachStore(entry, createAgentStore({ initialState: stateOf(record) }))
-    }
-    entry.dirty = false
-    this.patch(entry, { status: this.liveStatus(entry), title: record.title, updatedAt: record.updatedAt, error: undefined })
+    this.ledger.publish()
   }
 
   private onOutsideChange(change: ConversationChange): void {
+    const entry = this.ledger.entries.get(change.id)
     if (change.type === 'removed') {
-      const entry = this.entries.get(change.id)
-      if (!entry) return
-      for (const listener of this.removeListeners) listener(change.id, entry.store)
-      clearTimeout(entry.timer)
-      entry.unsubscribe?.()
-      this.entries.delete(change.id)
-      if (this.state.getState().selectedId === change.id) {
-        const next = this.sorted()[0]
-        this.state.setState({ selectedId: undefined })
-        if (next) void this.select(next.id)
-        else this.create()
-      }
-      this.publish()
-      return
+      if (entry) this.forget(entry)
+    } else if (!this.removed.has(change.id)) {
+      this.loader.followSave(change)
     }
-    const checked = checkSummary(change.summary, change.id)
-    if (!checked.ok || this.removed.has(change.id)) return
-    const incoming = checked.value
-    const entry = this.entries.get(change.id)
-    if (!entry) {
-      this.addEntry({ id: incoming.id, title: incoming.title, createdAt: incoming.createdAt, updatedAt: incoming.updatedAt, status: 'idle' }, incoming.revision, incoming.titleSource)
-      this.publish()
-      return
-    }
-    if (incoming.revision <= entry.revision || entry.summary.status === 'error') return
-    if (entry.dirty || entry.saving || this.liveStatus(entry) === 'streaming') {
-      this.conflict(entry, incoming.revision)
-      return
-    }
-    if (!entry.store) {
-      entry.revision = incoming.revision
-      entry.titleSource = incoming.titleSource
-      this.patch(entry, { title: incoming.title, updatedAt: incoming.updatedAt })
-      return
-    }
-    void this.reload(entry)
-  }
-
-  private conflict(entry: Entry, storedRevision: number): void {
-    entry.storedRevision = storedRevision
-    clearTimeout(entry.timer)
-    this.patch(entry, {
-      status: 'conflict',
-      error: weftError('validation', 'another tab saved this conversation while this one had changes; keep one of the two', {
-        code: CONVERSATION_CONFLICT, retryable: false,
-      }),
-    })
-  }
-
-  private addEntry(summary: ConversationSummary, revision: number, titleSource?: TitleSource): Entry {
-    const entry: Entry = { id: summary.id, summary, revision, titleSource, dirty: false, changes: 0, quiet: false }
-    this.entries.set(entry.id, entry)
-    return entry
-  }
-
-  private attachStore(entry: Entry, store: AgentStore): void {
-    entry.store = store
-    entry.unsubscribe = store.subscribe((next, previous) => this.onStoreChange(entry, next, previous))
-  }
-
-  private onStoreChange(entry: Entry, next: AgentStoreState, previous: AgentStoreState): void {
-    if (entry.quiet) return
-    entry.dirty = true
-    entry.changes += 1
-    // A token changes neither the list of turns nor the stream's status: the list stays as it is.
-    if (next.status === previous.status && next.turnIds === previous.turnIds) return
-    const patch: Partial<ConversationSummary> = { updatedAt: this.now() }
-    const status = this.liveStatus(entry)
-    if (entry.summary.status !== 'conflict' && entry.summary.status !== 'error') patch.status = status
-    const title = this.autoTitle(entry, next)
-    if (title !== undefined) patch.title = title
-    this.patch(entry, patch)
-    if (status !== 'streaming') this.scheduleSave(entry)
-  }
-
-  private autoTitle(entry: Entry, state: AgentState): string | undefined {
-    if (entry.titleSource === 'user') return undefined
-    const fromServer = serverTitle(state)
-    if (fromServer !== undefined) {
-      entry.titleSource = 'server'
-      return fromServer === entry.summary.title ? undefined : fromServer
-    }
-    if (entry.titleSource === 'server' || entry.summary.title !== UNTITLED) return undefined
-    const fromMessage = messageTitle(state, this.titleLength)
-    if (fromMessage === undefined) return undefined
-    entry.titleSource = 'message'
-    return fromMessage
-  }
-
-  private liveStatus(entry: Entry): ConversationStatus {
-    const status = entry.store?.getState().status
-    return status !== undefined && ACTIVE.has(status) ? 'streaming' : 'idle'
-  }
-
-  private touch(entry: Entry): void {
-    entry.dirty = true
-    entry.changes += 1
-  }
-
-  /** Coalesce the saves one moment asks for into one. */
-  private scheduleSave(entry: Entry): void {
-    if (entry.timer !== undefined) return
-    entry.timer = setTimeout(() => {
-      entry.timer = undefined
-      void this.saveNow(entry)
-    }, 0)
-  }
-
-  private saveNow(entry: Entry): Promise<void> {
-    clearTimeout(entry.timer)
-    entry.timer = undefined
-    if (entry.saving) {
-      // One save at a time per conversation; what changed meanwhile goes in the next one.
-      return entry.saving.then(() => (entry.dirty ? this.saveNow(entry) : undefined))
-    }
-    if (!entry.dirty || !entry.store || !this.entries.has(entry.id)) return Promise.resolve()
-    if (entry.summary.status === 'error' || entry.summary.status === 'conflict') return Promise.resolve()
-    const changes = entry.changes
-    const record = this.recordOf(entry, entry.store.getState(), entry.revision + 1)
-    const work = this.storage.save(record, { expectedRevision: entry.revision }).then(
-      () => {
-        entry.revision = record.revision
-        if (entry.changes === changes) entry.dirty = false
-        this.dropJournal(entry.id)
-        if (entry.summary.saveError) this.patch(entry, { saveError: undefined })
-      },
-      (thrown: unknown) => {
-        if (thrown instanceof ConversationConflictError) this.conflict(entry, thrown.storedRevision)
-        else this.patch(entry, { saveError: weftError('internal', `conversation "${entry.id}" could not be saved: ${messageOf(thrown)}`) })
-      },
-    ).finally(() => {
-      entry.saving = undefined
-    })
-    entry.saving = work
-    return work
-  }
-
-  private dropJournal(id: string): void {
-    try {
-      this.selection?.removeItem(this.journalPrefix + id)
-    } catch {
-      // Nothing to do: a stale journal names an older revision and is ignored.
-    }
-  }
-
-  private recordOf(entry: Entry, state: AgentState, revision: number): ConversationRecord {
-    const { title, createdAt, updatedAt } = entry.summary
-    return conversationRecord({ id: entry.id, title, createdAt, updatedAt, revision, ...(entry.titleSource ? { titleSource: entry.titleSource } : {}) }, state)
-  }
-
-  private patch(entry: Entry, patch: Partial<ConversationSummary>): void {
-    const next = { ...entry.summary, ...patch }
-    if (next.error === undefined) delete next.error
-    if (next.saveError === undefined) delete next.saveError
-    entry.summary = next
-    if (this.entries.get(entry.id) === entry) this.publish()
-  }
-
-  private sorted(): Entry[] {
-    return [...this.entries.values()].sort((a, b) => b.summary.updatedAt - a.summary.updatedAt || b.summary.createdAt - a.summary.createdAt)
-  }
-
-  private publish(): void {
-    this.state.setState({ list: this.sorted().map((e) => e.summary) })
   }
 }
 
@@ -685,8 +399,4 @@ export class Conversations {
  */
 export function createConversations(options: ConversationsOptions = {}): Conversations {
   return new Conversations(options)
-}
-
-function messageOf(thrown: unknown): string {
-  return thrown instanceof Error ? thrown.message : String(thrown)
 }

@@ -4,10 +4,12 @@
  * reported for that conversation alone, and is never written over.
  */
 import { weftError, type WeftError } from '../errors'
-import { isRecord, isSafeKey } from '../util/record'
+import { isRecord } from '../util/record'
 import { ROOT_BRANCH } from '../branches'
 import { emptyState, type AgentState, type Message } from '../model'
 import { messageRecord, toMessageTable } from '../message-table'
+import { stateProblem } from './check-state'
+import { plainData } from './plain-data'
 
 /** Marks a record as weft's, so a stranger's data in the same database is recognised. */
 export const CONVERSATION_FORMAT = 'weft.conversation'
@@ -99,6 +101,14 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; error: WeftError 
  * const checked = checkSummary(raw, 'c1'); if (!checked.ok) show(checked.error)
  */
 export function checkSummary(raw: unknown, id: string): Checked<ConversationSummaryRecord> {
+  try {
+    return summaryChecked(raw, id)
+  } catch (thrown) {
+    return corrupt(id, `the summary could not be checked (${thrown instanceof Error ? thrown.message : 'unreadable'})`)
+  }
+}
+
+function summaryChecked(raw: unknown, id: string): Checked<ConversationSummaryRecord> {
   const head = checkHead(raw, id)
   if (!head.ok) return head
   const value = head.value
@@ -114,21 +124,45 @@ export function checkSummary(raw: unknown, id: string): Checked<ConversationSumm
 }
 
 /**
- * Check a stored record: the summary fields, then the model's shape and its
- * references (every listed turn, message, block, thread, row and gate exists,
- * and every id is safe to use as a key).
+ * Check a stored record: the summary fields, then that the model is JSON data
+ * throughout, then every field the components read against the model's types, and
+ * the references (every listed turn, message, block, thread, row and gate exists,
+ * and every id is safe to use as a key). Never throws.
  *
  * @example
  * const checked = checkRecord(await storage.load('c1'), 'c1')
  * if (checked.ok) store.getState().reset(stateOf(checked.value))
  */
 export function checkRecord(raw: unknown, id: string): Checked<ConversationRecord> {
-  const summary = checkSummary(raw, id)
-  if (!summary.ok) return summary
-  const state = (raw as Record<string, unknown>).state
-  const problem = stateProblem(state)
-  if (problem) return corrupt(id, problem)
-  return { ok: true, value: { ...summary.value, state: state as StoredState } }
+  try {
+    const summary = checkSummary(raw, id)
+    if (!summary.ok) return summary
+    const state = (raw as Record<string, unknown>).state
+    // Only JSON data is saved, so anything else was written by something other than this store.
+    const [notData] = plainData(state, 'state').dropped
+    if (notData !== undefined) return corrupt(id, `${notData} is not JSON data`)
+    const problem = stateProblem(state)
+    if (problem) return corrupt(id, problem)
+    return { ok: true, value: { ...summary.value, state: state as StoredState } }
+  } catch (thrown) {
+    // Whatever a storage hands back, a load never throws: a value that breaks the check is damaged.
+    return corrupt(id, `the record could not be checked (${thrown instanceof Error ? thrown.message : 'unreadable'})`)
+  }
+}
+
+/**
+ * The title a damaged record or summary still carries, when it is a readable string.
+ *
+ * @example
+ * readableTitle({ title: 'Trip', revision: 'x' }) // 'Trip'
+ */
+export function readableTitle(raw: unknown): string | undefined {
+  try {
+    const title = isRecord(raw) ? raw.title : undefined
+    return typeof title === 'string' && title.trim() !== '' ? title : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -184,109 +218,7 @@ function checkHead(raw: unknown, id: string): Checked<Record<string, unknown>> {
   return { ok: true, value: raw }
 }
 
-// One pass per table with plain loops: a 5,000-message record is checked on every
-// load, so the check stays linear and allocates no array or closure per entry.
-function stateProblem(state: unknown): string | undefined {
-  if (!isRecord(state)) return 'state is missing'
-  const { turnIds, turns, blocks, threads, messages, trace, gates, agentState, cursor } = state
-  if (!isRecord(turns) || !isRecord(blocks) || !isRecord(threads) || !isRecord(messages) || !isRecord(trace) || !isRecord(gates)) {
-    return 'state lacks one of turns, blocks, threads, messages, trace, gates'
-  }
-  if (!isRecord(agentState) || !isRecord(cursor)) return 'state lacks agentState or cursor'
-  if (!isIdList(turnIds)) return 'turnIds is not a list of ids'
-  for (const table of [turns, blocks, threads, messages, trace, gates]) {
-    for (const key of Object.keys(table)) if (!isSafeKey(key)) return `the id "${key}" is not allowed`
-  }
-  for (let i = 0; i < turnIds.length; i++) if (!Object.hasOwn(turns, turnIds[i] as string)) return `turn "${turnIds[i]}" is missing`
-  for (const turnId of Object.keys(turns)) {
-    const problem = turnProblem(turnId, turns[turnId], { messages, blocks, trace, gates })
-    if (problem) return problem
-  }
-  for (const messageId of Object.keys(messages)) {
-    const message = messages[messageId]
-    if (!isRecord(message) || message.id !== messageId || typeof message.turnId !== 'string' || typeof message.type !== 'string') {
-      return `message "${messageId}" is damaged`
-    }
-    if (!isRecord(message.props) || !MESSAGE_STATUSES.has(message.status as string)) return `message "${messageId}" lacks props or status`
-  }
-  for (const blockId of Object.keys(blocks)) {
-    const block = blocks[blockId]
-    if (!isRecord(block) || block.id !== blockId || !isIdList(block.messageIds) || !isIdList(block.threadIds)) return `block "${blockId}" is damaged`
-  }
-  for (const threadId of Object.keys(threads)) {
-    const thread = threads[threadId]
-    if (!isRecord(thread) || thread.id !== threadId || !isIdList(thread.messageIds)) return `thread "${threadId}" is damaged`
-  }
-  for (const nodeId of Object.keys(trace)) {
-    const node = trace[nodeId]
-    if (!isRecord(node) || node.id !== nodeId || !isIdList(node.childIds) || typeof node.text !== 'string') return `trace row "${nodeId}" is damaged`
-    const missing = firstMissing(node.childIds, trace)
-    if (missing !== undefined) return `trace row "${nodeId}" points at a missing row "${missing}"`
-  }
-  for (const gateId of Object.keys(gates)) {
-    const gate = gates[gateId]
-    if (!isRecord(gate) || gate.id !== gateId || typeof gate.turnId !== 'string') return `gate "${gateId}" is damaged`
-  }
-  // Branches (the tree of turns) name turns that exist; a record from before branches has none.
-  if (state.branches !== undefined) {
-    const branches = state.branches
-    if (!isRecord(branches)) return 'branches is not a table'
-    for (const parent of Object.keys(branches)) {
-      if (parent !== '' && !isSafeKey(parent)) return `the id "${parent}" is not allowed`
-      const children = branches[parent]
-      if (!isIdList(children)) return `branches of "${parent}" is not a list of ids`
-      const missing = firstMissing(children, turns)
-      if (missing !== undefined) return `branches of "${parent}" point at a missing turn "${missing}"`
-    }
-  }
-  if (state.selected !== undefined) {
-    const selected = state.selected
-    if (!isRecord(selected)) return 'selected is not a table'
-    for (const parent of Object.keys(selected)) {
-      if (parent !== '' && !isSafeKey(parent)) return `the id "${parent}" is not allowed`
-      const child = selected[parent]
-      if (typeof child !== 'string' || !Object.hasOwn(turns, child)) return `the selected branch of "${parent}" is missing`
-    }
-  }
-  if (cursor.eventCount !== undefined && typeof cursor.eventCount !== 'number') return 'cursor.eventCount is not a number'
-  return undefined
-}
-
-const TURN_LISTS = ['messageIds', 'blockIds', 'traceRootIds', 'gateIds'] as const
-const TURN_LIST_NAMES = { messageIds: 'message', blockIds: 'block', traceRootIds: 'traceRoot', gateIds: 'gate' } as const
-
-function turnProblem(turnId: string, turn: unknown, tables: { messages: Record<string, unknown>; blocks: Record<string, unknown>; trace: Record<string, unknown>; gates: Record<string, unknown> }): string | undefined {
-  if (!isRecord(turn) || turn.id !== turnId) return `turn "${turnId}" is damaged`
-  if (turn.role !== 'user' && turn.role !== 'assistant' && turn.role !== 'system') return `turn "${turnId}" has no role`
-  if (!TURN_STATUSES.has(turn.status as string)) return `turn "${turnId}" has no status`
-  for (const field of TURN_LISTS) {
-    const ids = turn[field]
-    if (!isIdList(ids)) return `turn "${turnId}" has no ${field}`
-    const table = field === 'messageIds' ? tables.messages : field === 'blockIds' ? tables.blocks : field === 'traceRootIds' ? tables.trace : tables.gates
-    const missing = firstMissing(ids, table)
-    if (missing !== undefined) return `turn "${turnId}" points at a missing ${TURN_LIST_NAMES[field]} "${missing}"`
-  }
-  if (!Array.isArray(turn.sources) || !isRecord(turn.metadata) || !Array.isArray(turn.problems)) return `turn "${turnId}" lacks sources, metadata or problems`
-  return undefined
-}
-
-function firstMissing(ids: readonly string[], table: Record<string, unknown>): string | undefined {
-  for (let i = 0; i < ids.length; i++) if (!Object.hasOwn(table, ids[i] as string)) return ids[i]
-  return undefined
-}
-
 const PAGE_ONLY: ReadonlySet<string> = new Set(['status', 'error', 'activeTurnId'])
-const TURN_STATUSES: ReadonlySet<string> = new Set(['streaming', 'done', 'error', 'aborted'])
-const MESSAGE_STATUSES: ReadonlySet<string> = new Set(['streaming', 'done', 'error'])
-
-function isIdList(value: unknown): value is string[] {
-  if (!Array.isArray(value)) return false
-  for (let i = 0; i < value.length; i++) {
-    const id: unknown = value[i]
-    if (typeof id !== 'string' || !isSafeKey(id)) return false
-  }
-  return true
-}
 
 function isTime(value: unknown): boolean {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0

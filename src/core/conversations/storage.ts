@@ -42,7 +42,9 @@ export interface ConversationStorage {
   /**
    * Store a record whose `revision` is `expectedRevision + 1`. Rejects with a
    * `ConversationConflictError` when the stored revision is not `expectedRevision`
-   * (0: nothing may be stored yet): somebody else saved in between.
+   * (0: nothing may be stored yet), newer or older: somebody else saved or restored
+   * in between. A save that rejects, for any reason, stores nothing: the record and
+   * its summary are written together or not at all.
    */
   save(record: ConversationRecord, options: { expectedRevision: number }): Promise<void>
   remove(id: string): Promise<void>
