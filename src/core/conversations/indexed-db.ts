@@ -5,7 +5,7 @@
  * so two tabs can never interleave a check and a write. Saves and removals are
  * announced on a BroadcastChannel so other tabs follow.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb'
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb'
 import { summaryOf } from './record'
 import { ConversationConflictError, storedRevision, type ConversationChange, type ConversationStorage } from './storage'
 
@@ -77,15 +77,23 @@ export function indexedDbConversations(options: IndexedDbConversationsOptions = 
     async save(record, { expectedRevision }) {
       const database = await open()
       const tx = database.transaction(['summaries', 'records'], 'readwrite')
-      const summaries = tx.objectStore('summaries')
-      const found = storedRevision(await summaries.get(record.id))
-      if (found !== expectedRevision) {
-        tx.abort()
-        await tx.done.catch(() => undefined)
-        throw new ConversationConflictError(record.id, found, expectedRevision)
-      }
+      const writes: Array<Promise<unknown>> = []
       const summary = summaryOf(record)
-      await Promise.all([summaries.put(summary, record.id), tx.objectStore('records').put(record, record.id), tx.done])
+      try {
+        const summaries = tx.objectStore('summaries')
+        const found = storedRevision(await summaries.get(record.id))
+        if (found !== expectedRevision) throw new ConversationConflictError(record.id, found, expectedRevision)
+        // put() clones its value there and then: a value it cannot clone throws DataCloneError
+        // synchronously, and a transaction is not aborted by a throw, only by abort(). The
+        // record goes first, so nothing is queued when it throws; the catch aborts either way.
+        writes.push(tx.objectStore('records').put(record, record.id))
+        writes.push(summaries.put(summary, record.id))
+        await Promise.all([...writes, tx.done])
+      } catch (thrown) {
+        abortQuietly(tx, writes)
+        await tx.done.catch(() => undefined)
+        throw thrown
+      }
       announce({ type: 'saved', id: record.id, summary })
     },
     async remove(id) {
@@ -108,5 +116,15 @@ export function indexedDbConversations(options: IndexedDbConversationsOptions = 
       void db?.then((database) => database.close())
       db = undefined
     },
+  }
+}
+
+/** Abort a transaction that may have finished already, and silence the requests it cancels. */
+function abortQuietly(tx: IDBPTransaction<ConversationDB, ['summaries', 'records'], 'readwrite'>, writes: Array<Promise<unknown>>): void {
+  for (const write of writes) write.catch(() => undefined)
+  try {
+    tx.abort()
+  } catch {
+    // Already committed or aborted (the error came from tx.done): nothing left to undo.
   }
 }
