@@ -102,6 +102,15 @@ export interface WeftLabels {
   deletedConversation: (title: string) => string
   undo: string
   conversationTitle: string
+  /** A conversation whose last save failed (`error.code` `conversation_quota_exceeded` when the browser's storage is full). */
+  notSaved: (error: WeftError) => string
+  /** Drop this tab's unsaved changes and show the stored conversation. */
+  reloadSaved: string
+  /** The button that saves a quarantined (unreadable) conversation's record as a JSON file, and its name. */
+  export: string
+  exportConversation: (title: string) => string
+  /** In place of a conversation whose drawing failed (`ConversationBoundary`, and its row in `ThreadList`). */
+  conversationNotShown: (idOrTitle: string) => string
 }
 
 /**
@@ -203,6 +212,11 @@ export const englishLabels: WeftLabels = Object.freeze({
   deletedConversation: (title: string) => `Deleted “${title}”.`,
   undo: 'Undo',
   conversationTitle: 'Conversation title',
+  notSaved: (error: WeftError) => (error.code === 'conversation_quota_exceeded' ? 'Not saved: storage is full' : 'Not saved'),
+  reloadSaved: 'Reload saved',
+  export: 'Export',
+  exportConversation: (title: string) => `Export ${title} as JSON`,
+  conversationNotShown: (idOrTitle: string) => `Conversation “${idOrTitle}” could not be shown.`,
 })
 
 /**

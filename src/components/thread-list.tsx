@@ -1,7 +1,8 @@
-import { forwardRef, useEffect, useRef, useState, type HTMLAttributes, type KeyboardEvent } from 'react'
+import { forwardRef, useEffect, useRef, useState, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react'
 import type { ConversationSummary } from '../core/conversations/conversations'
 import { isUntitled } from '../core/conversations/title'
 import { useConversations } from '../react/conversations'
+import { useRenderFailure } from '../react/conversations-boundary'
 import { useLabels } from './labels'
 
 /**
@@ -17,6 +18,11 @@ export interface ThreadListProps extends Omit<HTMLAttributes<HTMLElement>, 'chil
   undoMs?: number
   /** The list's accessible name (default: the `conversations` label). */
   label?: string
+  /**
+   * Given an unreadable conversation's stored record as JSON text when a person
+   * presses Export (default: the browser downloads it as `<id>.json`).
+   */
+  onExport?: (id: string, json: string) => void
 }
 
 interface Undo {
@@ -27,6 +33,10 @@ interface Undo {
 /**
  * The conversation sidebar: "New chat", the list (newest first, a dot on those
  * still answering, in the background too), rename in place, delete with undo.
+ * A row says what needs a person: a conversation that cannot be read (Export
+ * its record as JSON, or Delete it), one whose save failed (Retry, or Reload
+ * saved to drop this tab's changes), one another tab changed (Load theirs, or
+ * Keep mine to overwrite it), one that could not be shown.
  * Keyboard: one tab stop; arrows, Home and End move, Enter opens, F2 renames,
  * Delete deletes. Each row's `data-state` is `active` for the conversation
  * shown, else `inactive`; `data-status` is the conversation's (`idle`,
@@ -39,10 +49,11 @@ interface Undo {
  *   <Chat />
  * </ConversationsProvider>
  */
-export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function ThreadList({ newLabel, undoMs = 8000, label: labelProp, ...rest }, ref) {
+export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function ThreadList({ newLabel, undoMs = 8000, label: labelProp, onExport, ...rest }, ref) {
   const labels = useLabels()
   const label = labelProp ?? labels.conversations
-  const { conversations, selectedId, create, select, rename, remove, restore, resolveConflict } = useConversations()
+  const { conversations, selectedId, create, select, rename, remove, restore, resolveConflict, retrySave, reloadStored, exportRaw } = useConversations()
+  const renderFailure = useRenderFailure()
   // The core stores an untitled conversation's title in English; the person reads the label.
   const titleOf = (conversation: ConversationSummary) => (isUntitled(conversation.title) ? labels.untitled : conversation.title)
   const [focusId, setFocusId] = useState<string | undefined>(selectedId)
@@ -100,6 +111,11 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
     }
   }
 
+  const onExportRaw = async (id: string) => {
+    const json = await exportRaw(id)
+    if (json !== undefined) (onExport ?? download)(id, json)
+  }
+
   const finishRename = (conversation: ConversationSummary, title: string | undefined) => {
     setEditing(undefined)
     moveTo(conversation.id)
@@ -140,16 +156,29 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
               {conversation.status === 'error' && (
                 <span data-weft="thread-error" title={conversation.error?.message}>{labels.cannotBeRead}</span>
               )}
+              {selected && renderFailure && conversation.status !== 'error' && (
+                <span data-weft="thread-error" role="alert" data-error-code={renderFailure.code} title={renderFailure.message}>{labels.conversationNotShown(title)}</span>
+              )}
               {conversation.status === 'conflict' && (
                 <span data-weft="thread-conflict" role="alert">
                   {labels.changedInAnotherTab}
-                  <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); void resolveConflict(conversation.id, 'theirs') }}>{labels.loadTheirs}</button>
-                  <button type="button" tabIndex={-1} onClick={(e) => { e.stopPropagation(); void resolveConflict(conversation.id, 'mine') }}>{labels.keepMine}</button>
+                  <button type="button" tabIndex={-1} onClick={act(() => resolveConflict(conversation.id, 'theirs'))}>{labels.loadTheirs}</button>
+                  <button type="button" tabIndex={-1} onClick={act(() => resolveConflict(conversation.id, 'mine'))}>{labels.keepMine}</button>
+                </span>
+              )}
+              {conversation.saveError && conversation.status !== 'conflict' && conversation.status !== 'error' && (
+                <span data-weft="thread-save-error" role="alert" data-error-code={conversation.saveError.code} title={conversation.saveError.message}>
+                  {labels.notSaved(conversation.saveError)}
+                  <button type="button" tabIndex={-1} onClick={act(() => retrySave(conversation.id))}>{labels.retry}</button>
+                  <button type="button" tabIndex={-1} onClick={act(() => reloadStored(conversation.id))}>{labels.reloadSaved}</button>
                 </span>
               )}
               <span data-weft="thread-actions">
                 {conversation.status !== 'error' && (
                   <button type="button" tabIndex={-1} aria-label={labels.renameConversation(title)} onClick={(e) => { e.stopPropagation(); setEditing(conversation.id) }}>{labels.rename}</button>
+                )}
+                {conversation.status === 'error' && (
+                  <button type="button" tabIndex={-1} data-weft="thread-export" aria-label={labels.exportConversation(title)} onClick={act(() => onExportRaw(conversation.id))}>{labels.export}</button>
                 )}
                 <button type="button" tabIndex={-1} aria-label={labels.deleteConversation(title)} onClick={(e) => { e.stopPropagation(); void onRemove(conversation) }}>{labels.delete}</button>
               </span>
@@ -174,6 +203,25 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
     </nav>
   )
 })
+
+/** A button's click that does not also open the row. */
+function act(run: () => Promise<unknown>) {
+  return (event: MouseEvent) => {
+    event.stopPropagation()
+    void run()
+  }
+}
+
+/** Save a file the way a link with `download` does. */
+function download(id: string, json: string): void {
+  const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = `${id.replace(/[^\w.-]+/g, '_')}.json`
+  link.click()
+  // After the click has handed the file over.
+  setTimeout(() => URL.revokeObjectURL(url), 0)
+}
 
 /** The title in place of the row: Enter or leaving it keeps the new title, Escape keeps the old. */
 function RenameInput({ title, onDone }: { title: string; onDone(title: string | undefined): void }) {

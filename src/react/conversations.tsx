@@ -4,10 +4,11 @@
  * transcript, the selector hooks, `useAgentStream` and `useResumableStream`
  * follow the selection. Switching is one render: the provider swaps stores.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react'
 import type { Conversations, ConversationsState, ConversationSummary } from '../core/conversations/conversations'
 import { weftError, type WeftError } from '../core/errors'
 import { createAgentStore } from '../core/store'
+import { ConversationGuard, RenderFailureContext } from './conversations-boundary'
 import { AgentProvider } from './provider'
 import { SendRefusalContext } from './store-context'
 
@@ -20,11 +21,20 @@ export interface ConversationsProviderProps {
   conversations: Conversations
   /** Shown until the stored list is read and the selected conversation loaded. */
   fallback?: ReactNode
+  /**
+   * Told when drawing the selected conversation threw (a typed error, code
+   * `conversation_render_failed`, naming the conversation), for the host's logging.
+   */
+  onRenderError?: (error: WeftError, thrown: unknown, info: ErrorInfo) => void
   children?: ReactNode
 }
 
 /**
  * Gives its subtree a conversation list and the selected conversation's store.
+ * When drawing the selected conversation throws and no `ConversationBoundary`
+ * below catches it, the subtree is drawn again without that conversation (the
+ * empty store, sends refused with the reason), so `ThreadList` and the other
+ * conversations go on working; `ThreadList` marks the conversation that could not be shown.
  *
  * @example
  * const conversations = createConversations({ storage: indexedDbConversations() })
@@ -32,7 +42,7 @@ export interface ConversationsProviderProps {
  *   <ThreadList /><Chat />
  * </ConversationsProvider>
  */
-export function ConversationsProvider({ conversations, fallback = null, children }: ConversationsProviderProps) {
+export function ConversationsProvider({ conversations, fallback = null, onRenderError, children }: ConversationsProviderProps) {
   useEffect(() => {
     void conversations.ready()
   }, [conversations])
@@ -52,9 +62,15 @@ export function ConversationsProvider({ conversations, fallback = null, children
   return (
     <ConversationsContext.Provider value={conversations}>
       <SelectedContext.Provider value={state.selectedId}>
-        <SendRefusalContext.Provider value={refusal}>
-          <AgentProvider store={own ?? unavailable}>{children}</AgentProvider>
-        </SendRefusalContext.Provider>
+        <ConversationGuard conversationId={state.selectedId} onError={onRenderError}>
+          {(failure) => (
+            <RenderFailureContext.Provider value={failure}>
+              <SendRefusalContext.Provider value={failure ? refusalOf(state.selectedId, summary, failure) : refusal}>
+                <AgentProvider store={failure ? unavailable : (own ?? unavailable)}>{children}</AgentProvider>
+              </SendRefusalContext.Provider>
+            </RenderFailureContext.Provider>
+          )}
+        </ConversationGuard>
       </SelectedContext.Provider>
     </ConversationsContext.Provider>
   )
@@ -63,9 +79,10 @@ export function ConversationsProvider({ conversations, fallback = null, children
 /** The `code` of the error a send gets while the selected conversation's own store is not there. */
 const CONVERSATION_UNAVAILABLE = 'conversation_unavailable'
 
-function refusalOf(selectedId: string | undefined, summary: ConversationSummary | undefined): WeftError {
+function refusalOf(selectedId: string | undefined, summary: ConversationSummary | undefined, failure?: WeftError): WeftError {
   const refused = (message: string, retryable: boolean) => weftError('validation', message, { code: CONVERSATION_UNAVAILABLE, retryable })
   if (selectedId === undefined) return refused('No conversation is selected: start or pick one before sending.', false)
+  if (failure) return refused(`This conversation could not be shown, so nothing can be sent to it (${failure.message}).`, false)
   if (summary?.status === 'error') {
     return refused(`This conversation cannot be read, so nothing can be sent to it${summary.error ? ` (${summary.error.message})` : ''}.`, false)
   }
@@ -94,6 +111,12 @@ export interface ConversationsHandle {
   restore(id: string): Promise<boolean>
   /** Settle a conflict with another tab: keep this page's copy or theirs. */
   resolveConflict(id: string, keep: 'mine' | 'theirs'): Promise<void>
+  /** Save now a conversation whose last save failed (`saveError`). */
+  retrySave(id: string): Promise<void>
+  /** Drop this page's unsaved changes to a conversation and show what is stored. */
+  reloadStored(id: string): Promise<void>
+  /** A conversation's record as stored, as JSON text (to keep an unreadable one before deleting it). */
+  exportRaw(id: string): Promise<string | undefined>
 }
 
 /**
@@ -118,6 +141,9 @@ export function useConversations(): ConversationsHandle {
     remove: (id: string) => conversations.remove(id),
     restore: (id: string) => conversations.restore(id),
     resolveConflict: (id: string, keep: 'mine' | 'theirs') => conversations.resolveConflict(id, keep),
+    retrySave: (id: string) => conversations.retrySave(id),
+    reloadStored: (id: string) => conversations.reloadStored(id),
+    exportRaw: (id: string) => conversations.exportRaw(id),
   }), [conversations])
   return useMemo(() => ({
     conversations: state.list,
