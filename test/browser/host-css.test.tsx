@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 /**
  * A host page's own global CSS stays outside the chat: the stylesheet of the
  * app `npm create vite` makes (react-ts) centres #root's text and styles every
