@@ -81,16 +81,16 @@ export class FrameDecoder {
 
   /** One SSE frame. Malformed JSON becomes a `problem` op; the stream goes on. */
   frame(frame: SSEFrame): Op[] {
-    if (this.afterDone) return [this.afterEnd(frame.data)]
+    if (this.afterDone) return this.own(this.afterEnd(frame.data))
     let event: unknown
     try {
       event = JSON.parse(frame.data)
     } catch {
-      return [{
+      return this.own({
         op: 'problem',
         turnId: this.options.turnId,
         error: weftError('protocol', 'a frame was not valid JSON', { detail: quote(frame.data) }),
-      }]
+      })
     }
     return this.parsed(event, frame)
   }
@@ -104,17 +104,17 @@ export class FrameDecoder {
    * reader.parsed(JSON.parse(frame.data), frame)
    */
   parsed(event: unknown, frame: SSEFrame): Op[] {
-    if (this.afterDone) return [this.afterEnd(frame.data)]
+    if (this.afterDone) return this.own(this.afterEnd(frame.data))
     // Nesting deeper than the limit takes more than twice as many brackets, so most
     // frames (every token's) are too short to need the walk.
-    if (frame.data.length > 2 * MAX_EVENT_DEPTH && deeperThan(event, MAX_EVENT_DEPTH)) return [this.tooDeep()]
+    if (frame.data.length > 2 * MAX_EVENT_DEPTH && deeperThan(event, MAX_EVENT_DEPTH)) return this.own(this.tooDeep())
     return this.shallow(event, frame)
   }
 
   /** One event that is already parsed. */
   event(event: unknown, meta: FrameMeta = {}): Op[] {
-    if (this.afterDone) return [this.afterEnd(safeJson(event))]
-    if (deeperThan(event, MAX_EVENT_DEPTH)) return [this.tooDeep()]
+    if (this.afterDone) return this.own(this.afterEnd(safeJson(event)))
+    if (deeperThan(event, MAX_EVENT_DEPTH)) return this.own(this.tooDeep())
     return this.shallow(event, meta)
   }
 
@@ -187,6 +187,15 @@ export class FrameDecoder {
     } catch (thrown) {
       return [{ op: 'turn.finish', turnId: this.options.turnId, status: 'done' }, this.crash(thrown)]
     }
+  }
+
+  /**
+   * A problem of a frame the decoder never sees goes after what the decoder holds
+   * (its held tokens), as it would after a read's end: the order does not depend on
+   * where reads ended.
+   */
+  private own(problem: Op): Op[] {
+    return [...this.flush(), problem]
   }
 
   private tooDeep(): Op {

@@ -6,8 +6,29 @@
  */
 import type { Op, OpOf } from '../ops'
 
-/** A string append that stands for several in a row. */
+/**
+ * A string append that stands for several in a row: `value` is the pieces joined,
+ * `parts` the pieces. A decoder that gathers tokens itself gives its appends the
+ * same `parts` (`createHeldAppends`), so the fold treats them as separate ops.
+ */
 export type MergedAppend = OpOf<'message.delta'> & { parts?: string[] }
+
+/**
+ * Where each piece of a merged append arrived: `at[k]` is the index in the merged
+ * batch of the op the piece came before (the append's own index for the pieces it
+ * came with), `order[k]` the piece's index in the batch given. The fold needs them
+ * only for pieces it cannot join (see its `spread`).
+ */
+export interface PiecePlaces {
+  at: number[]
+  order: number[]
+}
+
+/** A merged batch, and where the pieces of each merged append arrived, by the append's index. */
+export interface MergedBatch {
+  ops: Op[]
+  places: ReadonlyMap<number, PiecePlaces> | undefined
+}
 
 /** Ops that change no message's content and may sit between appends being merged. */
 const NEUTRAL = new Set<Op['op']>([
@@ -27,17 +48,28 @@ const NEUTRAL = new Set<Op['op']>([
  * ]) // one append of 'Hello'
  */
 export function coalesce(ops: readonly Op[]): Op[] {
-  if (ops.length < 2) return ops as Op[]
+  return mergeAppends(ops).ops
+}
+
+/**
+ * `coalesce`, also saying where each merged piece arrived.
+ *
+ * @example
+ * const { ops: merged, places } = mergeAppends(ops)
+ */
+export function mergeAppends(ops: readonly Op[]): MergedBatch {
+  if (ops.length < 2) return { ops: ops as Op[], places: undefined }
   const out: Op[] = []
   // Open groups per message, one per top-level prop: where the group's first append
   // sits in `out`, and the path it writes. Appends under different top-level props
   // never touch the same value, so a tool's `inputText` keeps merging while edits
   // to its `input` go by.
   const open = new Map<string, Map<string, Group>>()
-  const parts = new Map<number, string[]>()
+  const parts = new Map<number, Pieces>()
   let lastCursor: OpOf<'cursor'> | undefined
 
-  for (const op of ops) {
+  for (let index = 0; index < ops.length; index++) {
+    const op = ops[index] as Op
     if (op.op === 'cursor') {
       if (lastCursor) {
         Object.assign(lastCursor.cursor, op.cursor)
@@ -53,13 +85,16 @@ export function coalesce(ops: readonly Op[]): Op[] {
       if (op.action === 'append' && typeof op.value === 'string' && top !== '') {
         const group = groups?.get(top)
         if (group && group.path === op.path && samePlace(group.first, op)) {
-          const pieces = parts.get(group.at)
-          if (pieces) pieces.push(op.value)
-          else parts.set(group.at, [(out[group.at] as MergedAppend).value as string, op.value])
+          let pieces = parts.get(group.at)
+          if (!pieces) parts.set(group.at, (pieces = piecesOf(group)))
+          // An append a decoder merged already (held tokens) brings each of its pieces.
+          const more = (op as MergedAppend).parts
+          if (more) for (const piece of more) pieces.add(piece, out.length, index)
+          else pieces.add(op.value, out.length, index)
           continue
         }
         if (!groups) open.set(op.messageId, (groups = new Map()))
-        groups.set(top, { at: out.length, path: op.path, first: op })
+        groups.set(top, { at: out.length, index, path: op.path, first: op })
         out.push(op)
         continue
       }
@@ -76,14 +111,39 @@ export function coalesce(ops: readonly Op[]): Op[] {
     out.push(op)
   }
   // The caller's ops are left as they were: merged appends are new objects.
+  if (parts.size === 0) return { ops: out, places: undefined }
+  const places = new Map<number, PiecePlaces>()
   for (const [at, pieces] of parts) {
-    out[at] = { ...(out[at] as MergedAppend), value: pieces.join(''), parts: pieces } as MergedAppend
+    out[at] = { ...(out[at] as MergedAppend), value: pieces.parts.join(''), parts: pieces.parts } as MergedAppend
+    places.set(at, pieces.places)
   }
-  return out
+  return { ops: out, places }
+}
+
+/** A group's pieces and where each arrived. */
+class Pieces {
+  readonly parts: string[] = []
+  readonly places: PiecePlaces = { at: [], order: [] }
+  add(piece: string, at: number, order: number): void {
+    this.parts.push(piece)
+    this.places.at.push(at)
+    this.places.order.push(order)
+  }
+}
+
+/** The pieces of a group's first append, which arrived with it. */
+function piecesOf(group: Group): Pieces {
+  const pieces = new Pieces()
+  const first = group.first as MergedAppend
+  if (first.parts) for (const piece of first.parts) pieces.add(piece, group.at, group.index)
+  else pieces.add(first.value as string, group.at, group.index)
+  return pieces
 }
 
 interface Group {
   at: number
+  /** The first append's index in the batch given. */
+  index: number
   path: string
   first: OpOf<'message.delta'>
 }

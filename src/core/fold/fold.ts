@@ -7,7 +7,7 @@ import { Immer, type Draft } from 'immer'
 import { weftError, type WeftError } from '../errors'
 import type { AgentState, Block, Message, Thread, Turn } from '../model'
 import type { MessagePlace, Op, OpOf } from '../ops'
-import { coalesce, type MergedAppend } from './coalesce'
+import { mergeAppends, type MergedAppend, type PiecePlaces } from './coalesce'
 import { applyDelta, DeltaError } from './deltas'
 import { getAt, parsePath, PathError } from '../util/paths'
 import { cleanCopy, isRecord, isSafeKey, mergedRecord, own } from '../util/record'
@@ -80,21 +80,85 @@ export function produceWith<S extends object>(state: S, recipe: (draft: S) => vo
  */
 export function applyOps(state: AgentState, ops: readonly Op[]): void {
   const recent: RecentMessage = { id: undefined, message: undefined }
-  for (const op of coalesce(ops)) {
+  const { ops: list, places } = mergeAppends(ops)
+  /** Pieces of merged appends that could not be joined, each waiting for the place it arrived at. */
+  let waiting: WaitingPiece[] | undefined
+  for (let i = 0; i < list.length; i++) {
+    const op = list[i] as Op
+    if (waiting) waiting = applyWaiting(state, waiting, i)
     // Only a run of deltas may reuse the message the previous op found.
     if (op.op !== 'message.delta') recent.id = recent.message = undefined
     try {
       refuseUnsafeIds(op)
-      if (op.op === 'message.delta') applyMessageDelta(state, op, recent)
-      else applyOp(state, op)
+      if (op.op !== 'message.delta') applyOp(state, op)
+      else if (!applyMessageDelta(state, op, recent)) waiting = spread(state, op, i, places?.get(i), waiting)
     } catch (thrown) {
       recent.id = recent.message = undefined
-      const turnId = turnOf(state, op)
-      const message = thrown instanceof PathError || thrown instanceof DeltaError
-        ? thrown.message
-        : `could not apply ${op.op}: ${thrown instanceof Error ? thrown.message : String(thrown)}`
-      recordProblem(state, turnId, weftError('protocol', message, { code: op.op }))
+      // A merged append that fails fails once per piece, each where it arrived.
+      if (op.op === 'message.delta' && (op as MergedAppend).parts) waiting = spread(state, op, i, places?.get(i), waiting)
+      else recordFailure(state, op, thrown)
     }
+  }
+  if (waiting) applyWaiting(state, waiting, list.length)
+}
+
+/** The problem an op that could not be applied leaves on its turn. */
+function recordFailure(state: AgentState, op: Op, thrown: unknown): void {
+  const message = thrown instanceof PathError || thrown instanceof DeltaError
+    ? thrown.message
+    : `could not apply ${op.op}: ${thrown instanceof Error ? thrown.message : String(thrown)}`
+  recordProblem(state, turnOf(state, op), weftError('protocol', message, { code: op.op }))
+}
+
+/** One piece of a merged append, to be applied just before the op at `at`; `order` sorts pieces due at the same place. */
+interface WaitingPiece {
+  at: number
+  order: number
+  op: MergedAppend
+  value: string
+}
+
+/**
+ * A merged append whose pieces cannot be joined (the value there is not text, or
+ * the append fails): each piece is applied as the op it came from, at the place
+ * it arrived, so what it does (an array takes each piece, an object refuses each
+ * one with a problem of its own) lands in the same order as in batches of one op.
+ * The pieces that arrived with the append's first op are applied now; the others wait.
+ */
+function spread(
+  state: AgentState, op: OpOf<'message.delta'>, index: number, places: PiecePlaces | undefined, waiting: WaitingPiece[] | undefined,
+): WaitingPiece[] | undefined {
+  const merged = op as MergedAppend
+  const parts = merged.parts as string[]
+  for (let k = 0; k < parts.length; k++) {
+    // Without places (a decoder's held tokens, merged with nothing) every piece came with the append.
+    const at = places?.at[k] ?? index
+    if (at === index) applyPiece(state, merged, parts[k] as string)
+    else (waiting ??= []).push({ at, order: places?.order[k] ?? 0, op: merged, value: parts[k] as string })
+  }
+  return waiting
+}
+
+/** Apply the waiting pieces due before the op at `index`, in the order they arrived; what still waits. */
+function applyWaiting(state: AgentState, waiting: WaitingPiece[], index: number): WaitingPiece[] | undefined {
+  const due = waiting.filter((piece) => piece.at <= index)
+  if (due.length === 0) return waiting
+  due.sort((a, b) => a.order - b.order)
+  for (const piece of due) applyPiece(state, piece.op, piece.value)
+  const rest = waiting.filter((piece) => piece.at > index)
+  return rest.length > 0 ? rest : undefined
+}
+
+/** One piece of a merged append, applied as an op of its own. */
+function applyPiece(state: AgentState, merged: MergedAppend, value: string): void {
+  // A copy without the pieces (a held append's are not enumerable, so no spread would bring them).
+  const { parts: _parts, ...op } = merged
+  const piece: OpOf<'message.delta'> = { ...op, value }
+  try {
+    refuseUnsafeIds(piece)
+    applyMessageDelta(state, piece, { id: undefined, message: undefined })
+  } catch (thrown) {
+    recordFailure(state, piece, thrown)
   }
 }
 
@@ -110,31 +174,23 @@ interface RecentMessage {
   message: Message | undefined
 }
 
-function applyMessageDelta(state: AgentState, op: OpOf<'message.delta'>, recent: RecentMessage): void {
+/** Apply one delta; false, having applied nothing, for a merged append whose pieces cannot be joined (see `spread`). */
+function applyMessageDelta(state: AgentState, op: OpOf<'message.delta'>, recent: RecentMessage): boolean {
   let message = recent.message
   if (recent.id !== op.messageId || !message || (op.blockId && !message.blockId) || (op.threadId && !message.threadId)) {
     message = ensureMessage(state, op)
     recent.id = op.messageId
     recent.message = message
   }
+  if ((op as MergedAppend).parts) {
+    // Only strings may be joined first: text, or nothing yet, takes the pieces as one.
+    const current = getAt(message.props, parsePath(op.path))
+    if (current !== undefined && typeof current !== 'string') return false
+  }
   if (op.retype && op.type) message.type = op.type
   if (message.status !== 'streaming') message.status = 'streaming'
-  const parts = (op as MergedAppend).parts
-  const current = parts ? getAt(message.props, parsePath(op.path)) : undefined
-  if (parts && current !== undefined && typeof current !== 'string') {
-    // Only strings may be joined first. An array takes each piece, and a value that
-    // refuses them refuses each one, as it would have in batches of one op.
-    for (const part of parts) {
-      try {
-        applyDelta(message.props, 'append', op.path, part)
-      } catch (thrown) {
-        if (!(thrown instanceof DeltaError)) throw thrown
-        recordProblem(state, turnOf(state, op), weftError('protocol', thrown.message, { code: op.op }))
-      }
-    }
-  } else {
-    applyDelta(message.props, op.action, op.path, typeof op.value === 'object' ? safe(state, op.turnId, op.value, true) : op.value)
-  }
+  applyDelta(message.props, op.action, op.path, typeof op.value === 'object' ? safe(state, op.turnId, op.value, true) : op.value)
+  return true
 }
 
 /** The id fields an op may carry, each a key of one of the model's records. */

@@ -4,6 +4,12 @@
  * it writes first writes every held append (`take`), and so do a read's end, a
  * release and the stream's end. Held appends are written in the order their
  * messages began, so messages keep the order they were placed in.
+ *
+ * An append that gathered more than one token keeps them as its `parts`, as the
+ * fold's own merged appends do: joined they extend text, but a value there that
+ * is not text takes or refuses each token, one problem per token, as the tokens
+ * one by one would. So the state does not depend on where reads ended. The list
+ * is not enumerable: the op reads, compares and serializes as the one append it is.
  */
 import type { MessagePlace, Op } from '../ops'
 
@@ -29,7 +35,8 @@ export interface HeldAppends {
   readonly size: number
 }
 
-type HeldAppend = Extract<Op, { op: 'message.delta' }> & { value: string }
+/** A held append; `parts`, its tokens once it has two or more, is the fold's merged-append field. */
+type HeldAppend = Extract<Op, { op: 'message.delta' }> & { value: string; parts?: string[] }
 
 /**
  * Make the held appends of one stream.
@@ -50,6 +57,8 @@ export function createHeldAppends(): HeldAppends {
     hold(at, text) {
       const gathered = held.get(at.messageId)
       if (gathered && samePlace(gathered, at)) {
+        if (gathered.parts) gathered.parts.push(text)
+        else Object.defineProperty(gathered, 'parts', { value: [gathered.value, text], writable: true, configurable: true })
         gathered.value += text
         return []
       }
