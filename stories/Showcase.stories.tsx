@@ -164,7 +164,7 @@ const zhCN: WeftLabels = {
   reason: '理由（可选）', submit: '提交', answer: '你的回答', gateDetails: '详情',
   gateStates: { approved: '已批准', rejected: '已拒绝', answered: '已回答', expired: '已过期', cancelled: '已取消' },
   statuses: { idle: '就绪', connecting: '连接中…', streaming: '回答中…', reconnecting: '重新连接中…', done: '完成', error: '出错了', aborted: '已停止' },
-  retry: '重试', interrupted: '已中断', somethingWentWrong: '出错了。', cannotShow: '此部分无法显示。', image: '图片', file: '文件', linkNotShown: '（链接未显示）',
+  retry: '重试', interrupted: '已中断', notSaved: (e) => (e.code === 'conversation_quota_exceeded' ? '未保存：存储空间已满' : '未保存'), reloadSaved: '重新载入已保存的', export: '导出', exportConversation: (t) => `将 ${t} 导出为 JSON`, conversationNotShown: (t) => `无法显示对话“${t}”。`, somethingWentWrong: '出错了。', cannotShow: '此部分无法显示。', image: '图片', file: '文件', linkNotShown: '（链接未显示）',
   recommendedAction: '推荐操作', confidence: (p) => `置信度 ${p}%`, stateInspector: '状态检查器',
   duration: (ms) => (ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} 秒`),
   // The refusal's own message is English; its code and retryable say which it is.

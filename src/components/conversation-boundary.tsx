@@ -46,7 +46,7 @@ export function ConversationBoundary({ children, onError }: ConversationBoundary
 function NotShown({ failure, conversationId, retry }: { failure: WeftError; conversationId: string | undefined; retry: () => void }) {
   const labels = useLabels()
   return (
-    <div role="alert" data-weft="conversation-error" data-error-code={failure.code} data-conversation={conversationId} title={failure.message}>
+    <div role="alert" data-weft="conversation-error" data-error-code={failure.code} data-conversation={conversationId}>
       <p>{labels.conversationNotShown(conversationId ?? '')}</p>
       <button type="button" onClick={retry}>{labels.retry}</button>
     </div>

@@ -56,6 +56,7 @@ const NO_ELEMENT: Readonly<Record<string, string>> = {
   MarkdownSettingsProvider: 'a provider',
   ToolRenderersProvider: 'a provider',
   PartBoundary: 'an error boundary: draws its children, or the note in their place',
+  ConversationBoundary: 'an error boundary: draws its children, or the alert in their place',
   Slot: 'draws its only child with the props merged in: the helper `asChild` is built on',
 }
 

@@ -15,6 +15,7 @@ import { BranchPicker } from '../../src/components/branch-picker'
 import { WeftCallbacksProvider } from '../../src/components/callbacks'
 import { Chat } from '../../src/components/chat'
 import { Composer } from '../../src/components/composer'
+import { ConversationBoundary } from '../../src/components/conversation-boundary'
 import { LabelsProvider, englishLabels, type WeftLabels } from '../../src/components/labels'
 import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
 import type { MessageRendererProps } from '../../src/components/renderers'
@@ -154,7 +155,7 @@ afterEach(async () => {
   for (const conversations of lists.splice(0)) await conversations.dispose()
 })
 
-/** Four stored conversations, shown as answering, unreadable, in conflict and idle; none selected. */
+/** Four stored conversations, shown as answering, unreadable, in conflict and idle (its last save failed); none selected. */
 async function fourStates(): Promise<Conversations> {
   const conversations = createConversations({ storage: memoryConversations(), selection: false, saveOnHide: false })
   lists.push(conversations)
@@ -164,6 +165,7 @@ async function fourStates(): Promise<Conversations> {
   conversations.state.setState((s) => ({
     list: s.list.map((c) => {
       const next = status[c.title as keyof typeof status]
+      if (c.title === 'Ήσυχη') return { ...c, saveError: weftError('internal', 'δεν αποθηκεύτηκε', { code: 'conversation_save_failed' }) }
       return next ? { ...c, status: next, error: next === 'error' ? weftError('protocol', 'χαλασμένο') : undefined } : c
     }),
   }))
@@ -259,6 +261,17 @@ describe('every visible string comes from labels', () => {
 
     await act(async () => { fireEvent.click(within(row('Ήσυχη')).getAllByRole('button', { name: '⟦deleteConversation⟧' })[0]!) })
     await waitFor(() => expect(screen.getByRole('status').textContent).toContain('⟦deletedConversation⟧'))
+    expect(hardCoded()).toEqual([])
+  })
+
+  it('a conversation that cannot be drawn: the alert in its place', () => {
+    const Throws = (): ReactNode => {
+      throw new Error('cannot draw')
+    }
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    render(<LabelsProvider labels={markerLabels()}><ConversationBoundary><Throws /></ConversationBoundary></LabelsProvider>)
+    quiet.mockRestore()
+    expect(screen.getByRole('alert').textContent).toContain('⟦conversationNotShown⟧')
     expect(hardCoded()).toEqual([])
   })
 
