@@ -194,7 +194,7 @@ describe('Vocion: stream_meta, then ?id=<streamId>&after=<count>', () => {
         await expectSame(r, s, 'vocion', `older=${older} cut=${k}`)
       }
     }
-  })
+  }, 120_000)
 
   it('a cut before stream_meta cannot be resumed: a typed network error, nothing left stored', async () => {
     const r = await run({ url: '/mock/stream/vocion/tokens?cut=0', protocol: 'vocion', strategy: 'vocion', resumeUrl: '/mock/resume/vocion/tokens' })
