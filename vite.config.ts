@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { STORYBOOK_TEST_INITIAL_GLOBALS_PROVIDE_KEY } from '@storybook/addon-vitest/constants'
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import react from '@vitejs/plugin-react'
 import { playwright } from '@vitest/browser-playwright'
@@ -63,6 +64,13 @@ const chromium = () => ({
     },
   }),
 })
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** The globals `@storybook/addon-vitest` starts every story of a project with (what its `initialGlobals` option provides). */
+    [STORYBOOK_TEST_INITIAL_GLOBALS_PROVIDE_KEY]: Record<string, unknown>
+  }
+}
 
 /** Tests import the package by its public names, as a host does; these point them at the sources. */
 const publicEntries = [
@@ -244,8 +252,23 @@ export default defineConfig({
         // The mock agent server is mounted on the browser's dev server so stories fetch `/mock/...` same-origin.
         plugins: [storybookTest({ configDir: here('.storybook') }), mockAgentServer()],
         test: {
-          name: 'storybook',
-          browser: chromium(),
+          name: 'stories',
+          // Every story runs in both themes: `storybook` as Storybook opens, `storybook-dark` with the
+          // toolbar's theme global set to dark (a story's own `globals` still win). Two instances of one
+          // project share its dev server, so the dependencies are optimised and each story file is
+          // transformed once. The key is the one the addon's `initialGlobals` option provides to its project.
+          browser: {
+            ...chromium(),
+            instances: [
+              { browser: 'chromium', name: 'storybook' },
+              {
+                browser: 'chromium',
+                name: 'storybook-dark',
+                provide: { [STORYBOOK_TEST_INITIAL_GLOBALS_PROVIDE_KEY]: { theme: 'dark' } },
+                setupFiles: [here('.storybook/dark-run.ts')],
+              },
+            ],
+          },
         },
       },
     ],

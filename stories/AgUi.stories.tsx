@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { ScenarioChat } from './support/demo'
-import { expectChatIn, lastTurn, sendAndFinish } from './support/play'
+import { expectChatIn, lastTurn, sendAndFinish, themeOf } from './support/play'
 
 /**
  * AG-UI events, live from the mock agent server (the event stream of one run,
@@ -39,7 +39,7 @@ export const Run: Story = {
 /** The run stops for approval: the tool waits, the gate goes to the host. */
 export const Interrupt: Story = {
   args: { scenario: 'interrupt', prompt: 'Delete the milk todo' },
-  play: async ({ canvasElement }) => {
+  play: async ({ canvasElement, globals }) => {
     await sendAndFinish(canvasElement)
     const turn = lastTurn(canvasElement)
     await expect(turn.querySelector('[data-weft="tool"]')?.getAttribute('data-state')).toBe('approval-requested')
@@ -48,7 +48,7 @@ export const Interrupt: Story = {
     await userEvent.click(within(gate as HTMLElement).getByRole('button', { name: 'Reject' }))
     await expect(within(canvasElement).getByTestId('host-log').textContent).toBe('gate interrupt rejected')
     await waitFor(() => expect(turn.querySelector('[data-weft="gate"]')?.getAttribute('data-state')).toBe('rejected'))
-    await expectChatIn(canvasElement, 'light')
+    await expectChatIn(canvasElement, themeOf(globals))
   },
 }
 

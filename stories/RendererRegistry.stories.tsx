@@ -24,10 +24,13 @@ const ops: Op[] = [
   { op: 'turn.finish', turnId: 't1', status: 'done' },
 ]
 
-/** A host's text renderer: a speech bubble. */
+/**
+ * A host's text renderer: a speech bubble. Its colours are weft's variables, so it follows
+ * the theme (a fixed light fill under the dark theme's light text would be unreadable).
+ */
 function Bubble({ message }: MessageRendererProps) {
   return (
-    <p data-testid="bubble" style={{ background: '#ddf4ff', borderRadius: 12, padding: '6px 12px', margin: 0 }}>
+    <p data-testid="bubble" style={{ background: 'var(--weft-user-bubble)', color: 'var(--weft-fg)', borderRadius: 12, padding: '6px 12px', margin: 0 }}>
       {String(message.props.content ?? '')}
     </p>
   )

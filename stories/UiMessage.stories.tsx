@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, within } from 'storybook/test'
 import { ScenarioChat } from './support/demo'
-import { expectChatIn, lastTurn, sendAndFinish } from './support/play'
+import { expectChatIn, lastTurn, sendAndFinish, themeOf } from './support/play'
 
 /**
  * The AI SDK style UI message stream, live from the mock agent server: steps
@@ -31,7 +31,7 @@ export const Plain: Story = {
 /** A knowledge-base tool call with its output, a notice, then the answer. */
 export const Tools: Story = {
   args: { scenario: 'tools' },
-  play: async ({ canvasElement }) => {
+  play: async ({ canvasElement, globals }) => {
     await sendAndFinish(canvasElement)
     const turn = lastTurn(canvasElement)
     const tool = turn.querySelector('[data-weft="tool"]')
@@ -40,7 +40,7 @@ export const Tools: Story = {
     await expect(JSON.parse(tool?.querySelector('[data-weft="tool-input"] pre')?.textContent ?? 'null')).toEqual({ query: '最新 AI 论文' })
     await expect(turn.querySelector('[data-weft="notice"]')?.textContent).toBe('知识库搜索已完成')
     await expect(turn.querySelector('[data-type="text"]')?.textContent).toBe('根据知识库中的内容...')
-    await expectChatIn(canvasElement, 'light')
+    await expectChatIn(canvasElement, themeOf(globals))
   },
 }
 

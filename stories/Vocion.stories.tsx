@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { ScenarioChat } from './support/demo'
-import { expectChatIn, lastTurn, sendAndFinish } from './support/play'
+import { expectChatIn, lastTurn, sendAndFinish, themeOf } from './support/play'
 
 /**
  * The Vocion AgentEvent rail, live from the mock agent server: a nested work
@@ -44,7 +44,7 @@ export const Answer: Story = {
 /** A tool that fails: its call and its timeline row both end as errors, and the answer says so. */
 export const ToolError: Story = {
   args: { scenario: 'tool-error' },
-  play: async ({ canvasElement }) => {
+  play: async ({ canvasElement, globals }) => {
     await sendAndFinish(canvasElement)
     const turn = lastTurn(canvasElement)
     const tool = turn.querySelector('[data-weft="tool"]')
@@ -54,7 +54,7 @@ export const ToolError: Story = {
     await expect(turn.querySelector('[data-type="text"]')?.textContent).toBe(
       'I could not reach the billing system, so I cannot confirm the invoice.',
     )
-    await expectChatIn(canvasElement, 'light')
+    await expectChatIn(canvasElement, themeOf(globals))
   },
 }
 

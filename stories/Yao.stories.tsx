@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, within } from 'storybook/test'
 import { ScenarioChat } from './support/demo'
-import { expectChatIn, inspectorSummary, lastTurn, sendAndFinish } from './support/play'
+import { expectChatIn, inspectorSummary, lastTurn, sendAndFinish, themeOf } from './support/play'
 
 /**
  * Yao's hierarchical stream, live from the mock agent server, folded by
@@ -19,7 +19,7 @@ type Story = StoryObj<typeof meta>
 /** One finished text message, no grouping. */
 export const SimpleText: Story = {
   args: { scenario: 'simple-text' },
-  play: async ({ canvasElement }) => {
+  play: async ({ canvasElement, globals }) => {
     await sendAndFinish(canvasElement)
     const turn = lastTurn(canvasElement)
     await expect(turn.querySelector('[data-weft="text"]')?.textContent).toBe('Hello World')
@@ -27,7 +27,7 @@ export const SimpleText: Story = {
     // The user's turn comes first.
     await expect(canvasElement.querySelector('[data-weft="turn"][data-role="user"]')?.textContent).toBe('What is the weather?')
     await expect(inspectorSummary(canvasElement)).toContain('status: done · turns: 2')
-    await expectChatIn(canvasElement, 'light')
+    await expectChatIn(canvasElement, themeOf(globals))
   },
 }
 

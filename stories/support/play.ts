@@ -28,8 +28,17 @@ export function inspectorSummary(canvasElement: HTMLElement): string {
 }
 
 /**
+ * The theme a story is drawn in: the toolbar's `theme` global, from the story's own `globals`
+ * or else the run's (`storybook` draws light, `storybook-dark` dark).
+ */
+export function themeOf(globals: Record<string, unknown>): 'light' | 'dark' {
+  return globals.theme === 'dark' ? 'dark' : 'light'
+}
+
+/**
  * The story is drawn in the kit's `Chat` with an action bar under the answer,
  * in the theme asked for (a dark background's red channel is below 40, a light one's above 200).
+ * A story that does not pin a theme asks for `themeOf(globals)`, so its play passes in both runs.
  */
 export async function expectChatIn(canvasElement: HTMLElement, theme: 'light' | 'dark'): Promise<void> {
   const chat = canvasElement.querySelector<HTMLElement>('[data-weft="chat"]')
