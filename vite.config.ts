@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { STORYBOOK_TEST_INITIAL_GLOBALS_PROVIDE_KEY } from '@storybook/addon-vitest/constants'
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
@@ -71,6 +72,9 @@ declare module 'vitest' {
     [STORYBOOK_TEST_INITIAL_GLOBALS_PROVIDE_KEY]: Record<string, unknown>
   }
 }
+
+/** Node tests that replace a module with `vi.mock`, so they cannot share a module graph with other files. */
+const moduleMockingTests = ['test/core/ag-ui-run-input.test.ts', 'test/core/run-lifecycle.test.ts']
 
 /** Tests import the package by its public names, as a host does; these point them at the sources. */
 const publicEntries = [
@@ -181,6 +185,12 @@ export default defineConfig({
   },
   test: {
     globals: false,
+    // Vitest's default is one worker fewer than the cores, so one on a two-core machine; most tests
+    // wait on loopback servers and Chromium, and two workers keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Projects run in groups, one group after another (each project's `groupOrder`): run all at once,
+    // their workers, two Chromiums, Storybook's build and the host apps' builds overran the cores, and
+    // the whole took longer than the groups one by one.
     // The built-in protocols, registered as the `weft` entry registers them (tests name them: 'yao', ...).
     setupFiles: [here('test/register-protocols.ts')],
     projects: [
@@ -188,8 +198,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'core',
+          sequence: { groupOrder: 0 },
           environment: 'node',
           include: ['test/core/**/*.test.ts', 'test/testing/**/*.node.test.ts'],
+          // Files that replace a module with vi.mock need a module graph of their own (the project below).
+          exclude: moduleMockingTests,
+          // One module graph per worker, not per file: importing the protocols and the mock server for
+          // each of 125 files cost more than the tests. So no test may leave state behind or change what it imports.
+          isolate: false,
           // Some tests loop over dozens of real loopback connections; a busy shared machine
           // must not turn a slow run into a failure (no test asserts a timing).
           testTimeout: 30_000,
@@ -198,7 +214,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'core-isolated',
+          sequence: { groupOrder: 1 },
+          environment: 'node',
+          include: moduleMockingTests,
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'pages',
+          sequence: { groupOrder: 1 },
           environment: 'node',
           // Real pages: Node serves a test app and the mock agent on loopback and drives the system
           // Chromium with playwright-core (reloads are page.reload(), two tabs are two pages of one context).
@@ -211,6 +238,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'hosts',
+          sequence: { groupOrder: 2 },
           environment: 'node',
           // The packed tarball in create-vite react-ts apps, built by `vite build`, served by `vite preview`
           // against stock AI SDK and AG-UI servers, in the system Chromium (test/hosts/suite.ts).
@@ -224,6 +252,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'react',
+          sequence: { groupOrder: 1 },
           environment: 'jsdom',
           include: ['test/react/**/*.test.{ts,tsx}', 'test/testing/**/*.jsdom.test.tsx'],
         },
@@ -235,6 +264,9 @@ export default defineConfig({
         plugins: [mockAgentServer({ only: /^\/mock\/(stream|resume|loop)\// })],
         test: {
           name: 'browser',
+          sequence: { groupOrder: 3 },
+          // No test asserts a timing; a busy machine (the whole suite runs at once) must not fail one.
+          testTimeout: 60_000,
           include: ['test/browser/**/*.test.tsx', 'test/testing/**/*.browser.test.tsx'],
           browser: {
             ...chromium(),
@@ -253,6 +285,13 @@ export default defineConfig({
         plugins: [storybookTest({ configDir: here('.storybook') }), mockAgentServer()],
         test: {
           name: 'stories',
+          sequence: { groupOrder: 4 },
+          // All story files of an instance in one page: starting the page (Storybook's preview, the
+          // service worker, axe) for each of 32 files took longer than the stories themselves.
+          // Storybook's own runner cleans up between stories.
+          isolate: false,
+          // No story asserts a timing; a busy machine (the whole suite runs at once) must not fail one.
+          testTimeout: 60_000,
           // Every story runs in both themes: `storybook` as Storybook opens, `storybook-dark` with the
           // toolbar's theme global set to dark (a story's own `globals` still win). Two instances of one
           // project share its dev server, so the dependencies are optimised and each story file is

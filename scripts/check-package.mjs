@@ -9,12 +9,14 @@
 //     "use client" and no other entry does; `weft/core` and the React-free protocol
 //     entries never reach React; every emitted module with code has its source map;
 //     `sideEffects` names the files that register protocols on import, and they exist.
-// Needs `npm run build` first. Exits non-zero on the first failed step.
+// Builds first when dist/ is older than its inputs (packing skips `prepack`, which would
+// only build again). Exits non-zero on the first failed step.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, posix, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildIfStale } from './build-if-stale.mjs'
 import { moduleEntries as entriesOf, protocolFolders, protocolHasViews } from './package-entries.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -34,14 +36,11 @@ function run(cmd, args, options = {}) {
   return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options })
 }
 
-if (!existsSync(join(root, 'dist', 'index.js'))) {
-  console.error('check-package: no dist/; run `npm run build` first')
-  process.exit(1)
-}
+if (buildIfStale()) console.log('check-package: dist/ was older than its inputs, so it was built')
 
 try {
   step('npm pack')
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], { cwd: root }))[0]
+  const packed = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root }))[0]
   const tarball = join(work, packed.filename)
   console.log(`${packed.filename}: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(1)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked`)
   const unpacked = join(work, 'unpacked')

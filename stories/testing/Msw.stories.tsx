@@ -19,7 +19,7 @@ export default meta
 type Story = StoryObj<typeof meta>
 
 const finished = (canvasElement: HTMLElement) =>
-  waitFor(() => expect(within(canvasElement).getByTestId('status').textContent).toMatch(/^(done|error)$/), { timeout: 10_000 })
+  waitFor(() => expect(within(canvasElement).getByTestId('status').textContent).toMatch(/^(done|error)$/), { timeout: 30_000 })
 
 /** A gate that waits for approval, streamed by `agentHandlers`. */
 export const ApprovalGate: Story = {

@@ -43,7 +43,7 @@ describe('weft/shiki\'s lazy highlighter', () => {
     // The plain fallback is there at once, the code readable as it is.
     expect(block.querySelector('code')?.textContent).toBe('const answer: number = 42\nexport function ask() { return answer }')
 
-    await waitFor(() => expect(block.getAttribute('data-state')).toBe('highlighted'), { timeout: 15_000 })
+    await waitFor(() => expect(block.getAttribute('data-state')).toBe('highlighted'), { timeout: 45_000 })
     expect(shikiFetched().length).toBeGreaterThan(0)
     const keyword = [...block.querySelectorAll<HTMLElement>('[data-weft="code-line"] span')].find((span) => span.textContent === 'const')!
     expect(keyword.style.getPropertyValue('--weft-code-light')).toMatch(/^#[0-9a-f]{6}$/i)

@@ -18,7 +18,8 @@ async function sdkFold(chunks: readonly Chunk[]): Promise<{ message: UIMessage |
   const errors: unknown[] = []
   const stream = new ReadableStream<UIMessageChunk>({
     start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk as unknown as UIMessageChunk)
+      // A copy: the SDK's fold writes into the chunks it reads, and the scenarios are shared by other tests.
+      for (const chunk of chunks) controller.enqueue(structuredClone(chunk) as unknown as UIMessageChunk)
       controller.close()
     },
   })

@@ -13,7 +13,8 @@ import { toUIMessages } from '../../src/protocols/ui-message/ui-messages'
 async function sdkMessage(chunks: readonly unknown[]): Promise<UIMessage> {
   const stream = new ReadableStream<UIMessageChunk>({
     start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk as UIMessageChunk)
+      // A copy: the SDK's fold writes into the chunks it reads, and the scenarios are shared by other tests.
+      for (const chunk of chunks) controller.enqueue(structuredClone(chunk) as UIMessageChunk)
       controller.close()
     },
   })

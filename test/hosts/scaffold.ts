@@ -7,10 +7,11 @@
  * `exports`, as it would from the registry.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { distIsFresh } from '../../scripts/build-if-stale.mjs'
 
 /** The repository's root. */
 export const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -61,19 +62,6 @@ export function run(command: string, args: string[], options: { cwd: string; tim
 export const seconds = (start: number) => Math.round((performance.now() - start) / 100) / 10
 
 /** The newest modification time under `path`, recursively. */
-function newest(path: string): number {
-  const stat = statSync(path)
-  if (!stat.isDirectory()) return stat.mtimeMs
-  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))))
-}
-
-/**
- * What the build is made from: `src/` and the files that say how it is built.
- * The same list as the Jest test of weft/testing, which also builds when the
- * build is older, so the two never disagree about a stale dist/.
- */
-const BUILD_INPUTS = ['src', 'package.json', 'vite.config.ts', 'tsconfig.build.json', 'scripts/copy-fixtures.mjs']
-
 /**
  * `npm run build` when `dist/` is missing or older than the newest file it is
  * built from; then the tarball, packed with `--ignore-scripts` since the
@@ -83,8 +71,7 @@ const BUILD_INPUTS = ['src', 'package.json', 'vite.config.ts', 'tsconfig.build.j
  * const tarball = await packWeft(tmp)
  */
 export async function packWeft(destination: string): Promise<{ tarball: string; built: boolean }> {
-  const builtAt = existsSync(join(root, 'dist', 'index.js')) ? statSync(join(root, 'dist', 'index.js')).mtimeMs : 0
-  const stale = builtAt === 0 || Math.max(...BUILD_INPUTS.map((input) => newest(join(root, input)))) > builtAt
+  const stale = !distIsFresh()
   if (stale) await run('npm', ['run', 'build'], { cwd: root, timeoutMs: 300_000, hint: 'the package does not build' })
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], { cwd: root, timeoutMs: 120_000 })
   const [packed] = JSON.parse(stdout) as Array<{ filename: string }>

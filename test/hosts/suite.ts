@@ -2,9 +2,9 @@
  * The scenarios every host build goes through, in Chromium against the stock
  * servers: a streamed markdown answer, an approval through the gate card, a
  * reload after the answer and a reload in the middle of one. One host app per
- * test file (with or without the optional peer shiki), built four times: the
- * README's first chat and persisted chat, each against the AI SDK route and
- * the AG-UI server.
+ * test file (with or without the optional peer shiki), built once for each
+ * README snippet it takes (the first chat, the persisted chat) against each of
+ * the AI SDK route and the AG-UI server.
  *
  * Checks that are independent of each other are soft, so one failing run
  * reports every difference at once.
@@ -96,12 +96,12 @@ const timings: string[] = []
 
 /**
  * Defines the suite for one host app: scaffolded and installed once, then each
- * of the four builds served by `vite preview` in turn.
+ * build (each of `snippets` against each stock server) served by `vite preview` in turn.
  *
  * @example
- * describeHost({ shiki: true })
+ * describeHost({ shiki: true, snippets: ['first'] })
  */
-export function describeHost({ shiki }: { shiki: boolean }): void {
+export function describeHost({ shiki, snippets = ['first', 'persisted'] }: { shiki: boolean; snippets?: readonly SnippetName[] }): void {
   const label = shiki ? 'with shiki' : 'without shiki'
   let browser: Browser
   let servers: Record<ProtocolName, StockServer>
@@ -110,7 +110,7 @@ export function describeHost({ shiki }: { shiki: boolean }): void {
   const suiteStart = performance.now()
   /** Each build, started in turn as soon as the host is installed, so a build runs while the previous one's scenarios wait on the page. */
   const builds = new Map<string, Promise<{ outDir: string; seconds: number }>>()
-  const BUILDS = (['first', 'persisted'] as const).flatMap((name) => (['ui-message', 'ag-ui'] as const).map((protocol) => [name, protocol] as const))
+  const BUILDS = snippets.flatMap((name) => (['ui-message', 'ag-ui'] as const).map((protocol) => [name, protocol] as const))
 
   beforeAll(async () => {
     // Chromium first: without it, fail before the minute of installing and building.

@@ -5,31 +5,16 @@
  * Builds first when `dist` is missing or older than the sources.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildIfStale } from '../../scripts/build-if-stale.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
 /** What the Jest test loads from the build. */
 const BUILT = ['dist/testing.js', 'dist/react.js', 'dist/protocols.js']
-/** What the build is made from. */
-const INPUTS = ['src', 'package.json', 'vite.config.ts', 'tsconfig.build.json', 'scripts/copy-fixtures.mjs']
-
-function newest(path: string): number {
-  const full = join(root, path)
-  const stat = statSync(full)
-  if (!stat.isDirectory()) return stat.mtimeMs
-  return Math.max(0, ...readdirSync(full).map((name) => newest(join(path, name))))
-}
-
-function buildIsFresh(): boolean {
-  if (!BUILT.every((file) => existsSync(join(root, file)))) return false
-  const built = Math.min(...BUILT.map((file) => statSync(join(root, file)).mtimeMs))
-  return Math.max(...INPUTS.map(newest)) <= built
-}
-
 interface JestReport {
   success: boolean
   numTotalTests: number
@@ -42,10 +27,7 @@ let run: ReturnType<typeof spawnSync>
 let report: JestReport
 
 beforeAll(() => {
-  if (!buildIsFresh()) {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-    if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`)
-  }
+  buildIfStale(BUILT)
   outDir = mkdtempSync(join(tmpdir(), 'weft-jest-'))
   const outputFile = join(outDir, 'report.json')
   run = spawnSync(
