@@ -73,8 +73,17 @@ declare module 'vitest' {
   }
 }
 
-/** Node tests that replace a module with `vi.mock`, so they cannot share a module graph with other files. */
-const moduleMockingTests = ['test/core/ag-ui-run-input.test.ts', 'test/core/run-lifecycle.test.ts']
+/**
+ * Node tests that need a module graph of their own: two replace a module with `vi.mock`; the fixtures
+ * check compares the mock server's scenario objects with the files written from them; the AI SDK
+ * round trip runs the SDK's route, whose module state another file's run of the SDK can leave behind.
+ */
+const isolatedTests = [
+  'test/core/ag-ui-run-input.test.ts',
+  'test/core/run-lifecycle.test.ts',
+  'test/core/round-trip-ai-sdk.test.ts',
+  'test/testing/mock-fetch-recorder.node.test.ts',
+]
 
 /** Tests import the package by its public names, as a host does; these point them at the sources. */
 const publicEntries = [
@@ -201,8 +210,8 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           environment: 'node',
           include: ['test/core/**/*.test.ts', 'test/testing/**/*.node.test.ts'],
-          // Files that replace a module with vi.mock need a module graph of their own (the project below).
-          exclude: moduleMockingTests,
+          // Files that need a module graph of their own run in the project below.
+          exclude: isolatedTests,
           // One module graph per worker, not per file: importing the protocols and the mock server for
           // each of 125 files cost more than the tests. So no test may leave state behind or change what it imports.
           isolate: false,
@@ -217,7 +226,7 @@ export default defineConfig({
           name: 'core-isolated',
           sequence: { groupOrder: 1 },
           environment: 'node',
-          include: moduleMockingTests,
+          include: isolatedTests,
           testTimeout: 30_000,
         },
       },
@@ -264,6 +273,9 @@ export default defineConfig({
         plugins: [mockAgentServer({ only: /^\/mock\/(stream|resume|loop)\// })],
         test: {
           name: 'browser',
+          // One file at a time: files run side by side share one Chromium tab, where focus (and so the
+          // focus rings in the screenshot tests) moves between them.
+          maxWorkers: 1,
           sequence: { groupOrder: 3 },
           // No test asserts a timing; a busy machine (the whole suite runs at once) must not fail one.
           testTimeout: 60_000,
