@@ -32,6 +32,16 @@ export function distIsFresh(built = ['dist/index.js']) {
 }
 
 /**
+ * The environment without what a test runner sets: started from Vitest, the build saw
+ * `NODE_ENV=test` and emitted a different (larger) bundle than `npm run build` from a shell.
+ */
+function buildEnv() {
+  const env = { ...process.env }
+  for (const name of Object.keys(env)) if (name === 'NODE_ENV' || name === 'TEST' || name.startsWith('VITEST')) delete env[name]
+  return env
+}
+
+/**
  * Runs `npm run build` when `dist/` is not fresh; returns whether it built. Throws with the build's output when it fails.
  *
  * @example
@@ -39,7 +49,7 @@ export function distIsFresh(built = ['dist/index.js']) {
  */
 export function buildIfStale(built) {
   if (distIsFresh(built)) return false
-  const run = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  const run = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: buildEnv() })
   if (run.status !== 0) throw new Error(`npm run build failed:\n${run.stdout}\n${run.stderr}`)
   return true
 }

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { distIsFresh } from '../../scripts/build-if-stale.mjs'
+import { buildIfStale } from '../../scripts/build-if-stale.mjs'
 
 /** The repository's root. */
 export const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -71,8 +71,7 @@ export const seconds = (start: number) => Math.round((performance.now() - start)
  * const tarball = await packWeft(tmp)
  */
 export async function packWeft(destination: string): Promise<{ tarball: string; built: boolean }> {
-  const stale = !distIsFresh()
-  if (stale) await run('npm', ['run', 'build'], { cwd: root, timeoutMs: 300_000, hint: 'the package does not build' })
+  const stale = buildIfStale()
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], { cwd: root, timeoutMs: 120_000 })
   const [packed] = JSON.parse(stdout) as Array<{ filename: string }>
   if (!packed) throw new Error(`npm pack printed no package:\n${stdout}`)
