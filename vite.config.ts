@@ -212,6 +212,7 @@ export default defineConfig({
           include: ['test/core/**/*.test.ts', 'test/testing/**/*.node.test.ts'],
           // Files that need a module graph of their own run in the project below.
           exclude: isolatedTests,
+          setupFiles: [here('test/shared-worker-guard.ts')],
           // One module graph per worker, not per file: importing the protocols and the mock server for
           // each of 125 files cost more than the tests. So no test may leave state behind or change what it imports.
           isolate: false,

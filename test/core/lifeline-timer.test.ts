@@ -10,9 +10,10 @@ import { caught } from '../helpers/fake-fetch'
 const never = <T>(): Promise<T> => new Promise<T>(() => {})
 const after = <T>(ms: number, value: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), ms))
 
+// Spies first: a spy on a faked setTimeout restores the fake, and only then do the real timers come back.
 afterEach(() => {
-  vi.useRealTimers()
   vi.restoreAllMocks()
+  vi.useRealTimers()
 })
 
 describe('one watchdog timer for every wait', () => {
