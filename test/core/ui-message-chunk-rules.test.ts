@@ -219,9 +219,12 @@ describe('thinking steps', () => {
     expect(second).toStrictEqual([node('s/thinking:k', { status: 'done' })])
   })
 
-  it('data that is not an object is an invalid problem', () => {
+  it('data that is not an object is an invalid problem, and the part is kept as a data part', () => {
     const chunk = { type: 'data-thinking-step', data: 'x' }
-    expect(last([chunk])).toEqual([problem('data-thinking-step whose data is not an object', chunk, 'invalid')])
+    expect(last([chunk])).toEqual([
+      problem('data-thinking-step whose data is not an object; kept as a data part', chunk, 'invalid'),
+      put('s/data-thinking-step#1', 'data-thinking-step', { data: 'x' }),
+    ])
   })
 
   it('without an id it is a missing_id problem and a row of its own', () => {
@@ -271,7 +274,10 @@ describe('suggestions and notices', () => {
     expect(last([{ type: 'data-further-questions', data: ['a', 1, 'b'] }])).toEqual([{ op: 'turn.update', turnId: TURN, suggestions: ['a', 'b'] }])
     expect(last([{ type: 'data-further-questions', data: { questions: ['c', null] } }])).toEqual([{ op: 'turn.update', turnId: TURN, suggestions: ['c'] }])
     const chunk = { type: 'data-further-questions', data: { questions: 'c' } }
-    expect(last([chunk])).toEqual([problem('data-further-questions without a questions list', chunk, 'invalid')])
+    expect(last([chunk])).toEqual([
+      problem('data-further-questions without a questions list; kept as a data part', chunk, 'invalid'),
+      put('s/data-further-questions#1', 'data-further-questions', { data: { questions: 'c' } }),
+    ])
   })
 
   it('terminal info is a notice, keyed by its id when it has one, info unless it names a known level', () => {
@@ -286,9 +292,12 @@ describe('suggestions and notices', () => {
     ])
   })
 
-  it('terminal info without text is an invalid problem', () => {
+  it('terminal info without text is an invalid problem, and the part is kept as a data part', () => {
     const chunk = { type: 'data-terminal-info', data: { type: 'info' } }
-    expect(last([chunk])).toEqual([problem('data-terminal-info without data.text', chunk, 'invalid')])
+    expect(last([chunk])).toEqual([
+      problem('data-terminal-info without data.text; kept as a data part', chunk, 'invalid'),
+      put('s/data-terminal-info#1', 'data-terminal-info', { data: { type: 'info' } }),
+    ])
   })
 })
 

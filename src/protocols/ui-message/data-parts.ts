@@ -62,8 +62,17 @@ export function createDataParts(stream: StreamContext): DataParts {
       case 'data-terminal-info':
         return terminalInfo(chunk, id)
     }
-    // With an id, a later part of the same type and id replaces this one in place. A part
-    // without `data` is valid for the AI SDK (its `data` is `unknown`), so it shows too.
+    return kept(type, id, chunk)
+  }
+
+  /**
+   * A data part as the AI SDK keeps it: a `data-<name>` message. With an id, a later part
+   * of the same type and id replaces this one in place. A part without `data` is valid
+   * for the AI SDK (its `data` is `unknown`), so it shows too. The three parts with a
+   * place of their own come here when their payload lacks what that place needs: the
+   * AI SDK keeps them as parts, so they are kept, after a problem that says what is missing.
+   */
+  function kept(type: string, id: string | undefined, chunk: Chunk): Op[] {
     const messageId = id ? stream.scoped(type, id) : stream.fresh(type)
     const extra = chunkExtras({ ...chunk, type })
     return [{ op: 'message.put', ...stream.place(messageId, type), props: defined({ data: chunk.data, id, extra }), status: 'done' }]
@@ -80,7 +89,7 @@ export function createDataParts(stream: StreamContext): DataParts {
 
   function thinkingStep(chunk: Chunk, chunkId: string | undefined): Op[] {
     const step = recordOf(chunk.data)
-    if (!step) return [stream.problem('data-thinking-step whose data is not an object', chunk, 'invalid')]
+    if (!step) return [stream.problem('data-thinking-step whose data is not an object; kept as a data part', chunk, 'invalid'), ...kept('data-thinking-step', chunkId, chunk)]
     const ops: Op[] = []
     // The AI SDK's writer puts a data part's id on the chunk; the protocol document puts it in `data`.
     const wireId = chunkId ?? idOf(step.id)
@@ -104,14 +113,16 @@ export function createDataParts(stream: StreamContext): DataParts {
 
   function furtherQuestions(chunk: Chunk): Op[] {
     const questions = Array.isArray(chunk.data) ? chunk.data : recordOf(chunk.data)?.questions
-    if (!Array.isArray(questions)) return [stream.problem('data-further-questions without a questions list', chunk, 'invalid')]
+    if (!Array.isArray(questions)) {
+      return [stream.problem('data-further-questions without a questions list; kept as a data part', chunk, 'invalid'), ...kept('data-further-questions', idOf(chunk.id), chunk)]
+    }
     return [{ op: 'turn.update', turnId, suggestions: questions.filter((q): q is string => typeof q === 'string') }]
   }
 
   function terminalInfo(chunk: Chunk, id: string | undefined): Op[] {
     const info = recordOf(chunk.data)
     const text = stringOf(info?.text)
-    if (text === undefined) return [stream.problem('data-terminal-info without data.text', chunk, 'invalid')]
+    if (text === undefined) return [stream.problem('data-terminal-info without data.text; kept as a data part', chunk, 'invalid'), ...kept('data-terminal-info', id, chunk)]
     const ops: Op[] = []
     const rawLevel = stringOf(info?.type)
     const level = rawLevel !== undefined && NOTICE_LEVELS.has(rawLevel) ? rawLevel : 'info'
