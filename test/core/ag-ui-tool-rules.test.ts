@@ -49,18 +49,24 @@ describe('a tool call\'s start', () => {
     ])
   })
 
-  it('a second start of the same call keeps the name and parent it does not send, and takes the ones it does', () => {
+  it('a second start of a call still open keeps the name and parent it does not send, takes the ones it does, and says it came out of order', () => {
+    const renamed = (id: string, name: string, more: Record<string, unknown> = {}): Op[] => [
+      { op: 'message.delta', ...at(id), action: 'merge', path: '', value: { name, ...more } },
+      { op: 'trace.node', turnId: 't1', node: { id: `tool:${id}`, label: name, tool: name } },
+    ]
+    const outOfOrder = (e: Record<string, unknown>) => problem('TOOL_CALL_START for tool call "c1", which is still open; its arguments so far are kept', e, 'start_while_open')
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search', parentMessageId: 'm1' }, {})
-    expect(d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1' }, {})).toStrictEqual([
-      problem('TOOL_CALL_START "c1" without "toolCallName"', { type: 'TOOL_CALL_START', toolCallId: 'c1' }, 'missing_name'),
-      ...opened('c1', 'search', { parentMessageId: 'm1' }),
+    const nameless = { type: 'TOOL_CALL_START', toolCallId: 'c1' }
+    expect(d.decode(nameless, {})).toStrictEqual([
+      problem('TOOL_CALL_START "c1" without "toolCallName"', nameless, 'missing_name'),
+      outOfOrder(nameless),
+      ...renamed('c1', 'search', { parentMessageId: 'm1' }),
     ])
     const e = decoderFor()
     e.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
-    expect(e.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'find', parentMessageId: 'm2' }, {})).toStrictEqual(
-      opened('c1', 'find', { parentMessageId: 'm2' }),
-    )
+    const again = { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'find', parentMessageId: 'm2' }
+    expect(e.decode(again, {})).toStrictEqual([outOfOrder(again), ...renamed('c1', 'find', { parentMessageId: 'm2' })])
   })
 
   it('a second start opens an ended call again and forgets its arguments', () => {
@@ -79,20 +85,21 @@ describe('a tool call\'s start', () => {
     ])
   })
 
-  it('a second start tells what was wrong with the first arguments, and reports broken arguments again', () => {
+  it('a second start of a call still open keeps its arguments; what is wrong with them is told at the end', () => {
     const d = decoderFor()
     d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
     d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'x' }, {})
-    const restart = d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }, {})
+    const again = { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' }
+    const restart = d.decode(again, {})
     expect(restart.filter((op) => op.op === 'problem')).toStrictEqual([
-      problem('the arguments of tool call "c1" are not valid JSON: unexpected "x" where a value should start at 0', 'x', 'tool_arguments'),
+      problem('TOOL_CALL_START for tool call "c1", which is still open; its arguments so far are kept', again, 'start_while_open'),
     ])
     expect(d.decode({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'y' }, {})).toStrictEqual([])
     const end = d.decode({ type: 'TOOL_CALL_END', toolCallId: 'c1' }, {})
-    // The end writes the new arguments' text first, then tells what is wrong with them.
+    // The end writes the arguments' text since the last write first, then tells what is wrong with all of them.
     expect(end[0]).toStrictEqual(append('c1', 'y'))
     expect(end.filter((op) => op.op === 'problem')).toStrictEqual([
-      problem('the arguments of tool call "c1" are not valid JSON: unexpected "y" where a value should start at 0', 'y', 'tool_arguments'),
+      problem('the arguments of tool call "c1" are not valid JSON: unexpected "x" where a value should start at 0', 'xy', 'tool_arguments'),
     ])
   })
 })

@@ -34,3 +34,33 @@ describe('1. UI message stream: a data part missing an expected field is kept', 
     expect(codes(step)).toEqual(['invalid'])
   })
 })
+
+describe('2. AG-UI: a second TOOL_CALL_START for a call still open keeps its arguments', () => {
+  const events: Ev[] = [
+    { type: 'RUN_STARTED', threadId: 'th', runId: 'r1' },
+    { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' },
+    { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"q":"we' },
+    { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search' },
+    { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'ather"}' },
+    { type: 'TOOL_CALL_END', toolCallId: 'c1' },
+    { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1' },
+  ]
+
+  it('the arguments before and after the second start are one input, and a start_while_open problem says so', () => {
+    const state = foldStream(events, { protocol: 'ag-ui' })
+    const [tool] = messagesOf(state).filter((m) => m.type === 'tool')
+    expect(tool!.props).toMatchObject({ toolCallId: 'c1', name: 'search', inputText: '{"q":"weather"}', input: { q: 'weather' }, state: 'input-available' })
+    expect(codes(state)).toEqual(['start_while_open'])
+  })
+
+  it('the decoder writes no op that empties the arguments, and the second start still takes a new name', () => {
+    const d = createAgUiDecoder({ turnId: 't1', scope: 't1' })
+    d.decode(events[1], {})
+    d.decode(events[2], {})
+    const again: Op[] = d.decode({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'find' }, {})
+    // No op replaces the call's props (the old start wrote `inputText: ''` over them).
+    expect(again.filter((op) => op.op === 'message.delta' && op.action === 'set' && op.path === '')).toEqual([])
+    expect(again.filter((op) => op.op === 'problem').map((op) => op.op === 'problem' && op.error.code)).toEqual(['start_while_open'])
+    expect(again).toContainEqual(expect.objectContaining({ op: 'message.delta', action: 'merge', path: '', value: { name: 'find' } }))
+  })
+})

@@ -105,11 +105,18 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
     const lane = stream.laneOf(e)
     const ops: Op[] = name ? [] : [stream.problem(`TOOL_CALL_START "${id}" without "toolCallName"`, e, 'missing_name')]
     let track = tools.get(id)
+    if (track?.open) {
+      // A start for a call still taking arguments is out of order (@ag-ui/client's verifier ends the
+      // run here): the arguments received so far are kept, and the start's name and parent still apply.
+      ops.push(stream.problem(`TOOL_CALL_START for tool call "${id}", which is still open; its arguments so far are kept`, e, 'start_while_open'))
+      if (name) track.name = name
+      if (parentMessageId) track.parentMessageId = parentMessageId
+      return [...ops, ...renamed(track), ...kept(track, 'extra', extra)]
+    }
     if (track) {
-      // The call starts again: its earlier text, and what is wrong with its arguments, are told first.
+      // The call starts again after its end (a replayed run): its earlier text is written first.
       const text = unsentText(track, { turnId, messageId: track.id })
       if (text) ops.push(text)
-      if (track.open) report(track, finalArguments(track), ops)
       track.open = true
       if (name) track.name = name
       if (parentMessageId) track.parentMessageId = parentMessageId
@@ -125,6 +132,16 @@ export function createToolEvents(stream: AgUiStream): ToolEvents {
   function kept(track: ToolTrack, key: 'extra' | 'resultExtra', extra: Record<string, unknown> | undefined): Op[] {
     if (!extra) return []
     return [{ op: 'message.delta', ...placeOf(track), action: 'merge', path: key, value: extra }]
+  }
+
+  /** A call's name and parent again, leaving its arguments as they are. */
+  function renamed(track: ToolTrack): Op[] {
+    const value: Record<string, unknown> = { name: track.name }
+    if (track.parentMessageId) value.parentMessageId = track.parentMessageId
+    return [
+      { op: 'message.delta', ...placeOf(track), action: 'merge', path: '', value },
+      { op: 'trace.node', turnId, node: { id: `tool:${track.id}`, label: track.name, tool: track.name } },
+    ]
   }
 
   function opened(track: ToolTrack): Op[] {
