@@ -98,7 +98,8 @@ export function useStickToBottom() {
       intent = false
       lastTop = el.scrollTop
       if (stuck.current && gap > 1) toEnd()
-      setAtEnd(near)
+      // Still stuck, it is back at the end already: a scroll up by code must not show "Jump to latest" for a frame.
+      setAtEnd(stuck.current || near)
     }
     // Growth (a token, a new turn) keeps the end in view only while stuck.
     const observer = new ResizeObserver(() => {
