@@ -64,3 +64,48 @@ describe('2. AG-UI: a second TOOL_CALL_START for a call still open keeps its arg
     expect(again).toContainEqual(expect.objectContaining({ op: 'message.delta', action: 'merge', path: '', value: { name: 'find' } }))
   })
 })
+
+describe('6. Vocion: a tool_error finds its row by the tool named in the row’s label', () => {
+  const actor = { id: 'lead', kind: 'lead', name: 'Revenue Lead' }
+
+  it('the row whose label names the tool fails with the message; no extra error row appears', () => {
+    const state = foldStream([
+      { type: 'trace_node', id: 'b1', actor, kind: 'tool', status: 'start', label: 'Lookup invoice INV-1' },
+      { type: 'tool_error', tool: 'lookup_invoice', message: 'The endpoint could not be reached', status: 502 },
+      { type: 'done', response: 'Sorry.' },
+    ], { protocol: 'vocion' })
+    const all = rows(state)
+    expect(all.map((n) => [n.label, n.status])).toEqual([['Lookup invoice INV-1', 'error']])
+    expect(all[0]!.text).toContain('The endpoint could not be reached')
+  })
+
+  it('as failToolNode: the latest open row matching by tool or label; finished rows and rows naming another tool are left alone', () => {
+    const state = foldStream([
+      { type: 'trace_node', id: 'a', actor, kind: 'tool', status: 'done', label: 'Lookup invoice INV-0' },
+      { type: 'trace_node', id: 'b', actor, kind: 'tool', status: 'start', label: 'Lookup-invoice INV-1' },
+      { type: 'trace_node', id: 'c', actor, kind: 'tool', status: 'start', label: 'Lookup customer' },
+      { type: 'tool_error', tool: 'lookup-invoice', message: 'Timed out' },
+      { type: 'done', response: 'Sorry.' },
+    ], { protocol: 'vocion' })
+    // "Lookup-invoice" lower-cased does not contain "lookup invoice": only the label with a space matches, as in the rail.
+    expect(rows(state).map((n) => [n.label, n.status])).toEqual([
+      ['Lookup invoice INV-0', 'done'], ['Lookup-invoice INV-1', 'done'], ['Lookup customer', 'done'], ['lookup-invoice', 'error'],
+    ])
+  })
+})
+
+describe('7. Vocion: a null in a trace_node’s detail keeps the earlier value, as the rail’s reducer does', () => {
+  it('detail, args, result and resultDetail sent as null keep what the start set', () => {
+    const state = foldStream([
+      {
+        type: 'trace_node', id: 'n1', actor: { id: 'lead' }, kind: 'search', status: 'start', label: 'Searching',
+        detail: 'accounts in EMEA', args: { region: 'EMEA' }, result: { hits: 1 }, resultDetail: 'one hit',
+      },
+      { type: 'trace_node', id: 'n1', status: 'done', detail: null, args: null, result: null, resultDetail: null },
+      { type: 'done', response: 'Done.' },
+    ], { protocol: 'vocion' })
+    const [row] = rows(state)
+    expect(row).toMatchObject({ status: 'done', detail: 'accounts in EMEA', args: { region: 'EMEA' }, result: { hits: 1 }, resultDetail: 'one hit' })
+    expect(codes(state)).toEqual([])
+  })
+})

@@ -48,13 +48,13 @@ describe('trace_node: absent keeps, present wins', () => {
     })
   })
 
-  it('null is a value for the free-form fields (detail, args, result, resultDetail): it clears them', () => {
+  it('null in the free-form fields (detail, args, result, resultDetail) keeps the earlier value, as the reducer’s `??` does', () => {
     const state = run([
       { ...start, result: { hits: 1 }, resultDetail: 'one hit' },
       { type: 'trace_node', id: 'n1', status: 'done', detail: null, args: null, result: null, resultDetail: null },
     ])
     const row = rowOf(state, 'n1')
-    expect([row.detail, row.args, row.result, row.resultDetail]).toEqual([null, null, null, null])
+    expect([row.detail, row.args, row.result, row.resultDetail]).toEqual(['accounts in EMEA', { region: 'EMEA' }, { hits: 1 }, 'one hit'])
     expect(codes(state)).toEqual([])
   })
 
@@ -94,6 +94,14 @@ describe('tool_error finds its row', () => {
     ])
     expect(rows(state).map((n) => ({ label: n.label, status: n.status }))).toEqual([{ label: 'Checking billing', status: 'error' }])
     expect(rowOf(state, 'b1').text).toContain('The endpoint could not be reached')
+  })
+
+  it('a row that names the tool only in its label is found by it, as failToolNode matches the label', () => {
+    const state = run([
+      { type: 'trace_node', id: 'b1', actor, kind: 'tool', status: 'start', label: 'Lookup invoice INV-1' },
+      { type: 'tool_error', tool: 'lookup_invoice', message: 'Timed out' },
+    ])
+    expect(rows(state).map((n) => [n.label, n.status])).toEqual([['Lookup invoice INV-1', 'error']])
   })
 
   it('without a tool_start, the latest open row of that tool fails; earlier finished rows of the tool are left alone', () => {

@@ -33,6 +33,8 @@ export interface ServerRow {
   /** The store id the row folds into (its scoped id, or the row a tool event opened). */
   nodeId: string
   tool?: string
+  /** The row's latest label: a `tool_error` also finds its row by the tool named in it. */
+  label?: string
   open: boolean
   /** Claimed by a `tool_start`, so no second call takes it. */
   claimed: boolean

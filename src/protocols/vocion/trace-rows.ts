@@ -45,8 +45,13 @@ export function createTraceRows(stream: VocionStream): TraceRows {
   }
 
   function latestOpenRow(tool: string): ServerRow | undefined {
+    // As the rail's `failToolNode` matches: the row's tool, or its label naming the tool
+    // (lower case, with `-` and `_` read as spaces: "Lookup invoice" for `lookup_invoice`).
+    const spoken = tool.replace(/[-_]/g, ' ')
     let found: ServerRow | undefined
-    for (const row of rows.values()) if (row.tool === tool && row.open) found = row
+    for (const row of rows.values()) {
+      if (row.open && (row.tool === tool || (row.label !== undefined && row.label.toLowerCase().includes(spoken)))) found = row
+    }
     return found
   }
 
@@ -94,9 +99,11 @@ export function createTraceRows(stream: VocionStream): TraceRows {
     if (typeof event.label === 'string') node.label = event.label
     // Once both tenses are known, the label follows the status (a `done` that carries only the status reads past tense).
     if (labels && node.status && node.status !== 'error') node.label = node.status === 'done' ? labels.done : labels.running
+    if (node.label !== undefined) row.label = node.label
     if (Array.isArray(event.citations)) node.citations = event.citations
     if (tool) node.tool = tool
-    for (const key of ['detail', 'args', 'result', 'resultDetail'] as const) if (event[key] !== undefined) node[key] = event[key]
+    // As the rail's reducer (`node.detail ?? prev.detail`): a `null` keeps the earlier value, as an absent field does.
+    for (const key of ['detail', 'args', 'result', 'resultDetail'] as const) if (event[key] !== undefined && event[key] !== null) node[key] = event[key]
     if (typeof event.confidence === 'number') node.confidence = event.confidence
     if (extra) node.extra = extra
     const delta = typeof event.delta === 'string' && event.delta !== '' ? event.delta : undefined
