@@ -65,6 +65,50 @@ describe('2. AG-UI: a second TOOL_CALL_START for a call still open keeps its arg
   })
 })
 
+describe('3. Yao: a delta chunk of another type re-types the message, as Yao’s client does', () => {
+  it('a thinking delta onto a text message makes it a reasoning message, its content appended', () => {
+    const state = foldStream([
+      { chunk_id: 'C1', message_id: 'M1', type: 'text', props: { content: 'Hel' }, delta: true },
+      { chunk_id: 'C2', message_id: 'M1', type: 'thinking', props: { content: 'lo' }, delta: true },
+    ], { protocol: 'yao' })
+    expect(messagesOf(state).map((m) => [m.type, m.props.content])).toEqual([['reasoning', 'Hello']])
+  })
+
+  it('a delta at a path of another type re-types it too', () => {
+    const state = foldStream([
+      { chunk_id: 'C1', message_id: 'M1', type: 'loading', props: { message: 'Searching' }, delta: true },
+      { chunk_id: 'C2', message_id: 'M1', type: 'text', props: { content: 'Found it' }, delta: true, delta_path: 'content', delta_action: 'set' },
+    ], { protocol: 'yao' })
+    expect(messagesOf(state).map((m) => [m.type, m.props])).toEqual([['text', { message: 'Searching', content: 'Found it' }]])
+  })
+})
+
+describe('4. Yao: a message with parent_message_id nests under its parent message', () => {
+  const agent = { chunk_id: 'C1', message_id: 'M1', block_id: 'B1', type: 'agent', props: { name: 'researcher', status: 'running' } }
+  const child = { chunk_id: 'C2', message_id: 'M2', type: 'tool_call', props: { id: 'call_1', name: 'search', arguments: '{"q":"x"}', parent_message_id: 'M1' } }
+
+  it('the child goes in its parent’s lane of children, in the parent’s block, and not at the top of the turn', () => {
+    const state = foldStream([agent, child], { protocol: 'yao' })
+    const lane = state.threads['turn-1/M1/children']
+    expect(lane).toMatchObject({ blockId: 'turn-1/B1', messageIds: ['turn-1/M2'] })
+    const m2 = messagesOf(state).find((m) => m.id === 'turn-1/M2')!
+    expect(m2).toMatchObject({ threadId: 'turn-1/M1/children', blockId: 'turn-1/B1' })
+    expect(m2.props).toMatchObject({ parent_message_id: 'M1', name: 'search' })
+    expect(state.blocks['turn-1/B1']!.threadIds).toEqual(['turn-1/M1/children'])
+  })
+
+  it('later deltas of the child stay nested (the parent is read from the message, not each chunk); a child whose parent is unknown stays at the top', () => {
+    const state = foldStream([
+      agent, child,
+      { chunk_id: 'C3', message_id: 'M2', type: 'tool_call', props: { arguments: '' }, delta: true, delta_path: 'arguments' },
+      { chunk_id: 'C4', message_id: 'M3', type: 'text', props: { content: 'orphan', parent_message_id: 'M9' } },
+    ], { protocol: 'yao' })
+    expect(state.threads['turn-1/M1/children']!.messageIds).toEqual(['turn-1/M2'])
+    const m3 = messagesOf(state).find((m) => m.id === 'turn-1/M3')!
+    expect(m3.threadId).toBeUndefined()
+  })
+})
+
 describe('6. Vocion: a tool_error finds its row by the tool named in the row’s label', () => {
   const actor = { id: 'lead', kind: 'lead', name: 'Revenue Lead' }
 

@@ -93,13 +93,13 @@ describe('Yao content: replace or merge', () => {
     }
   })
 
-  it('a delta on a message of another type keeps the type the message had, so a later unflagged chunk of that type merges', () => {
+  it('a delta on a message of another type re-types it, as Yao\'s client does, so a later unflagged chunk of the old type replaces', () => {
     const d = decoder()
     run([{ message_id: 'M1', type: 'text', props: { content: 'a' } }], d)
-    run([{ message_id: 'M1', type: 'loading', delta: true, props: { content: 'b' } }], d)
-    expect(run([{ message_id: 'M1', type: 'text', props: { content: 'c' } }], d)).toEqual([
-      { op: 'message.delta', ...at(), action: 'append', path: 'content', value: 'c' },
+    expect(run([{ message_id: 'M1', type: 'loading', delta: true, props: { content: 'b' } }], d)).toEqual([
+      { op: 'message.delta', ...at('t1/M1', 'loading'), action: 'append', path: '', value: { content: 'b' }, retype: true },
     ])
+    expect(run([{ message_id: 'M1', type: 'text', props: { content: 'c' } }], d)[0]!.op).toBe('message.put')
   })
 
   it('a replacing chunk of another type gives the message its new type, so a later unflagged chunk of the old type replaces', () => {

@@ -68,6 +68,9 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   const { turnId, scope } = context
   const seenChunks = new Set<string>()
   const messageTypes = new Map<string, string>()
+  /** A message's parent (Yao's `parent_message_id`: a sub-agent's calls under its agent message), and each message's block. */
+  const parents = new Map<string, string>()
+  const messageBlocks = new Map<string, string | undefined>()
   const tools = new Map<string, ToolCallTrack>()
   let anonymous = 0
   /**
@@ -106,6 +109,8 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     scopedIds.clear()
     seenChunks.clear()
     messageTypes.clear()
+    parents.clear()
+    messageBlocks.clear()
     anonymousIds.clear()
     renamed.clear()
     tools.clear()
@@ -283,15 +288,20 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     const typeChange = chunk.type_change === true
     // Only a boolean is a flag: `null`, `0`, `""` or `[]` count as no flag, never as "replace".
     const flag = typeof chunk.delta === 'boolean' ? chunk.delta : undefined
-    messageTypes.set(wireId, known && !typeChange && flag === true ? known : wireType)
-    const where = place(wireId, wireType, chunk, props)
+    // A delta of another type re-types the message, as Yao's client does (`current.type = chunk.type`).
+    const retype = typeChange || (flag === true && known !== undefined && known !== wireType)
+    messageTypes.set(wireId, wireType)
+    const parentWire = parentOf(wireId, props, chunk)
+    const where = place(wireId, wireType, chunk, props, parentWire)
+    // Nested under its parent, a chunk's own thread is not its place: it is kept with the message.
+    const movedThread = parentWire !== undefined ? idOf(chunk.thread_id) : undefined
 
     // `delta: false` replaces; an absent flag on a message already streaming of the
     // same type merges, as Yao's concurrent example shows (C1 + C3 → one message).
     const isDelta = flag === true || (flag === undefined && known === wireType && named !== undefined)
     // A token that carries only its text (an append of `content` to the whole props, no
     // field of its own) is held, and reaches the message with the batch's other tokens.
-    if (isDelta && (chunk.delta_action === undefined || chunk.delta_action === 'append') && (chunk.delta_path === undefined || chunk.delta_path === '') && !typeChange
+    if (isDelta && (chunk.delta_action === undefined || chunk.delta_action === 'append') && (chunk.delta_path === undefined || chunk.delta_path === '') && !retype && !movedThread
       && wireType !== 'tool_call' && wireType !== 'execute' && typeof props.content === 'string' && onlyContent(props)
       && yaoChunkExtras(chunk as Record<string, unknown>) === undefined) {
       tokenHeld = true
@@ -312,7 +322,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
       } catch (thrown) {
         return [problem(thrown instanceof PathError ? thrown.message : 'bad delta_path', chunk, 'delta_path')]
       }
-      if (action === 'append' && path === '' && !typeChange) {
+      if (action === 'append' && path === '' && !retype) {
         // An append to all of props appends key by key; one op per key lets a
         // batch's tokens for `content` merge into one write.
         for (const key of Object.keys(props)) {
@@ -322,28 +332,51 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
         }
         if (ops.length === 0) ops.push({ op: 'message.delta', ...where, action: 'merge', path: '', value: {} })
       } else {
-        ops.push({ op: 'message.delta', ...where, action: action as DeltaAction, path, value, retype: typeChange })
+        ops.push({ op: 'message.delta', ...where, action: action as DeltaAction, path, value, retype })
       }
     }
     // The chunk's own fields beyond weft's (not its props, which are the message's): merged, under their own prop.
     const extra = yaoChunkExtras(chunk as Record<string, unknown>)
-    if (extra) ops.push({ op: 'message.delta', ...where, action: 'merge', path: 'extra', value: extra })
+    const kept = movedThread ? { ...extra, thread_id: movedThread } : extra
+    if (kept) ops.push({ op: 'message.delta', ...where, action: 'merge', path: 'extra', value: kept })
     const appends = isDelta && (chunk.delta_action ?? 'append') === 'append'
     if (wireType === 'tool_call') ops.push(...toolCall(wireId, props, appends))
     if (wireType === 'execute') ops.push(executeNode(wireId, props))
     return ops
   }
 
-  function place(wireId: string, wireType: string, chunk: YaoChunk, props: Record<string, unknown>) {
-    const blockId = idOf(chunk.block_id) ?? (wireType === 'event' ? undefined : idOf(props.block_id))
-    const threadId = idOf(chunk.thread_id)
+  /**
+   * The message a message nests under: Yao's client reads `parent_message_id` from the
+   * message's props (a chunk-level one is read too), remembers it, and nests the
+   * message only while that parent is a message it has.
+   */
+  function parentOf(wireId: string, props: Record<string, unknown>, chunk: YaoChunk): string | undefined {
+    const named = idOf(props.parent_message_id) ?? idOf((chunk as Record<string, unknown>).parent_message_id)
+    if (named !== undefined) {
+      const parent = serverMessageId(named)
+      if (parent !== wireId) parents.set(wireId, parent)
+    }
+    const parent = parents.get(wireId)
+    return parent !== undefined && messageTypes.has(parent) ? parent : undefined
+  }
+
+  /**
+   * Where a message goes. A child of another message goes in its parent's lane of
+   * children (the thread `<parent's id>/children`, in the parent's block), as Yao's
+   * client puts it in the parent's `props.children`.
+   */
+  function place(wireId: string, wireType: string, chunk: YaoChunk, props: Record<string, unknown>, parent?: string) {
+    const named = idOf(chunk.block_id) ?? (wireType === 'event' ? undefined : idOf(props.block_id))
+    if (!messageBlocks.has(wireId) || (named && !messageBlocks.get(wireId))) messageBlocks.set(wireId, named)
+    const blockId = parent !== undefined ? messageBlocks.get(parent) ?? named : named
+    const threadId = parent !== undefined ? undefined : idOf(chunk.thread_id)
     return {
       turnId,
       messageId: scoped(wireId),
       type: TYPE_NAMES.get(wireType) ?? wireType,
       role: 'assistant' as const,
       blockId: blockId && scoped(blockId),
-      threadId: threadId && scoped(threadId),
+      threadId: parent !== undefined ? `${scoped(parent)}/children` : threadId && scoped(threadId),
     }
   }
 
