@@ -109,6 +109,38 @@ describe('4. Yao: a message with parent_message_id nests under its parent messag
   })
 })
 
+describe('5. Yao: a raw JSON line without `data:` is read, as Yao’s client reads it', () => {
+  const line = (chunk: Ev) => JSON.stringify(chunk)
+  const end = { chunk_id: 'C9', type: 'event', props: { event: 'stream_end', data: { status: 'completed' } } }
+
+  it('raw lines, one chunk per line, fold like data: frames', () => {
+    const raw = [
+      line({ chunk_id: 'C1', message_id: 'M1', type: 'text', props: { content: 'Hel' }, delta: true }),
+      line({ chunk_id: 'C2', message_id: 'M1', type: 'text', props: { content: 'lo' }, delta: true }),
+      line(end),
+    ].join('\n') + '\n'
+    const state = foldStream(raw, { protocol: 'yao' })
+    expect(messagesOf(state).map((m) => m.props.content)).toEqual(['Hello'])
+    expect(state.turns[TURN]!.status).toBe('done')
+    expect(codes(state)).toEqual([])
+  })
+
+  it('raw lines and data: frames mixed in one stream keep their order', () => {
+    const raw = `${line({ chunk_id: 'C1', message_id: 'M1', type: 'text', props: { content: 'Hel' }, delta: true })}\n`
+      + `data: ${line({ chunk_id: 'C2', message_id: 'M1', type: 'text', props: { content: 'lo' }, delta: true })}\n\n`
+      + `  ${line({ chunk_id: 'C3', message_id: 'M1', type: 'text', props: { content: '!' }, delta: true })}\n`
+      + `data: ${line(end)}\n\n`
+    const state = foldStream(raw, { protocol: 'yao' })
+    expect(messagesOf(state).map((m) => m.props.content)).toEqual(['Hello!'])
+    expect(codes(state)).toEqual([])
+  })
+
+  it('a raw line that is not valid JSON is a problem, not a silent drop', () => {
+    const state = foldStream(`{"chunk_id":"C1","type":"text"\ndata: ${line(end)}\n\n`, { protocol: 'yao' })
+    expect(state.turns[TURN]!.problems.map((p) => p.message)).toEqual(['a frame was not valid JSON'])
+  })
+})
+
 describe('6. Vocion: a tool_error finds its row by the tool named in the row’s label', () => {
   const actor = { id: 'lead', kind: 'lead', name: 'Revenue Lead' }
 

@@ -20,6 +20,12 @@ export interface SSEFrame {
   event?: string
   data: string
   retry?: number
+  /**
+   * True for a line that is a bare JSON object or array, with no `data:` in front:
+   * not an SSE field, but a line some servers send (Yao's client reads "data: {json}"
+   * or raw JSON), so it is dispatched as a frame of its own instead of dropped.
+   */
+  bare?: true
 }
 
 /**
@@ -93,8 +99,13 @@ export function createFrameParser(sink: FrameSink): FrameParser {
     },
     // Only register when wanted: the parser skips comment slicing without it.
     ...(sink.onComment ? { onComment: (text: string) => sink.onComment?.(text) } : {}),
-    // Unknown fields and malformed `retry:` values are ignored, as the SSE standard asks.
-    onError() {},
+    // Unknown fields and malformed `retry:` values are ignored, as the SSE standard asks,
+    // except a line that is bare JSON: that is a frame of its own (see `SSEFrame.bare`).
+    onError(error) {
+      if (error.type !== 'unknown-field' || error.line === undefined) return
+      const first = error.line.trimStart().charAt(0)
+      if (first === '{' || first === '[') sink.onFrame({ data: error.line, bare: true })
+    },
   })
 
   return {
