@@ -1,6 +1,8 @@
 // Mutation testing (`npm run mutate`, not part of CI): plants small bugs in the fold,
-// the batcher, resume, the transport and the four decoders, and checks that the unit
-// tests (vitest.mutate.config.ts) catch them. Two shared cores cannot take the whole
+// the batcher, resume, the transport, the four decoders and the user-facing layer (the
+// request builders, the conversation store, the markdown tail, safeUrl, the gate card,
+// the composer and sticking to the end), and checks that the unit tests
+// (vitest.mutate.config.ts) catch them. Two shared cores cannot take the whole
 // set in one go, so it runs one group at a time: `MUTATE_GROUP=fold npm run mutate`
 // (no group: all of them, on a machine that can). Each group keeps its own incremental
 // file and report in reports/, so a run that crashed or was stopped resumes where it
@@ -18,6 +20,17 @@ const groups = {
   'ui-message': ['src/protocols/ui-message/{decoder,stream-context,text-parts,think-tags,tool-calls,data-parts,chunk-fields}.ts'],
   vocion: ['src/protocols/vocion/{decoder,answer,event-fields,lanes,parts,search,stream-state,tool-calls,trace-rows}.ts'],
   'ag-ui': ['src/protocols/ag-ui/{decoder,chunks,event-fields,event-types,lanes,snapshots,stream-state,text-messages,tool-events,tool-calls,tool-result,messages}.ts'],
+  // The user-facing layer: what goes out in a request, what is kept of a conversation,
+  // and the components a person acts through.
+  requests: ['src/protocols/*/request.ts', 'src/core/request-plan.ts', 'src/core/transport/request.ts'],
+  // indexed-db.ts is not here: only the browser tests reach IndexedDB (docs/mutation.md).
+  conversations: ['src/core/conversations/{storage,saver,record,journal,ledger,loader}.ts'],
+  'markdown-tail': ['src/components/markdown/tail.ts'],
+  'safe-url': ['src/components/safe-url.ts'],
+  'gate-card': ['src/components/gate-card.tsx'],
+  composer: ['src/components/composer.tsx'],
+  // Only what decides scrolling: `useStickToBottom`, and which element a transcript scrolls in.
+  'auto-scroll': ['src/components/scroll-context.ts', 'src/components/chat.tsx:40-131', 'src/components/transcript.tsx:64-68'],
 }
 const group = process.env.MUTATE_GROUP
 if (group !== undefined && !Object.hasOwn(groups, group)) {

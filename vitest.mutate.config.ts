@@ -20,11 +20,32 @@ const FOLD_TESTS = [
 ]
 const foldGroup = ['fold', 'fold-rules', 'batcher'].includes(process.env.MUTATE_GROUP ?? '')
 
+/**
+ * The user-facing groups run only the tests written for them. The component tests
+ * (test/react) name their own environment, jsdom, in a comment at their top.
+ */
+const GROUP_TESTS: Record<string, string[]> = {
+  requests: [
+    'test/core/request-fields-exact.test.ts', 'test/core/request-builders-rules.test.ts', 'test/core/pins-request-shape.test.ts',
+    'test/core/pins-resume-request.test.ts', 'test/core/request-reuse.test.ts', 'test/core/transport-request-rules.test.ts',
+    'test/core/wire-fields-ag-ui-vocion.test.ts', 'test/core/ui-message-wire-fields.test.ts',
+  ],
+  conversations: [
+    'test/core/conversations-quarantine.test.ts', 'test/core/conversations-saving.test.ts', 'test/core/conversations-rules.test.ts',
+  ],
+  'markdown-tail': ['test/core/pins-markdown-tail.test.ts', 'test/core/markdown-tail-rules.test.ts'],
+  'safe-url': ['test/core/safe-url-rules.test.ts'],
+  'gate-card': ['test/react/gate-card-rules.test.tsx'],
+  composer: ['test/react/composer-rules.test.tsx'],
+  'auto-scroll': ['test/react/stick-to-bottom-rules.test.tsx'],
+}
+const groupTests = GROUP_TESTS[process.env.MUTATE_GROUP ?? '']
+
 export default defineConfig({
   test: {
     environment: 'node',
     setupFiles: ['test/register-protocols.ts', 'test/mutate-setup.ts'],
-    include: foldGroup ? FOLD_TESTS : [
+    include: groupTests ?? (foldGroup ? FOLD_TESTS : [
       'test/core/fold.test.ts', 'test/core/fold-safety.test.ts', 'test/core/fold-lifecycle.test.ts', 'test/core/message-table.test.ts', 'test/core/sealed-values.test.ts',
       'test/core/coalesce.test.ts', 'test/core/store.test.ts', 'test/core/timeline.test.ts', 'test/core/prototype-safety.test.ts', 'test/core/wire-strings.test.ts', 'test/core/end-of-stream.test.ts',
       'test/core/yao.test.ts', 'test/core/ui-message.test.ts', 'test/core/ui-message-streams.test.ts', 'test/core/ui-messages.test.ts',
@@ -44,7 +65,8 @@ export default defineConfig({
       'test/core/ag-ui-message-rules.test.ts', 'test/core/ag-ui-snapshot-rules.test.ts', 'test/core/ag-ui-chunk-rules.test.ts',
       'test/core/ag-ui-decoder-rules.test.ts', 'test/core/ag-ui-tool-rules.test.ts',
       'test/core/ui-message-tool-rules.test.ts', 'test/core/ui-message-text-rules.test.ts', 'test/core/ui-message-chunk-rules.test.ts',
-    ],
+      ...new Set(Object.values(GROUP_TESTS).flat()),
+    ]),
     testTimeout: 60_000,
     // The test files share one module graph: a mutant is switched on at run time, so
     // nothing needs a fresh import, and re-running the setup per file was most of the
