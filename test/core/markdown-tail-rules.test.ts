@@ -190,6 +190,14 @@ describe('completeTail: inline delimiters', () => {
     ])
   })
 
+  it('an underscore right after a whole link opens (a link ends in punctuation, not a word)', () => {
+    cases([['[a](u)_c', '[a](u)_c_'], ['[a](u)*c', '[a](u)*c*']])
+  })
+
+  it('an outer opener the text ends with is closed, not dropped, once an inner one was closed', () => {
+    cases([['**a `b**', '**a `b**`**'], ['~~a `b~~', '~~a `b~~`~~']])
+  })
+
   it('completes only the last line', () => {
     cases([['**a\nb *c', '**a\nb *c*'], ['a\n\nSome **bold', 'a\n\nSome **bold**']])
   })
