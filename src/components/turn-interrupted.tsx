@@ -1,9 +1,11 @@
 /**
  * The line under an answer that ended before it was complete: stopped by the
- * person, or cut off with nothing left to resume. It says which, and offers Retry.
+ * person, or cut off (the stream ended before its protocol's end, with nothing
+ * left to resume). It says which, and offers Retry.
  */
 import { forwardRef, type HTMLAttributes } from 'react'
 import { RESUME_EXPIRED } from '../core/client-options'
+import { STREAM_TRUNCATED } from '../core/errors'
 import { storeClient } from '../core/store-client'
 import { useAgentSelector } from '../react/selectors'
 import { useAgentStore } from '../react/store-context'
@@ -41,7 +43,7 @@ export const TurnInterrupted = forwardRef<HTMLParagraphElement, TurnInterruptedP
   const reason = useAgentSelector((s) => {
     const turn = turnId ? own(s.turns, turnId) : undefined
     if (turn?.role !== 'assistant' || turn.status !== 'aborted') return undefined
-    return turn.problems.some((p) => p.code === RESUME_EXPIRED) ? 'interrupted' : 'stopped'
+    return turn.problems.some((p) => p.code === RESUME_EXPIRED || p.code === STREAM_TRUNCATED) ? 'interrupted' : 'stopped'
   })
   const busy = useAgentSelector((s) => s.status === 'connecting' || s.status === 'streaming' || s.status === 'reconnecting')
   if (!turnId || !reason) return null

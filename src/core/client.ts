@@ -764,7 +764,8 @@ export class AgentClient {
     if (endReason === 'aborted' || isSettled(run.phase)) return { kind: 'aborted' }
     const final = endReason === 'done'
     if (replay) take(replay.end(final || reader.ended))
-    if (final || reader.ended || filter?.settled) return { kind: 'finished', reason: final ? 'done' : 'eof' }
+    // A server that said nothing more will come (Yao's `read_complete`, not live) ended the stream itself.
+    if (final || reader.ended || filter?.settled) return { kind: 'finished', reason: final || filter?.settled ? 'done' : 'eof' }
     // Without a strategy the end of the body is the end of the turn.
     if (!run.resume) return { kind: 'finished', reason: 'eof' }
     // A resumed connection that closes cleanly with nothing new: the server has no more.
@@ -964,8 +965,15 @@ export class AgentClient {
         this.endInError(run, error, { handle: 'leave', closeTurn: false })
         return
       }
+      const reader = run.memory.reader
+      const closing = reader?.end('eof') ?? []
+      // What arrived stopped short of the protocol's end, and history has no more: the answer stays cut off.
+      if (reader?.truncated) {
+        transition(run, 'aborted')
+        this.store.getState().dispatch([...closing, { op: 'stream.status', status: 'aborted' }])
+        return
+      }
       transition(run, 'done')
-      const closing = run.memory.reader?.end('eof') ?? []
       this.store.getState().dispatch([...closing, { op: 'turn.finish', turnId: run.turnId, status: 'done' }, { op: 'stream.status', status: 'done' }])
       return
     }

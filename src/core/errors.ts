@@ -69,6 +69,16 @@ export function toErrorType(value: unknown): ErrorType {
 }
 
 /**
+ * The `code` of the problem a turn records when its stream ended before the
+ * protocol's own end (no terminal event, no `[DONE]`): the turn keeps what
+ * arrived and ends `aborted`, so a cut-off answer never reads as complete.
+ *
+ * @example
+ * if (turn.problems.some((p) => p.code === STREAM_TRUNCATED)) offerRetry(turn.id)
+ */
+export const STREAM_TRUNCATED = 'truncated'
+
+/**
  * An `Error` that carries a `WeftError`, for the few places that must throw
  * (an async iterator, a promise the host awaits).
  *

@@ -57,4 +57,4 @@ export {
 } from './selectors'
 
 // Errors.
-export { WeftStreamError, weftError, type WeftError, type ErrorType } from './errors'
+export { STREAM_TRUNCATED, WeftStreamError, weftError, type WeftError, type ErrorType } from './errors'

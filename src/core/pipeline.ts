@@ -2,7 +2,7 @@
  * Frames in, ops out: JSON parsing, protocol detection and the decoder, shared
  * by the live client and by `foldStream`.
  */
-import { quote, weftError } from './errors'
+import { quote, STREAM_TRUNCATED, weftError } from './errors'
 import type { ProtocolName, StreamCursor } from './model'
 import type { Op } from './ops'
 import { detectProtocol } from './protocol/detect'
@@ -55,6 +55,7 @@ export class FrameDecoder {
   private held: Array<{ event: unknown; meta: FrameMeta }> = []
   private readonly options: FrameDecoderOptions
   private afterDone = false
+  private wasCut = false
 
   constructor(options: FrameDecoderOptions) {
     this.options = options
@@ -182,11 +183,42 @@ export class FrameDecoder {
       }
       return ops
     }
+    // Read before `end`, which closes the protocol: a body that stops short of the protocol's
+    // own end (no terminal event, no `[DONE]`) was cut off, however cleanly it closed.
+    const cut = reason === 'eof' && !this.ended
+    let ops: Op[]
     try {
-      return this.decoder.end(reason)
+      ops = this.decoder.end(reason)
     } catch (thrown) {
-      return [{ op: 'turn.finish', turnId: this.options.turnId, status: 'done' }, this.crash(thrown)]
+      ops = [{ op: 'turn.finish', turnId: this.options.turnId, status: 'done' }, this.crash(thrown)]
     }
+    return cut ? this.cutShort(ops) : ops
+  }
+
+  /** True when the last `end` found the stream cut off before its protocol ended it. */
+  get truncated(): boolean {
+    return this.wasCut
+  }
+
+  /**
+   * The turn keeps what arrived but ends `aborted`, not `done`, with a `truncated`
+   * problem that says why: an answer cut short never reads as complete.
+   */
+  private cutShort(ops: Op[]): Op[] {
+    this.wasCut = true
+    const turnId = this.options.turnId
+    const error = weftError('network', 'the stream ended before the agent finished; the answer may be incomplete', { code: STREAM_TRUNCATED, retryable: true })
+    const out: Op[] = []
+    let closed = false
+    for (const op of ops) {
+      if (op.op === 'turn.finish' && op.turnId === turnId && op.status === 'done') {
+        out.push({ op: 'problem', turnId, error }, { ...op, status: 'aborted' })
+        closed = true
+      } else out.push(op)
+    }
+    // A decoder whose own end closed nothing (it already had, with an error or a stop) keeps its status.
+    if (!closed && !ops.some((op) => op.op === 'turn.finish' && op.turnId === turnId)) out.push({ op: 'problem', turnId, error })
+    return out
   }
 
   /**

@@ -7,6 +7,7 @@ import type { DataPart } from '../../src/core/protocol/types'
 import { foldStream, streamToOps } from '../../src/core/fold-stream'
 import type { AgentState, Message } from '../../src/core/model'
 import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/errors'
 
 type Ev = Record<string, unknown>
 
@@ -17,7 +18,8 @@ const message = (s: AgentState, id: string): Message => {
   if (!found) throw new Error(`no message ${id}; have ${Object.keys(messageRecord(s.messages)).join(', ')}`)
   return found
 }
-const problemCodes = (s: AgentState, id = 'turn-1') => turnOf(s, id).problems.map((p) => p.code)
+// Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
+const problemCodes = (s: AgentState, id = 'turn-1') => turnOf(s, id).problems.map((p) => p.code).filter((code) => code !== STREAM_TRUNCATED)
 const run = (...events: Ev[]): Ev[] => [
   { type: 'RUN_STARTED', threadId: 'th1', runId: 'r1' },
   ...events,
@@ -88,9 +90,10 @@ describe('AG-UI runs', () => {
     expect((turnOf(s).usage as { entries: unknown[] }).entries).toHaveLength(2)
   })
 
-  it('a stream that closes without RUN_FINISHED still finishes the turn', () => {
+  it('a stream that closes without RUN_FINISHED closes its messages, and the turn is cut off', () => {
     const s = fold([{ type: 'RUN_STARTED', threadId: 'th1', runId: 'r1' }, { type: 'TEXT_MESSAGE_START', messageId: 'm1' }, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Hi' }])
-    expect(turnOf(s).status).toBe('done')
+    expect(turnOf(s).status).toBe('aborted')
+    expect(turnOf(s).problems.map((p) => p.code)).toEqual([STREAM_TRUNCATED])
     expect(message(s, 'm1')).toMatchObject({ status: 'done', props: { content: 'Hi' } })
   })
 

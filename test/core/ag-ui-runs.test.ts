@@ -11,6 +11,7 @@ import { agUiInputMessageId } from '../../src/protocols/ag-ui/index'
 import type { AgentState } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/errors'
 
 // ------------------------------------------------------------------ the back end of the document, on loopback
 
@@ -327,7 +328,9 @@ describe('AG-UI history, then runs and events, on a real server', () => {
     expect(live.threadId).toBe('mine')
     expect(live.runId).toBe('run_custom')
     expect(live.metadata.taskId).toBeUndefined()
-    expect(live.status).toBe('done')
+    // The run the request named never finished on this stream: the answer is cut off, not done.
+    expect(live.status).toBe('aborted')
+    expect(live.problems.map((p) => p.code)).toContain(STREAM_TRUNCATED)
   })
 
   it('a refused run is a typed error on the turn and no events are requested', async () => {

@@ -16,9 +16,11 @@ import { createAgentStore } from '../../src/core/store'
 import { liveFold, piecesFetch } from '../helpers/live-fold'
 import { contents, sse } from '../helpers/yao'
 import { messageIn, messageRecord } from '../../src/core/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/errors'
 
 const yao = (events: unknown[]) => foldStream(events, { protocol: 'yao' })
-const codes = (state: AgentState, turnId = 'turn-1') => state.turns[turnId]!.problems.map((p) => p.code)
+// Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
+const codes = (state: AgentState, turnId = 'turn-1') => state.turns[turnId]!.problems.map((p) => p.code).filter((code) => code !== STREAM_TRUNCATED)
 
 function nested(depth: number): Record<string, unknown> {
   let node: Record<string, unknown> = { leaf: true }
@@ -151,6 +153,7 @@ describe('a fold that throws loses nothing but the op that threw', () => {
       ...hello,
       { chunk_id: 'C3', message_id: 'M2', type: 'card', props: nested(1500) },
       { chunk_id: 'C4', message_id: 'M1', type: 'text', props: { content: '!' }, delta: true },
+      { type: 'event', props: { event: 'stream_end', status: 'completed' } },
     ])
     const store = createAgentStore()
     const client = new AgentClient(store, {

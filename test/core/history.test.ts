@@ -22,6 +22,7 @@ import { toUIMessages as builderMessages } from '../../src/protocols/ui-message/
 import { vocionHistory } from '../../src/protocols/vocion/history'
 import { yaoHistory } from '../../src/protocols/yao/history'
 import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/errors'
 
 const load = (batch: ReturnType<typeof uiMessageHistory>, state: AgentState = emptyState()) => fold(state, historyOps(batch, state))
 
@@ -205,15 +206,16 @@ describe('Vocion history: a transcript of events per turn', () => {
     expect(textOf(again, 'a1')).toBe(textOf(state, 'a1'))
   })
 
-  it('a turn that cannot be read is a problem; a recording cut short still ends its turn', () => {
+  it('a turn that cannot be read is a problem; a recording cut short still ends its turn, as cut off', () => {
     const state = load(vocionHistory([
       { id: 'a1', role: 'assistant', events: [{ type: 'response_delta', delta: 'Half an ans' }] },
       { id: 'q2', role: 'user' },
       { role: 'user', content: 'no id' },
     ]))
     expect(state.turnIds).toEqual(['a1'])
-    expect(state.turns.a1?.status).toBe('done')
-    expect(state.turns.a1?.problems).toHaveLength(2)
+    expect(state.turns.a1?.status).toBe('aborted')
+    expect(state.turns.a1?.problems.map((p) => p.code)).toContain(STREAM_TRUNCATED)
+    expect(state.turns.a1?.problems).toHaveLength(3)
   })
 })
 

@@ -8,6 +8,7 @@ import { encodeFrame, type MockFrame, type Scenario } from '../../mock/scenario'
 import { findScenario, scenarios as registered } from '../../mock/scenarios/index'
 import { syncScheduler } from '../../src/core/batcher'
 import { AgentClient, RESUME_EXHAUSTED, RESUME_EXPIRED, type AgentClientOptions } from '../../src/core/client'
+import { STREAM_TRUNCATED } from '../../src/core/errors'
 import { foldStream } from '../../src/core/fold-stream'
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import type { ResumeStrategyName } from '../../src/core/resume/strategies/index'
@@ -290,11 +291,15 @@ describe('standard SSE: Last-Event-ID', () => {
     expect(delays.every((ms) => ms >= 2500)).toBe(true)
   })
 
-  it('a 204 ends the resume: the turn closes with what arrived', async () => {
+  it('a 204 ends the resume: the turn closes with what arrived, cut off since its end never came', async () => {
     const s = scenario('yao', 'no-end')
     // Every event arrives, then the socket dies; the reconnect after the last id gets a 204.
     const r = await run({ url: `/mock/sse/yao/no-end?cut=${s.frames.length}`, protocol: 'yao', strategy: 'sse' })
-    await expectSame(r, s, 'yao', '204')
+    // The uninterrupted fold of a stream without stream_end is cut off too: the same turn, `aborted`.
+    expect(view(r.store.getState(), assistantTurn(r.store))).toEqual(view(uninterrupted(s, 'yao'), 'turn-1'))
+    expect(r.store.getState().status).toBe('aborted')
+    expect(r.store.getState().turns[assistantTurn(r.store)]!.problems.map((p) => p.code)).toEqual([STREAM_TRUNCATED])
+    expect(r.storage.getItem(resumeStorageKey(r.key))).toBeNull()
     expect(r.requests).toHaveLength(2)
   })
 })
@@ -349,10 +354,11 @@ describe('Yao tasks: ?since=<sequence>, then read_complete', () => {
     }
   })
 
-  it('read_complete with live: false ends a stream that never sends stream_end', async () => {
+  it('read_complete with live: false ends a stream that never sends stream_end, as complete', async () => {
     const s = scenario('yao', 'no-end')
     const r = await run({ url: '/mock/stream/yao/no-end?cut=5', protocol: 'yao', strategy: 'yao', resumeUrl: '/mock/resume/yao/no-end' })
-    await expectSame(r, s, 'yao', 'no-end')
+    // The server said the task is over: the answer is whole, though stream_end never came.
+    await expectSame(r, scenario('yao', 'tokens'), 'yao', 'no-end')
     expect(r.requests).toHaveLength(2)
   })
 

@@ -18,6 +18,7 @@ import { emptyState, type AgentState, type Message } from '../../src/core/model'
 import { uiMessageHistory } from '../../src/protocols/ui-message/history'
 import { toUIMessages, type UIMessage } from '../../src/protocols/ui-message/ui-messages'
 import { messageIn } from '../../src/core/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/errors'
 
 type Chunk = Record<string, unknown> & { type: string }
 const TURN = 'turn-1'
@@ -25,7 +26,8 @@ const TURN = 'turn-1'
 const run = (chunks: readonly Chunk[]): AgentState => foldStream(chunks, { protocol: 'ui-message' })
 const messages = (state: AgentState): Message[] => state.turns[TURN]!.messageIds.map((id) => messageIn(state.messages, id)!)
 const ofType = (state: AgentState, type: string) => messages(state).filter((m) => m.type === type)
-const codes = (state: AgentState) => state.turns[TURN]!.problems.map((p) => p.code)
+// Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
+const codes = (state: AgentState) => state.turns[TURN]!.problems.map((p) => p.code).filter((code) => code !== STREAM_TRUNCATED)
 
 async function sdkFold(chunks: readonly Chunk[]): Promise<SdkMessage> {
   const stream = new ReadableStream<UIMessageChunk>({

@@ -5,6 +5,7 @@ import { detectProtocol } from '../../src/core/protocol/detect'
 import { builtInProtocols as protocols } from '../../src/protocols/index'
 import type { DataPart } from '../../src/core/protocol/types'
 import { fold } from '../../src/core/fold/fold'
+import { STREAM_TRUNCATED } from '../../src/core/errors'
 import { foldStream } from '../../src/core/fold-stream'
 import { emptyState, type AgentState, type Message } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
@@ -31,7 +32,8 @@ function live(chunks: readonly Chunk[]) {
 const messages = (state: AgentState, turnId = TURN): Message[] =>
   state.turns[turnId]!.messageIds.map((id) => messageIn(state.messages, id)!)
 const ofType = (state: AgentState, type: string) => messages(state).filter((m) => m.type === type)
-const problems = (state: AgentState) => state.turns[TURN]!.problems
+// These fragments stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
+const problems = (state: AgentState) => state.turns[TURN]!.problems.filter((p) => p.code !== STREAM_TRUNCATED)
 const codes = (state: AgentState) => problems(state).map((p) => p.code)
 const toolOf = (state: AgentState, toolCallId: string) => ofType(state, 'tool').find((m) => m.props.toolCallId === toolCallId)!
 const text = (id: string, ...deltas: string[]): Chunk[] => [

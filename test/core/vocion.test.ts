@@ -4,6 +4,10 @@ import { vocionProtocol } from '../../src/protocols/vocion/index'
 import { foldStream, streamToOps } from '../../src/core/fold-stream'
 import type { AgentState, Message, TraceNode } from '../../src/core/model'
 import { selectCitation, selectTraceList, selectTurnMessages } from '../../src/core/selectors'
+import { STREAM_TRUNCATED } from '../../src/core/errors'
+
+// Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
+const problemsOf = (state: AgentState) => state.turns['turn-1']!.problems.filter((p) => p.code !== STREAM_TRUNCATED)
 
 type Event = Record<string, unknown>
 
@@ -42,7 +46,7 @@ describe('vocion decoder: stream_meta', () => {
 
   it('reports a stream_meta without a stream id', () => {
     const state = fold([{ type: 'stream_meta' }])
-    expect(state.turns['turn-1']!.problems.map((p) => p.message)).toEqual(['stream_meta without a streamId'])
+    expect(problemsOf(state).map((p) => p.message)).toEqual(['stream_meta without a streamId'])
     expect(state.cursor.streamId).toBeUndefined()
   })
 })
@@ -254,7 +258,7 @@ describe('vocion decoder: sub-agents, retrieval, skills', () => {
     const byLabel = Object.fromEntries(Object.values(state.threads).map((t) => [t.label, t.status]))
     // B was closed only by the end of the turn; the decoder reported no mismatch.
     expect(byLabel).toEqual({ A: 'done', B: 'done' })
-    expect(state.turns['turn-1']!.problems).toEqual([])
+    expect(problemsOf(state)).toEqual([])
     const decoder = createVocionDecoder({ turnId: 't', scope: 's' })
     decoder.decode({ type: 'subagent_start', name: 'A' }, {})
     decoder.decode({ type: 'subagent_start', name: 'B' }, {})
@@ -264,7 +268,7 @@ describe('vocion decoder: sub-agents, retrieval, skills', () => {
 
   it('reports a sub-agent end that never started', () => {
     const state = fold([{ type: 'subagent_end', name: 'Ghost' }])
-    expect(state.turns['turn-1']!.problems[0]!.code).toBe('end_before_start')
+    expect(problemsOf(state)[0]!.code).toBe('end_before_start')
   })
 
   it('updates one search row through the retrieval stages', () => {
@@ -346,7 +350,7 @@ describe('vocion decoder: documents and citations', () => {
   it('reports a document without an id and keeps the others', () => {
     const state = fold([{ type: 'documents', documents: [{ semantic_identifier: 'nameless' }, { document_id: 'd9' }] }])
     expect(state.turns['turn-1']!.sources).toEqual([{ id: 'd9', kind: 'document' }])
-    expect(state.turns['turn-1']!.problems).toHaveLength(1)
+    expect(problemsOf(state)).toHaveLength(1)
   })
 })
 
@@ -418,10 +422,11 @@ describe('vocion decoder: trace_node folding', () => {
     expect(nodes(state).map((n) => [n.label, n.status])).toEqual([['A', 'done'], ['B', 'done'], ['C', 'error']])
   })
 
-  it('closes open rows when the body ends without done', () => {
+  it('closes open rows when the body ends without done; the turn is cut off', () => {
     const state = fold([{ type: 'trace_node', id: 'a', kind: 'tool', status: 'start', label: 'A' }])
     expect(nodes(state)[0]!.status).toBe('done')
-    expect(state.turns['turn-1']!.status).toBe('done')
+    expect(state.turns['turn-1']!.status).toBe('aborted')
+    expect(state.turns['turn-1']!.problems.map((p) => p.code)).toEqual([STREAM_TRUNCATED])
   })
 
   it('follows the label tense from the status once both tenses are known', () => {
@@ -440,7 +445,7 @@ describe('vocion decoder: trace_node folding', () => {
       { type: 'trace_node', id: 'x', kind: 'tool', status: 'running', label: 'X' },
     ])
     expect(nodes(state)).toEqual([expect.objectContaining({ label: 'X', status: 'done' })])
-    expect(state.turns['turn-1']!.problems.map((p) => p.code)).toEqual(['missing_id', 'invalid'])
+    expect(problemsOf(state).map((p) => p.code)).toEqual(['missing_id', 'invalid'])
   })
 })
 
@@ -467,7 +472,7 @@ describe('vocion decoder: hitl_gate', () => {
   it('reports a gate without a name', () => {
     const state = fold([{ type: 'hitl_gate', gate: { question: 'OK?' } }])
     expect(state.gates).toEqual({})
-    expect(state.turns['turn-1']!.problems).toHaveLength(1)
+    expect(problemsOf(state)).toHaveLength(1)
   })
 })
 
@@ -527,7 +532,7 @@ describe('vocion decoder: done, error, usage, unknown events', () => {
     const decoder = createVocionDecoder({ turnId: 't', scope: 's' })
     expect(decoder.decode({ type: 'usage', model: 'm', inputTokens: 10, outputTokens: 3 }, {})).toEqual([])
     const state = fold([{ type: 'usage', model: 'm', inputTokens: 10 }, { type: 'done', response: 'x' }, { type: 'usage', model: 'm' }])
-    expect(state.turns['turn-1']!.problems).toEqual([])
+    expect(problemsOf(state)).toEqual([])
     expect(state.turns['turn-1']!.usage).toBeUndefined()
   })
 
@@ -537,7 +542,7 @@ describe('vocion decoder: done, error, usage, unknown events', () => {
       { type: 'mystery', x: 1 },
       { type: 'response_delta', delta: 'b' },
     ])
-    expect(state.turns['turn-1']!.problems).toEqual([expect.objectContaining({ type: 'protocol', code: 'unknown_event' })])
+    expect(problemsOf(state)).toEqual([expect.objectContaining({ type: 'protocol', code: 'unknown_event' })])
     expect(onlyMessage(state, 'text').props.content).toBe('ab')
   })
 
@@ -553,7 +558,7 @@ describe('vocion decoder: done, error, usage, unknown events', () => {
   it('ignores (and reports) events after the turn ended', () => {
     const state = fold([{ type: 'done', response: 'Final.' }, { type: 'response_delta', delta: ' extra' }])
     expect(onlyMessage(state, 'text').props.content).toBe('Final.')
-    expect(state.turns['turn-1']!.problems.map((p) => p.code)).toEqual(['after_end'])
+    expect(problemsOf(state).map((p) => p.code)).toEqual(['after_end'])
   })
 
   it('keeps newer servers\' run metadata and artifacts, and drops advisory notes', () => {
@@ -565,7 +570,7 @@ describe('vocion decoder: done, error, usage, unknown events', () => {
     ])
     expect(state.turns['turn-1']!.metadata).toMatchObject({ model: 'claude', provider: 'anthropic', strength: 'deep', thinking: 'high' })
     expect(onlyMessage(state, 'data-artifact').props.data).toMatchObject({ title: 'Pipeline v2' })
-    expect(state.turns['turn-1']!.problems).toEqual([])
+    expect(problemsOf(state)).toEqual([])
   })
 })
 

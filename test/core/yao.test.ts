@@ -5,6 +5,10 @@ import { encodeFrame } from '../../mock/scenario'
 import { findScenario } from '../../mock/scenarios/index'
 import { contents, messagesOf, sse } from '../helpers/yao'
 import { messageIn } from '../../src/core/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/errors'
+
+// Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
+const problemsOf = (s: { turns: Record<string, { problems: Array<{ code?: string }> } | undefined> }) => s.turns['turn-1']!.problems.filter((p) => p.code !== STREAM_TRUNCATED)
 
 function scenarioText(name: string): string {
   const scenario = findScenario('yao', name)
@@ -26,7 +30,9 @@ describe('Yao: the five scenarios of the document, as the document writes them',
     const s = foldStream([{ chunk_id: 'C1', type: 'text', props: { content: 'Hello World' } }])
     expect(s.turns['turn-1']!.protocol).toBe('yao')
     expect(contents(s)).toEqual(['Hello World'])
-    expect(s.turns['turn-1']!.status).toBe('done')
+    // The document's snippet has no stream_end: folded alone, it is an answer cut off.
+    expect(s.turns['turn-1']!.status).toBe('aborted')
+    expect(s.turns['turn-1']!.problems.map((p) => p.code)).toEqual([STREAM_TRUNCATED])
   })
 
   it('a chunk without a message_id and a server message of the same name stay two messages, in either order', () => {
@@ -124,7 +130,7 @@ describe('Yao: the mock scenarios over SSE text', () => {
   it.each(['simple-text', 'streaming-text', 'one-block', 'sequential-blocks', 'concurrent-threads'])('%s folds with no problem and finishes', (name) => {
     const s = foldStream(scenarioText(name))
     const turn = s.turns['turn-1']!
-    expect(turn.problems).toEqual([])
+    expect(turn.problems.filter((p) => p.code !== STREAM_TRUNCATED)).toEqual([])
     expect(turn.status).toBe('done')
     expect(turn.metadata).toMatchObject({ requestId: expect.any(String), chatId: 'chat_mock_1', durationMs: expect.any(Number) })
     expect(turn.usage).toMatchObject({ total_tokens: 36 })
@@ -167,7 +173,7 @@ describe('Yao: delta actions at delta_path', () => {
   it('an unknown delta_action is reported and ignored', () => {
     const s = foldStream([base, { chunk_id: 'C2', message_id: 'M1', type: 'card', delta: true, delta_action: 'explode', props: { title: '!' } }])
     expect(messagesOf(s)[0]!.props.title).toBe('T')
-    expect(s.turns['turn-1']!.problems).toEqual([expect.objectContaining({ type: 'protocol', code: 'delta_action' })])
+    expect(problemsOf(s)).toEqual([expect.objectContaining({ type: 'protocol', code: 'delta_action' })])
   })
 
   it('a delta_path or key naming __proto__, constructor or prototype is refused', () => {
@@ -179,7 +185,7 @@ describe('Yao: delta actions at delta_path', () => {
     ]).replace('"props":{}', '"props":{"__proto__":{"polluted":"yes"}}'))
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(messagesOf(s)[0]!.props).toEqual(base.props)
-    expect(s.turns['turn-1']!.problems.length).toBeGreaterThanOrEqual(3)
+    expect(problemsOf(s).length).toBeGreaterThanOrEqual(3)
   })
 })
 
@@ -260,12 +266,12 @@ describe('Yao: lifecycle and errors', () => {
       + 'data: {"chunk_id":"C3","message_id":"M1","type":"text","props":{"content":"b"},"delta":true}\n\n'
     const s = foldStream(text)
     expect(contents(s)).toEqual(['ab'])
-    expect(s.turns['turn-1']!.problems).toEqual([expect.objectContaining({ type: 'protocol', detail: expect.stringContaining('oops') })])
+    expect(problemsOf(s)).toEqual([expect.objectContaining({ type: 'protocol', detail: expect.stringContaining('oops') })])
   })
 
   it('a chunk that is not an object or has no type is reported, not thrown', () => {
     const s = foldStream([{ chunk_id: 'C1', type: 'text', props: { content: 'ok' } }, 42, { chunk_id: 'C2', props: {} }], { protocol: 'yao' })
     expect(contents(s)).toEqual(['ok'])
-    expect(s.turns['turn-1']!.problems).toHaveLength(2)
+    expect(problemsOf(s)).toHaveLength(2)
   })
 })

@@ -432,7 +432,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
     // A read's end and a connection lost for good write what the tokens gathered.
     flush: () => held.take(),
     release: () => held.take(),
-    // A body that ends ('done', or 'eof' without `stream_end`) closes the turn as done.
+    // A body that ends closes the turn; one that ends without `stream_end` was cut off, which the pipeline records.
     end() {
       const ops = held.take()
       if (ended) return ops
