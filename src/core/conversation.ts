@@ -199,6 +199,8 @@ export function reopenOps(state: AgentState, gate: Gate, error: WeftError): Op[]
   if (tool && tool.props.state === 'approval-responded') {
     const approval = isRecord(tool.props.approval) && typeof tool.props.approval.id === 'string' ? { id: tool.props.approval.id } : undefined
     ops.push({ op: 'message.delta', turnId: tool.turnId, messageId: tool.id, type: 'tool', action: 'set', path: '', value: { state: 'approval-requested', ...(approval ? { approval } : {}) } })
+    // A delta opens the message again; nothing streams into it while its gate waits.
+    ops.push({ op: 'message.finish', messageId: tool.id, status: 'done' })
   }
   return ops
 }
