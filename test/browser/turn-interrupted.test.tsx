@@ -1,6 +1,7 @@
 /**
  * The line under an answer that ended early: "Interrupted" when the stream had
- * nothing left to resume (a `resume_expired` problem), "Stopped" when the person
+ * nothing left to resume (a `resume_expired` problem) or ended before its
+ * protocol's end (a `truncated` problem), "Stopped" when the person
  * stopped it; Retry asks for the answer again through the host's callback or the
  * client bound to the store, and is hidden while another answer streams.
  */
@@ -9,6 +10,7 @@ import { fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { RESUME_EXPIRED } from '../../src/core/client-options'
 import { weftError } from '../../src/core/errors'
+import { streamToOps } from '../../src/core/fold-stream'
 import type { Op } from '../../src/core/ops'
 import { bindStoreClient, type StoreClient } from '../../src/core/store-client'
 import { WeftCallbacksProvider } from '../../src/components/callbacks'
@@ -35,6 +37,20 @@ describe('TurnInterrupted', () => {
     expect(container.querySelector('[data-weft="turn"]')!.getAttribute('data-state')).toBe('aborted')
     expect(container.textContent).toContain('Half an ans')
     expect(container.querySelector('[data-weft="turn-error"]')).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
+    expect(client.regenerate).toHaveBeenCalledWith('t1')
+  })
+
+  it('a stream that ended before its protocol\'s end reads "Interrupted" too, with its text and Retry', () => {
+    // A UI message stream with no finish and no [DONE]: the body just ended.
+    const body = ['{"type":"start"}', '{"type":"text-start","id":"x"}', '{"type":"text-delta","id":"x","delta":"Half an ans"}'].map((d) => `data: ${d}\n\n`).join('')
+    const store = storeWith([{ op: 'turn.open', turnId: 't1', role: 'assistant' }, ...streamToOps(body, { protocol: 'ui-message', turnId: 't1' })])
+    const client = fakeClient()
+    bindStoreClient(store, client)
+    const { container } = renderWith(store, <Transcript.Root />)
+    const line = container.querySelector('[data-weft="turn-interrupted"]')!
+    expect(line.getAttribute('data-state')).toBe('interrupted')
+    expect(container.textContent).toContain('Half an ans')
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
     expect(client.regenerate).toHaveBeenCalledWith('t1')
   })
