@@ -65,7 +65,7 @@ export const Streaming: Story = {
   play: async ({ canvasElement }) => {
     const text = canvasElement.querySelector('[data-type="text"]')
     await expect(text?.getAttribute('aria-busy')).toBe('true')
-    await expect(text?.querySelector('[data-weft="text"]')?.getAttribute('aria-hidden')).toBe('true')
+    await expect(text?.querySelector('[data-weft="text"]')?.getAttribute('aria-busy')).toBe('true')
     await expect(canvasElement.querySelector('details[data-weft="reasoning"]')?.hasAttribute('open')).toBe(true)
   },
 }

@@ -255,18 +255,20 @@ describe('Markdown in the transcript', () => {
     expect(container.querySelector('[data-weft="text"]')!.textContent).toBe('What is **2*3**?')
   })
 
-  it('hides the streaming answer from assistive technology and adds the finished one as a new node', () => {
+  it('marks the streaming answer busy and keeps every node when it finishes', () => {
     const store = storeWith([
       { op: 'turn.open', turnId: 't1', role: 'assistant' },
       { op: 'message.delta', turnId: 't1', messageId: 'm1', type: 'text', action: 'append', path: 'content', value: '## Hi' },
     ])
     const { container } = renderWith(store, plain(<Transcript.Root />))
     const streaming = container.querySelector('[data-weft="text"]')!
-    expect(streaming.getAttribute('aria-hidden')).toBe('true')
+    const heading = streaming.querySelector('h2')!
+    expect(streaming.getAttribute('aria-busy')).toBe('true')
     act(() => store.getState().dispatch([{ op: 'message.finish', messageId: 'm1', status: 'done' }]))
     const done = container.querySelector('[data-weft="text"]')!
-    expect(done).not.toBe(streaming)
-    expect(done.hasAttribute('aria-hidden')).toBe(false)
-    expect(done.querySelector('h2')!.textContent).toBe('Hi')
+    expect(done).toBe(streaming)
+    expect(done.querySelector('h2')).toBe(heading)
+    expect(done.hasAttribute('aria-busy')).toBe(false)
+    expect(heading.textContent).toBe('Hi')
   })
 })

@@ -26,14 +26,15 @@ describe('Transcript', () => {
     expect(turns[1]!.textContent).toContain('Hello back')
   })
 
-  it('marks a streaming message aria-busy and hides its tokens, then exposes the finished text', () => {
+  it('marks a streaming message aria-busy, then clears it on the same node when the text finishes', () => {
     const store = storeWith(textTurn('Hel', 'streaming'))
     const { container } = renderWith(store, <Transcript.Root />)
     const message = () => container.querySelector('[data-weft="message"]')!
     expect(message().getAttribute('aria-busy')).toBe('true')
     expect(message().getAttribute('data-state')).toBe('streaming')
     const streamingText = message().querySelector('[data-weft="text"]')!
-    expect(streamingText.getAttribute('aria-hidden')).toBe('true')
+    expect(streamingText.getAttribute('aria-busy')).toBe('true')
+    expect(streamingText.hasAttribute('aria-hidden')).toBe(false)
 
     act(() => store.getState().dispatch([
       { op: 'message.delta', turnId: 't1', messageId: 'm1', action: 'append', path: 'content', value: 'lo' },
@@ -42,10 +43,10 @@ describe('Transcript', () => {
     expect(message().hasAttribute('aria-busy')).toBe(false)
     expect(message().getAttribute('data-state')).toBe('done')
     const finalText = message().querySelector('[data-weft="text"]')!
-    expect(finalText.hasAttribute('aria-hidden')).toBe(false)
+    expect(finalText.hasAttribute('aria-busy')).toBe(false)
     expect(finalText.textContent).toBe('Hello')
-    // A new node, so the log announces the finished message as one addition.
-    expect(finalText).not.toBe(streamingText)
+    // The same node: the end of an answer redraws nothing already drawn. The log announces it once busy clears.
+    expect(finalText).toBe(streamingText)
   })
 
   it('renders a block where its first message arrived and its lanes inside it', () => {

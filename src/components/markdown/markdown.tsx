@@ -54,7 +54,7 @@ export const Markdown = forwardRef<HTMLDivElement, MarkdownProps>(function Markd
   const blocks = useMemo(() => parser.current!.update(text, streaming), [text, streaming])
   return (
     <div {...rest} ref={ref} data-weft="markdown">
-      {turnId ? <CitedBlocks blocks={blocks} turnId={turnId} streaming={streaming} /> : <Blocks blocks={blocks} citations={NO_CITATIONS} streaming={streaming} />}
+      {turnId ? <CitedBlocks blocks={blocks} turnId={turnId} /> : <Blocks blocks={blocks} citations={NO_CITATIONS} />}
     </div>
   )
 })
@@ -72,16 +72,17 @@ function markersOfList({ done, live }: MarkdownBlockList): string {
 }
 
 /** Blocks whose `[n]` markers link to the turn's sources (this part needs the store). */
-function CitedBlocks({ blocks, turnId, streaming }: { blocks: MarkdownBlockList; turnId: string; streaming: boolean }) {
+function CitedBlocks({ blocks, turnId }: { blocks: MarkdownBlockList; turnId: string }) {
   const markerKey = markersOfList(blocks)
   const markers = useMemo(() => (markerKey ? markerKey.split(',').map(Number) : NONE), [markerKey])
   const citations = useCitationMap(turnId, markers)
-  return <Blocks blocks={blocks} citations={citations} streaming={streaming} />
+  return <Blocks blocks={blocks} citations={citations} />
 }
 
-function Blocks({ blocks, citations, streaming }: { blocks: MarkdownBlockList; citations: ReadonlyMap<number, Source | undefined>; streaming: boolean }) {
+function Blocks({ blocks, citations }: { blocks: MarkdownBlockList; citations: ReadonlyMap<number, Source | undefined> }) {
   const { dataImages } = useMarkdownSettings()
-  const context = useMemo<RenderContext>(() => ({ citations, dataImages, CodeBlock, streaming }), [citations, dataImages, streaming])
+  // Nothing here depends on whether the answer still streams: its end draws again only the blocks it changed.
+  const context = useMemo<RenderContext>(() => ({ citations, dataImages, CodeBlock }), [citations, dataImages])
   // Open blocks sit in the same groups as closed ones, so a block that closes keeps its element (no remount).
   const groups = useRef<ReadonlyArray<readonly MarkdownBlock[]>>([])
   groups.current = groupsOf(blocks.live.length > 0 ? blocks.done.concat(blocks.live) : blocks.done, groups.current)

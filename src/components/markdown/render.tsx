@@ -38,8 +38,6 @@ export interface RenderContext {
   /** Accept `data:image/…` image sources. */
   dataImages: boolean
   CodeBlock: ComponentType<CodeBlockProps>
-  /** The answer is still streaming (and hidden from assistive technology). */
-  streaming: boolean
 }
 
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos|nbsp));/g
@@ -71,7 +69,7 @@ function text(value: string, ctx: RenderContext, key: number | string): ReactNod
   const plain = decode(value)
   if (ctx.citations.size === 0) return plain
   return splitCitations(plain, ctx.citations).map((part, i) =>
-    typeof part === 'string' ? part : <Citation key={`${key}.${i}`} marker={part.marker} source={part.source} focusable={!ctx.streaming} />,
+    typeof part === 'string' ? part : <Citation key={`${key}.${i}`} marker={part.marker} source={part.source} />,
   )
 }
 
@@ -108,7 +106,7 @@ function renderInlineToken(token: Token, ctx: RenderContext, key: number | strin
       const children = renderInline(link.tokens, ctx)
       if (!href) return <span key={key} data-weft="link-blocked">{children}</span>
       return (
-        <a key={key} href={href} title={link.title ?? undefined} target="_blank" rel="noopener noreferrer" tabIndex={ctx.streaming ? -1 : undefined}>
+        <a key={key} href={href} title={link.title ?? undefined} target="_blank" rel="noopener noreferrer">
           {children}
         </a>
       )
@@ -157,7 +155,7 @@ export function renderBlock(token: Token, ctx: RenderContext, key: number | stri
       const code = token as Tokens.Code
       const lang = code.lang?.trim().split(/\s+/)[0] || undefined
       const closed = /\n {0,3}(`{3,}|~{3,})[ \t]*\n?$/.test(code.raw) || code.codeBlockStyle === 'indented'
-      return <ctx.CodeBlock key={key} code={code.text} lang={lang} open={!closed} focusable={!ctx.streaming} />
+      return <ctx.CodeBlock key={key} code={code.text} lang={lang} open={!closed} />
     }
     case 'list': {
       const list = token as Tokens.List

@@ -19,8 +19,7 @@ export const ReasoningMessage = forwardRef<HTMLElement, MessagePartProps>(functi
     <details open={streaming} {...rest} ref={ref as Ref<HTMLDetailsElement>} data-weft="reasoning" data-state={message.status}>
       <summary>{streaming ? labels.thinking : labels.reasoning}</summary>
       <Markdown
-        key={streaming ? 'streaming' : 'final'}
-        aria-hidden={streaming || undefined}
+        aria-busy={streaming || undefined}
         text={partProps(message, 'reasoning').content}
         streaming={streaming}
       />

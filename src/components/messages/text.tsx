@@ -9,8 +9,8 @@ export { citationMarkers }
 /**
  * Plain text (never markup), with `[n]` markers linked to the turn's sources.
  * Paragraphs split on blank lines, lines on newlines. While the text streams it
- * is hidden from assistive technology; the finished text replaces it as a new
- * node, which a live region announces once. `className`, `style`, the other DOM
+ * is `aria-busy`, so the transcript's live region waits and announces it once,
+ * finished; the same node stays when it finishes. `className`, `style`, the other DOM
  * props and the ref go to its `<div>` (`data-state` is the message's status).
  *
  * @example
@@ -22,15 +22,14 @@ export const TextMessage = forwardRef<HTMLElement, MessagePartProps>(function Te
   const markers = useMemo(() => citationMarkers(content), [content])
   const byMarker = useCitationMap(message.turnId, markers)
   return (
-    // The key comes first: after a spread it would make JSX fall back to createElement.
-    <div key={streaming ? 'streaming' : 'final'} {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} aria-hidden={streaming || undefined}>
+    <div {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} aria-busy={streaming || undefined}>
       {content.split(/\n{2,}/).map((paragraph, p) => (
         <p key={p}>
           {paragraph.split('\n').map((line, l) => (
             <Fragment key={l}>
               {l > 0 && <br />}
               {splitCitations(line, byMarker).map((part, i) =>
-                typeof part === 'string' ? part : <Citation key={i} marker={part.marker} source={part.source} focusable={!streaming} />,
+                typeof part === 'string' ? part : <Citation key={i} marker={part.marker} source={part.source} />,
               )}
             </Fragment>
           ))}
@@ -42,9 +41,9 @@ export const TextMessage = forwardRef<HTMLElement, MessagePartProps>(function Te
 
 /**
  * The default text renderer: an assistant's text as markdown (see `Markdown`),
- * a person's own words as plain text, the way they typed them. Hidden from
- * assistive technology while it streams; the finished answer is a new node,
- * announced once. `className`, `style`, the other DOM props and the ref go to
+ * a person's own words as plain text, the way they typed them. `aria-busy`
+ * while it streams, so it is announced once, finished; its end redraws only
+ * the blocks it changed (no remount). `className`, `style`, the other DOM props and the ref go to
  * its `<div>`, as `TextMessage`'s.
  *
  * @example
@@ -55,7 +54,7 @@ export const MarkdownMessage = forwardRef<HTMLElement, MessagePartProps>(functio
   if (message.role === 'user') return <TextMessage {...props} ref={ref} />
   const streaming = message.status === 'streaming'
   return (
-    <div key={streaming ? 'streaming' : 'final'} {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} aria-hidden={streaming || undefined}>
+    <div {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="text" data-state={message.status} aria-busy={streaming || undefined}>
       <Markdown text={partProps(message, 'text').content} streaming={streaming} turnId={message.turnId} />
     </div>
   )
