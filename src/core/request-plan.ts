@@ -43,7 +43,7 @@ export function defaultRequest(
   let body: BodyInit | null = null
   if (method === 'GET' || method === 'HEAD') body = null
   else if (typeof raw === 'string' || raw instanceof Blob || raw instanceof FormData || raw instanceof URLSearchParams) body = raw
-  else if (raw !== undefined && raw !== null) {
+  else {
     body = JSON.stringify(raw)
     if (!headers.has('content-type')) headers.set('content-type', 'application/json')
   }

@@ -12,8 +12,8 @@ import { emptyState, type AgentState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
 import type { RequestContext } from '../../src/core/protocol/request'
 import { defaultRequest, hostBody, textOf } from '../../src/core/request-plan'
-import { agUiRequest, toAgUiMessages } from '../../src/protocols/ag-ui/request'
-import { uiMessageRequest } from '../../src/protocols/ui-message/request'
+import { agUiRequest as agUiBody, toAgUiMessages } from '../../src/protocols/ag-ui/request'
+import { uiMessageRequest as uiMessageBody } from '../../src/protocols/ui-message/request'
 import { yaoRequest } from '../../src/protocols/yao/request'
 
 type Props = Record<string, unknown>
@@ -22,6 +22,9 @@ const turn = (turnId: string, role: 'user' | 'assistant' | 'system', messages: A
   ...messages.map(([messageId, type, props, messageRole]): Op => ({ op: 'message.put', turnId, messageId, type, props, role: (messageRole ?? role) as 'user' })),
 ]
 const stateOf = (...turns: Op[][]) => fold(emptyState(), turns.flat())
+/** The builders' bodies are objects; typed as such to read their fields. */
+const agUiRequest = (context: RequestContext) => agUiBody(context) as Record<string, unknown>
+const uiMessageRequest = (context: RequestContext) => uiMessageBody(context) as Record<string, unknown>
 const agUi = (state: AgentState, path = state.turnIds) => toAgUiMessages(state, path)
 
 describe('AG-UI messages: a user turn', () => {
@@ -146,6 +149,17 @@ describe('AG-UI messages: an answer', () => {
       { id: 'p2', role: 'assistant', toolCalls: [call('call-4', 'd')] },
       { id: 't1', role: 'assistant', content: 'So', toolCalls: [call('call-5', 'e'), call('call-6', 'f')] },
     ])
+  })
+
+  it('a parentMessageId that is not a string names no parent', () => {
+    const state = stateOf(turn('a1', 'assistant', [['t1', 'text', { content: 'So' }], ['c1', 'tool', { toolCallId: 'call-1', name: 'e', parentMessageId: 5 }]]))
+    expect(agUi(state)).toStrictEqual([{ id: 't1', role: 'assistant', content: 'So', toolCalls: [{ id: 'call-1', type: 'function', function: { name: 'e', arguments: '{}' } }] }])
+  })
+
+  it('a message id the turn lists but the state does not hold is skipped', () => {
+    const state = stateOf(turn('a1', 'assistant', [['t1', 'text', { content: 'So' }]]))
+    const dangling = { ...state, turns: { ...state.turns, a1: { ...state.turns.a1!, messageIds: ['ghost', 't1'] } } }
+    expect(agUi(dangling)).toStrictEqual([{ id: 't1', role: 'assistant', content: 'So' }])
   })
 
   it('a result goes as text: a string as it is, a lone content field unwrapped, anything else as JSON', () => {
