@@ -29,6 +29,10 @@ const groups = {
   'safe-url': ['src/components/safe-url.ts'],
   'gate-card': ['src/components/gate-card.tsx'],
   composer: ['src/components/composer.tsx'],
+  // The client's user actions (send, regenerate, edit, branches, answer, stop, dispose and the
+  // continuation loop) and the gate ops they dispatch; the run driver (connect, reconnect) is
+  // reached by the resume and transport groups' tests.
+  'client-actions': ['src/core/client.ts:137-470', 'src/core/client.ts:551-602', 'src/core/conversation.ts:170-260'],
   // Only what decides scrolling: `useStickToBottom`, and which element a transcript scrolls in.
   'auto-scroll': ['src/components/scroll-context.ts', 'src/components/chat.tsx:40-131', 'src/components/transcript.tsx:64-68'],
 }
