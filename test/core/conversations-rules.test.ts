@@ -553,3 +553,218 @@ describe('the loader: following another tab', () => {
     expect(saves.includes(2)).toBe(false)
   })
 })
+
+describe('the ledger: status and titles', () => {
+  it('connecting, streaming and reconnecting list as streaming; any other status as idle', async () => {
+    const c = conversationsOn(memoryConversations())
+    await c.ready()
+    const id = c.selectedId!
+    const store = c.storeOf(id)!
+    const seen: string[] = []
+    for (const status of ['connecting', 'idle', 'reconnecting', 'error', 'streaming', 'aborted', 'done'] as const) {
+      store.getState().dispatch([{ op: 'stream.status', status }])
+      seen.push(c.list().find((s) => s.id === id)!.status)
+    }
+    expect(seen).toEqual(['streaming', 'idle', 'streaming', 'idle', 'streaming', 'idle', 'idle'])
+  })
+
+  it('a title the server gave wins over the first message, once given; the same title again changes nothing', async () => {
+    const c = conversationsOn(memoryConversations())
+    await c.ready()
+    const id = c.selectedId!
+    const store = c.storeOf(id)!
+    store.getState().dispatch([...exchange(1, 'Plan a trip', 'Sure'), { op: 'turn.update', turnId: 'a1', metadata: { title: '  Lisbon trip  ' } }, { op: 'stream.status', status: 'done' }])
+    expect(c.list().find((s) => s.id === id)!.title).toBe('Lisbon trip')
+    store.getState().dispatch([{ op: 'turn.update', turnId: 'a1', metadata: { title: 'Lisbon trip' } }, { op: 'stream.status', status: 'idle' }])
+    expect(c.list().find((s) => s.id === id)!.title).toBe('Lisbon trip')
+    store.getState().dispatch([...exchange(2, 'Other', 'Ok'), { op: 'stream.status', status: 'done' }])
+    expect(c.list().find((s) => s.id === id)!.title).toBe('Lisbon trip')
+    await c.flush()
+    const stored = (await (c as unknown as { storage: ConversationStorage }).storage.load(id)) as ConversationRecord
+    expect([stored.title, stored.titleSource]).toEqual(['Lisbon trip', 'server'])
+  })
+
+  it('a server title never replaces the user\'s', async () => {
+    const c = conversationsOn(memoryConversations())
+    await c.ready()
+    const id = c.create({ title: 'Mine' })
+    c.storeOf(id)!.getState().dispatch([...exchange(1, 'Q', 'A'), { op: 'turn.update', turnId: 'a1', metadata: { title: 'Server' } }, { op: 'stream.status', status: 'done' }])
+    expect(c.list().find((s) => s.id === id)!.title).toBe('Mine')
+  })
+})
+
+describe('the saver: one save at a time', () => {
+  /** A storage whose saves wait until released. */
+  function held() {
+    const inner = memoryConversations()
+    const waiting: Array<() => void> = []
+    const stored: ConversationRecord[] = []
+    const storage: ConversationStorage = {
+      list: () => inner.list(),
+      load: (id) => inner.load(id),
+      remove: (id) => inner.remove(id),
+      save: async (r, options) => {
+        await new Promise<void>((resolve) => waiting.push(resolve))
+        await inner.save(r, options)
+        stored.push(r)
+      },
+    }
+    return { storage, inner, stored, release: () => waiting.splice(0).forEach((go) => go()), waiting }
+  }
+
+  it('what changed during a save goes in the next one, built on the revision the first stored', async () => {
+    const { storage, stored, release, waiting } = held()
+    const c = conversationsOn(storage)
+    const starting = c.ready()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    release()
+    await starting
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    release()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const id = c.selectedId!
+    const base = stored.length
+    const store = c.storeOf(id)!
+    store.getState().dispatch([...exchange(1, 'Hi', 'Hello'), { op: 'stream.status', status: 'done' }])
+    const flushing = c.flush()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(waiting).toHaveLength(1)
+    store.getState().dispatch([...exchange(2, 'More', 'Sure'), { op: 'stream.status', status: 'idle' }])
+    const again = c.flush()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(waiting).toHaveLength(1)
+    release()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    release()
+    await Promise.all([flushing, again])
+    const saved = stored.slice(base)
+    expect(saved.map((r) => [r.revision, r.state.turnIds.length])).toEqual([[saved[0]!.revision, 2], [saved[0]!.revision + 1, 4]])
+  })
+
+  it('a save that succeeds clears an earlier saveError, and drops the journal', async () => {
+    const inner = memoryConversations()
+    let refuse = false
+    const storage: ConversationStorage = { ...inner, list: () => inner.list(), load: (id) => inner.load(id), remove: (id) => inner.remove(id), save: async (r, o) => { if (refuse) throw new Error('offline'); await inner.save(r, o) } }
+    const session = memoryStorage()
+    const c = conversationsOn(storage, { selection: session })
+    await c.ready()
+    await c.flush()
+    const id = c.selectedId!
+    refuse = true
+    c.storeOf(id)!.getState().dispatch([...exchange(1, 'Hi', 'Hello'), { op: 'stream.status', status: 'done' }])
+    await c.flush()
+    expect(c.list().find((s) => s.id === id)!.saveError).toMatchObject({ code: CONVERSATION_SAVE_FAILED, message: `conversation "${id}" could not be saved: offline` })
+    c.writeJournal()
+    expect(session.getItem(`weft:conversations:journal:default:${id}`)).not.toBeNull()
+    refuse = false
+    await c.retrySave(id)
+    const summary = c.list().find((s) => s.id === id)!
+    expect('saveError' in summary).toBe(false)
+    expect(session.getItem(`weft:conversations:journal:default:${id}`)).toBeNull()
+  })
+
+  it('the journal a page left is taken on the next load and saved', async () => {
+    const inner = memoryConversations()
+    let refuse = false
+    const storage: ConversationStorage = { list: () => inner.list(), load: (id) => inner.load(id), remove: (id) => inner.remove(id), save: async (r, o) => { if (refuse) throw new Error('offline'); await inner.save(r, o) } }
+    const session = memoryStorage()
+    const first = conversationsOn(storage, { selection: session })
+    await first.ready()
+    await first.flush()
+    const id = first.selectedId!
+    refuse = true
+    first.storeOf(id)!.getState().dispatch([...exchange(1, 'Unsaved', 'Kept'), { op: 'stream.status', status: 'done' }])
+    await first.flush()
+    first.writeJournal()
+    refuse = false
+    open.splice(open.indexOf(first), 1)
+    const storedBefore = ((await inner.load(id)) as ConversationRecord).revision
+    const second = conversationsOn(storage, { selection: session })
+    await second.ready()
+    expect(second.selectedId).toBe(id)
+    expect(second.storeOf(id)!.getState().turnIds).toEqual(['u1', 'a1'])
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await second.flush()
+    const after = (await inner.load(id)) as ConversationRecord
+    expect([after.revision, after.state.turnIds]).toEqual([storedBefore + 1, ['u1', 'a1']])
+  })
+})
+
+describe('the loader: another tab\'s save meeting this page\'s changes', () => {
+  it('unsaved changes here turn a newer save there into a conflict, and keeping mine saves over it', async () => {
+    const { storage, tell, inner } = watched()
+    const c = conversationsOn(storage)
+    await c.ready()
+    await c.flush()
+    const id = c.selectedId!
+    const mine = (await inner.load(id)) as ConversationRecord
+    const theirs = { ...mine, revision: mine.revision + 1, title: 'Theirs' }
+    await inner.save(theirs, { expectedRevision: mine.revision })
+    const store = c.storeOf(id)!
+    store.getState().dispatch([{ op: 'agentState.set', value: { draft: 1 } }])
+    tell({ type: 'saved', id, summary: summaryOf(theirs) })
+    const summary = c.list().find((s) => s.id === id)!
+    expect([summary.status, summary.error?.code]).toEqual(['conflict', CONVERSATION_CONFLICT])
+    store.getState().dispatch([{ op: 'stream.status', status: 'done' }])
+    expect(c.list().find((s) => s.id === id)!.status).toBe('conflict')
+    await c.resolveConflict(id, 'mine')
+    const after = c.list().find((s) => s.id === id)!
+    expect([after.status, 'error' in after]).toEqual(['idle', false])
+    const stored = (await inner.load(id)) as ConversationRecord
+    expect([stored.revision, stored.state.agentState]).toEqual([mine.revision + 2, { draft: 1 }])
+  })
+
+  it('a stream running here also turns it into a conflict', async () => {
+    const { storage, tell, inner } = watched()
+    const c = conversationsOn(storage)
+    await c.ready()
+    await c.flush()
+    const id = c.selectedId!
+    c.storeOf(id)!.getState().dispatch([{ op: 'stream.status', status: 'streaming' }])
+    await c.flush()
+    const mine = (await inner.load(id)) as ConversationRecord
+    tell({ type: 'saved', id, summary: summaryOf({ ...mine, revision: mine.revision + 1 }) })
+    expect(c.list().find((s) => s.id === id)!.status).toBe('conflict')
+  })
+
+  it('a newer copy there whose record is damaged quarantines the conversation shown here, and lets its store go', async () => {
+    const { storage, tell, inner } = watched()
+    const c = conversationsOn(storage)
+    const removed: string[] = []
+    c.onRemove((id) => removed.push(id))
+    await c.ready()
+    await c.flush()
+    const id = c.selectedId!
+    const mine = (await inner.load(id)) as ConversationRecord
+    const damaged = { ...mine, revision: mine.revision + 1, title: 'Broken there', state: { turnIds: 7 } }
+    inner.records.set(id, damaged)
+    tell({ type: 'saved', id, summary: summaryOf(damaged as unknown as ConversationRecord) })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const summary = c.list().find((s) => s.id === id)!
+    expect([summary.status, summary.title, summary.error?.code]).toEqual(['error', 'Broken there', CONVERSATION_CORRUPT])
+    expect(c.storeOf(id)).toBeUndefined()
+    expect(removed).toEqual([id])
+    tell({ type: 'saved', id, summary: summaryOf({ ...mine, revision: mine.revision + 5 }) })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(c.list().find((s) => s.id === id)!.status).toBe('error')
+  })
+
+  it('dropping this page\'s changes shows the stored copy, keeps the stream\'s status, and saves nothing for it', async () => {
+    const { storage, inner, saves } = watched()
+    const c = conversationsOn(storage)
+    await c.ready()
+    await c.flush()
+    const id = c.selectedId!
+    const stored = (await inner.load(id)) as ConversationRecord
+    const store = c.storeOf(id)!
+    store.getState().dispatch([...exchange(1, 'Drop me', 'Gone'), { op: 'stream.status', status: 'streaming' }])
+    const count = saves.length
+    await c.reloadStored(id)
+    expect(store.getState().turnIds).toEqual([])
+    expect(store.getState().status).toBe('streaming')
+    const summary = c.list().find((s) => s.id === id)!
+    expect([summary.status, summary.title, summary.updatedAt]).toEqual(['streaming', stored.title, stored.updatedAt])
+    await c.flush()
+    expect(saves.length).toBe(count)
+  })
+})
