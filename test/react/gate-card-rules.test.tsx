@@ -6,7 +6,7 @@
  * and unlocks its buttons. (The browser files run the same cards against the mock
  * agent's loop.)
  */
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { createRef, type ReactNode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { WeftCallbacksProvider, type WeftCallbacks } from '../../src/components/callbacks'
@@ -333,7 +333,7 @@ describe('GateCard: answering through the host\'s onGateAnswer', () => {
 })
 
 describe('Gates', () => {
-  it('one card per gate of the turn, in order, and nothing for a turn without gates', () => {
+  it('one card per gate of the turn, in order, and nothing for a turn without gates or a turn the store does not hold', () => {
     const store = createAgentStore()
     store.getState().dispatch([
       { op: 'turn.open', turnId: 't1', role: 'assistant' },
@@ -342,7 +342,7 @@ describe('Gates', () => {
       { op: 'gate.open', gate: { id: 'g2', turnId: 't1', kind: 'question', question: 'Two?', payload: undefined } },
     ])
     const ref = createRef<HTMLDivElement>()
-    const { container } = render(<AgentProvider store={store}><Gates turnId="t1" ref={ref} id="mine" /><Gates turnId="t2" /><Gates /></AgentProvider>)
+    const { container } = render(<AgentProvider store={store}><Gates turnId="t1" ref={ref} id="mine" /><Gates turnId="t2" /><Gates /><Gates turnId="not-a-turn" /></AgentProvider>)
     const wrap = container.querySelector('[data-weft="gates"]')!
     expect(container.querySelectorAll('[data-weft="gates"]')).toHaveLength(1)
     expect(ref.current).toBe(wrap)
