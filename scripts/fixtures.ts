@@ -59,13 +59,20 @@ export function buildIndex(keys: readonly string[]): string {
     "import type { AgentFixture, FixtureProtocol } from '../frames'",
     ...sorted.map((key) => `import ${ident(key)} from './${key}.json'`),
     '',
-    '/** Every shipped fixture, by protocol and name (the names are part of the type). */',
-    'export const fixtureSet = {',
+    '/** Every shipped fixture\'s name, by protocol: a type of its own, so a host can name it. */',
+    'export interface FixtureSet {',
   ]
   const protocols = [...new Set(sorted.map((key) => key.split('/')[0]!))]
+  const inProtocol = (protocol: string) => sorted.filter((k) => k.startsWith(`${protocol}/`))
   for (const protocol of protocols) {
     lines.push(`  '${protocol}': {`)
-    for (const key of sorted.filter((k) => k.startsWith(`${protocol}/`))) lines.push(`    '${key.split('/')[1]}': ${ident(key)} as AgentFixture,`)
+    for (const key of inProtocol(protocol)) lines.push(`    '${key.split('/')[1]}': AgentFixture`)
+    lines.push('  }')
+  }
+  lines.push('}', '', '/** Every shipped fixture, by protocol and name (the names are part of the type). */', 'export const fixtureSet: FixtureSet = {')
+  for (const protocol of protocols) {
+    lines.push(`  '${protocol}': {`)
+    for (const key of inProtocol(protocol)) lines.push(`    '${key.split('/')[1]}': ${ident(key)} as AgentFixture,`)
     lines.push('  },')
   }
   lines.push('} satisfies Record<FixtureProtocol, Record<string, AgentFixture>>', '')

@@ -4,7 +4,7 @@
  * (`weft/testing/fixtures/<protocol>/<name>.json`) a host can copy and edit.
  */
 import type { AgentFixture, BuiltInProtocol } from './frames'
-import { fixtureSet } from './fixtures/index'
+import { fixtureSet, type FixtureSet } from './fixtures/index'
 
 /**
  * Every fixture by protocol and name.
@@ -12,7 +12,7 @@ import { fixtureSet } from './fixtures/index'
  * @example
  * streamResponse(fixtures.vocion.hitl)
  */
-export const fixtures: Readonly<typeof fixtureSet> = fixtureSet
+export const fixtures: Readonly<FixtureSet> = fixtureSet
 
 // Every built-in protocol has its fixtures (the generated set is checked against the closed list).
 fixtureSet satisfies Record<BuiltInProtocol, Record<string, AgentFixture>>
