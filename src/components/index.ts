@@ -16,6 +16,7 @@ export { Attachments, useAttachments, type AttachmentsState, type AttachmentsRoo
 export {
   RendererProvider, useRenderer, defaultRenderers,
   type RendererProviderProps, type MessageRenderer, type MessageRendererProps, type MessageRenderers, type MessagePartProps, type MessageLeafProps,
+  type RenderedType, type RenderedProps,
 } from './renderers'
 export {
   WeftCallbacksProvider, useWeftCallbacks,
@@ -53,3 +54,14 @@ export { MessageActions, type MessageActionsProps } from './message-actions'
 export { Chat, useStickToBottom, type ChatProps } from './chat'
 export { TranscriptScrollContext } from './scroll-context'
 export { ConversationBoundary, type ConversationBoundaryProps } from './conversation-boundary'
+
+// The core's types the components' props reach, so a host can name them from here.
+export type {
+  AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
+  StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ToolState, ProtocolName, SpanStatus, StreamCursor, TraceActor, ErrorType, WeftError,
+  PartProps, TextProps, ReasoningProps, ToolProps, FileProps, DataProps, ErrorProps, NoticeProps, LoadingProps, OpenProps, RecommendedActionProps,
+  MessageTable, MessageBucket, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
+  ProtocolDefinition, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, SSEFrame, HistoryReader, HistoryReadContext, ProtocolViews,
+  RequestBuilder, RequestBody, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration, SendInput, AttachmentLimits,
+  ResumeStrategy, ResumeHandle, ResumeState, ResumeRequest, ResumeRequestContext, ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView,
+} from '../core/index'

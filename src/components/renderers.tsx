@@ -67,12 +67,22 @@ export interface MessageLeafProps extends MessagePartProps {
  */
 export type MessageRenderer<Type extends string = string, Props extends object = Record<string, unknown>> = ComponentType<MessageRendererProps<Type, Props>>
 
-/** The message type a renderer registered under `key` draws: `data-*` draws every `data-<name>`. */
-type RenderedType<Key extends string> = Key extends 'data-*' ? `data-${string}` : Key
+/**
+ * The message type a renderer registered under `key` draws: `data-*` draws every `data-<name>`.
+ *
+ * @example
+ * type Drawn = RenderedType<'data-*'> // `data-${string}`
+ */
+export type RenderedType<Key extends string> = Key extends 'data-*' ? `data-${string}` : Key
 
 // `any`: a type the kit does not know carries whatever props its server sends; the host's renderer says what.
-/** What a renderer registered under `key` may expect of the props: a built-in type's, else anything. */
-type RenderedProps<Key extends string> = Key extends keyof PartProps ? PartProps[Key] : any
+/**
+ * What a renderer registered under `key` may expect of the props: a built-in type's, else anything.
+ *
+ * @example
+ * type ToolRendererProps = RenderedProps<'tool'> // PartProps['tool']
+ */
+export type RenderedProps<Key extends string> = Key extends keyof PartProps ? PartProps[Key] : any
 
 /**
  * Renderers by message type. `data-*` matches every `data-<name>` type that has

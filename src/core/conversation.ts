@@ -46,8 +46,13 @@ export type InterruptDecision =
   | { type: 'reject'; message?: string }
   | { type: 'edit'; edited_action: { name: string; args: Record<string, unknown> } }
 
-/** Any JSON value: an AG-UI interrupt is resumed with whatever payload its agent asks for. */
-type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue | undefined }
+/**
+ * Any JSON value: an AG-UI interrupt is resumed with whatever payload its agent asks for.
+ *
+ * @example
+ * const payload: JsonValue = { approved: true, notes: ['checked'] }
+ */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue | undefined }
 
 /**
  * What `answer` takes for a gate of kind `Kind`: an approval (`{ approved, reason? }`)

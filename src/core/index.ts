@@ -16,6 +16,13 @@ export { syncScheduler, type Scheduler } from './batcher'
 
 // The client: one conversation against one endpoint.
 export { AgentClient, type AgentClientOptions, type SendInput, type StreamSource } from './client'
+export type { RequestBody, SourceBuildOptions, StreamSourceContext } from './client-options'
+export type {
+  ActionResult, AnswerResult, ApprovalResponse, AttachmentLimits, ClientTool, GateResponse, InterruptDecision, JsonValue,
+} from './conversation'
+export type { HttpRequest } from './transport/request'
+export type { StreamRequest } from './transport/open-stream'
+export type { SSEFrame } from './transport/frames'
 
 // Folding without a client: a recorded stream, or ops from anywhere.
 export { foldStream, type FoldStreamOptions } from './fold-stream'
@@ -26,34 +33,51 @@ export {
   emptyState,
   type AgentState, type Turn, type Block, type Thread, type Message, type TraceNode, type Gate, type Source,
   type StreamStatus, type TurnStatus, type MessageStatus, type TraceStatus, type GateStatus, type ToolState, type ProtocolName,
+  type SpanStatus, type StreamCursor, type TraceActor,
 } from './model'
-export { partProps, type MessagePart, type PartProps } from './parts'
-export { messageList, messageRecord, type MessageTable } from './message-table'
+export {
+  partProps, type MessagePart, type PartProps, type TypeOfKey,
+  type TextProps, type ReasoningProps, type ToolProps, type FileProps, type DataProps, type ErrorProps,
+  type NoticeProps, type LoadingProps, type OpenProps, type RecommendedActionProps,
+} from './parts'
+export { messageList, messageRecord, type MessageTable, type MessageBucket } from './message-table'
 
 // The ops a decoder emits and the fold applies.
-export type { Op, OpName, OpOf, HydratedTurn } from './ops'
+export type { Op, OpName, OpOf, HydratedTurn, TurnFields, MessagePlace, DeltaAction } from './ops'
 
 // Protocols as plug-ins.
 export { registerProtocol, registeredProtocols } from './protocol/registry'
-export type { ProtocolDefinition, ProtocolInput, Decoder, DetectInput, HistoryReader } from './protocol/types'
-export type { RequestBuilder } from './protocol/request'
+export type {
+  ProtocolDefinition, ProtocolInput, Decoder, DetectInput, HistoryReader,
+  DecoderFactory, DecodeContext, FrameMeta, DataPart, HistoryReadContext, ProtocolViews,
+} from './protocol/types'
+export type { RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration } from './protocol/request'
 
 // Resume.
 export { RESUME_EXHAUSTED, RESUME_EXPIRED, type ResumeOptions } from './client'
 export { alignReplay, lastEventIdResume, memoryStorage, type ResumeStrategy, type ResumeHandle, type ResumeStorage } from './resume/index'
+export type {
+  ResumeState, ResumeRequest, ResumeRequestContext, ReplayItem, ReplayFilter, EventIdentity, DedupeContext,
+  HistoryContext, HistoryLoader, HistoryResult, BackoffOptions,
+  AlignOptions, LedgerView, LastEventIdHandle, ResumeStrategyName,
+} from './resume/index'
 
 // Many conversations, persisted; history pages merged into a store.
 export {
   createConversations, indexedDbConversations, memoryConversations,
   type Conversations, type ConversationStorage, type ConversationSummary,
+  type ConversationsOptions, type ConversationsState, type ConversationStatus, type ConversationChange, type StoredConversation,
+  type IndexedDbConversationsOptions, type IndexedDbConversationStorage,
+  type ConversationRecord, type ConversationSummaryRecord, type StoredState, type TitleSource,
 } from './conversations/index'
-export { historyOps } from './history/index'
+export { historyOps, type HistoryBatch } from './history/index'
 export { readHistory } from './protocol/history'
 
 // Reading the state without React.
 export {
   selectTurn, selectMessage, selectThread, selectTurnMessages, selectBlocks, selectGates,
   selectTraceTree, selectTraceList, selectHeadline, selectTraceSummary, selectCitation,
+  type TraceTreeItem, type TraceSummary,
 } from './selectors'
 
 // Errors.

@@ -8,8 +8,13 @@
 import type { Message, ToolState } from './model'
 import { recordOf } from './util/record'
 
-/** What any part may carry beyond its own fields: `extra`, `providerMetadata`, a protocol's own, kept as they came. */
-interface OpenProps {
+/**
+ * What any part may carry beyond its own fields: `extra`, `providerMetadata`, a protocol's own, kept as they came.
+ *
+ * @example
+ * const extra: OpenProps = { providerMetadata: { openai: { id: 'x' } } }
+ */
+export interface OpenProps {
   [key: string]: unknown
 }
 
@@ -111,8 +116,13 @@ export interface PartProps {
   'data-*': DataProps
 }
 
-/** The message type a `PartProps` key stands for. */
-type TypeOfKey<Key extends keyof PartProps> = Key extends 'data-*' ? `data-${string}` : Key
+/**
+ * The message type a `PartProps` key stands for.
+ *
+ * @example
+ * type Drawn = TypeOfKey<'data-*'> // `data-${string}`
+ */
+export type TypeOfKey<Key extends keyof PartProps> = Key extends 'data-*' ? `data-${string}` : Key
 
 /**
  * The messages the kit draws, as one union on `type`: checking the type

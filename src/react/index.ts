@@ -16,3 +16,20 @@ export {
   type ConversationsProviderProps, type ConversationsHandle,
 } from './conversations'
 export { useHistory, useOlderOnScroll, type UseHistoryOptions, type HistoryHandle } from './use-history'
+
+// The core's types the hooks' options and handles reach, so a host can name them from here.
+export type {
+  AgentStore, AgentStoreState, Scheduler, AgentClientOptions, ResumeOptions, SendInput, StreamSource, StreamSourceContext, SourceBuildOptions,
+  RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool, JsonValue,
+  ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision,
+  AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
+  StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, TraceSummary, ErrorType, WeftError,
+  MessageTable, MessageBucket, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
+  ProtocolDefinition, ProtocolInput, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, HistoryReader, HistoryReadContext, HistoryBatch, ProtocolViews,
+  RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration,
+  ResumeStrategy, ResumeStrategyName, ResumeHandle, ResumeStorage, ResumeState, ResumeRequest, ResumeRequestContext,
+  ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView, HistoryContext, HistoryLoader, HistoryResult, BackoffOptions,
+  Conversations, ConversationsOptions, ConversationsState, ConversationStatus, ConversationStorage, ConversationChange, StoredConversation,
+  ConversationSummary, ConversationRecord, ConversationSummaryRecord, StoredState, TitleSource,
+} from '../core/index'
+export type { HistorySource, HistoryPageResult } from '../core/history/index'

@@ -12,6 +12,8 @@
  */
 import type { Highlighter } from '../components/markdown/highlight'
 
+export type { Highlighter, HighlightedLine, HighlightedToken } from '../components/markdown/highlight'
+
 /**
  * Highlights with shiki, loaded on first use as a chunk of its own (shiki's
  * core, the JavaScript regex engine, and each language when it first appears).

@@ -300,3 +300,20 @@ export function agentTurnEnd(canvasElement: Element, { timeoutMs = 10_000 }: { t
     observer.observe(stage, { attributes: true, attributeFilter: ['data-status', 'data-turns-ended'] })
   })
 }
+
+// The types the decorator's options reach, so a story can name them from this entry too.
+// The client's `StreamSource` is `ClientStreamSource`, as in `weft/testing`.
+export type { Pace } from './stream-response'
+export type { AgentFixture, BuiltInProtocol, FixtureFrame, FixtureProtocol } from './frames'
+export type {
+  AgentClientOptions, ResumeOptions, Scheduler, SendInput, StreamSourceContext, SourceBuildOptions,
+  RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool,
+  AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
+  StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, ErrorType, WeftError,
+  MessageTable, MessageBucket, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
+  ProtocolDefinition, ProtocolInput, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, HistoryReader, HistoryReadContext, ProtocolViews,
+  RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration,
+  ResumeStrategy, ResumeStrategyName, ResumeHandle, ResumeStorage, ResumeState, ResumeRequest, ResumeRequestContext,
+  ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView, HistoryContext, HistoryLoader, HistoryResult, BackoffOptions,
+  StreamSource as ClientStreamSource,
+} from '../core/index'

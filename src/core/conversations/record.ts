@@ -12,7 +12,7 @@ import { stateProblem } from './check-state'
 import { plainData } from './plain-data'
 
 /** Marks a record as weft's, so a stranger's data in the same database is recognised. */
-export const CONVERSATION_FORMAT = 'weft.conversation'
+export const CONVERSATION_FORMAT: ConversationSummaryRecord['format'] = 'weft.conversation'
 
 /** The record version this weft writes and the newest it reads. */
 export const CONVERSATION_VERSION = 1
@@ -27,7 +27,8 @@ export type TitleSource = 'message' | 'server' | 'user'
  * const summary: ConversationSummaryRecord = { format: 'weft.conversation', version: 1, id: 'c1', title: 'Trip', titleSource: 'user', createdAt: 1, updatedAt: 2, revision: 3 }
  */
 export interface ConversationSummaryRecord {
-  format: typeof CONVERSATION_FORMAT
+  /** Always `'weft.conversation'` (`CONVERSATION_FORMAT`): a record weft wrote. */
+  format: 'weft.conversation'
   version: number
   id: string
   title: string

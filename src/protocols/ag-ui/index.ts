@@ -20,3 +20,7 @@ export {
   AgUiToolView, NavigationActions, readNavigationActions, type NavigationAction, type NavigationActionsProps,
 } from './navigation-actions'
 export { useAgUiHistory, type UseAgUiHistoryOptions, type AgUiHistoryHandle } from './use-ag-ui-history'
+export type * from '../../core/protocol/entry-types'
+export type { AgentStore, AgentStoreState, ProtocolInput, StreamSource, StreamSourceContext, SourceBuildOptions, HttpRequest, StreamRequest } from '../../core/index'
+export type { HistoryPager, HistorySource, HistoryStatus, HistoryPageResult } from '../../core/history/index'
+export type { MessageRendererProps, MessagePartProps } from '../../components/renderers'

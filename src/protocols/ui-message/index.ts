@@ -8,3 +8,4 @@
 export { uiMessageProtocol } from './protocol'
 export { aiSdkResume, type AiSdkHandle, type AiSdkResumeOptions } from './resume'
 export { uiMessageHistory, readUIMessageHistory, type UIMessageLike } from './history'
+export type * from '../../core/protocol/entry-types'

@@ -7,3 +7,4 @@
 export { vocionProtocol } from './protocol'
 export { vocionResume, type VocionHandle, type VocionResumeOptions } from './resume'
 export { vocionHistory, readVocionHistory, type VocionTranscriptTurn } from './history'
+export type * from '../../core/protocol/entry-types'

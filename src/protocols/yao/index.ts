@@ -7,3 +7,4 @@
 export { yaoProtocol } from './protocol'
 export { yaoResume, type YaoTaskHandle } from './resume'
 export { yaoHistory, readYaoHistory, type YaoStoredMessage } from './history'
+export type * from '../../core/protocol/entry-types'
