@@ -120,6 +120,32 @@ describe('Chat: sticking to the end', () => {
     expect(jumpButton()).toBeNull()
   })
 
+  it('shows itself at the end from its first render, before any scroll event', () => {
+    render(<Chat><p>content</p></Chat>)
+    expect(chatState()).toBe('at-end')
+    expect(jumpButton()).toBeNull()
+  })
+
+  it('follows growth that comes before its first scroll event', () => {
+    render(<Chat><p>content</p></Chat>)
+    grow(100)
+    expect(layout.top).toBe(900)
+    expect(chatState()).toBe('at-end')
+  })
+
+  it('the look a frame later moves only for more than a pixel', () => {
+    mounted()
+    grow(300)
+    frame(() => { layout.height += 1 })
+    expect(layout.top).toBe(1100)
+    grow(0)
+    expect(layout.top).toBe(1101)
+    frame()
+    grow(300)
+    frame(() => { layout.height += 2 })
+    expect(layout.top).toBe(1403)
+  })
+
   it('follows the content as it grows while stuck', () => {
     mounted()
     grow(300)
@@ -303,6 +329,17 @@ describe('Chat: when an input counts as the person\'s', () => {
     }
   })
 
+  it('a release is heard even when the element it ends on keeps the event to itself', () => {
+    render(<Chat footer={<button type="button" onPointerUp={(event) => event.stopPropagation()}>stop</button>}><p>content</p></Chat>)
+    frame()
+    fireEvent.pointerDown(viewport())
+    run(10)
+    fireEvent.pointerUp(document.querySelector('[data-weft="chat-footer"] button')!)
+    run(4)
+    codeScrolls(300)
+    expect(layout.top).toBe(800)
+  })
+
   it('a release with no pointer down does not extend an input', () => {
     mounted()
     fireEvent.wheel(viewport())
@@ -323,6 +360,19 @@ describe('Chat: after it is gone', () => {
     el.dispatchEvent(new Event('scroll'))
     expect(layout.top).toBe(0)
     expect(observers.size).toBe(0)
+    expect(frames.size).toBe(0)
+  })
+
+  it('no input reaches it any more: neither on its element nor a release on the page', () => {
+    const { unmount } = mounted()
+    const el = viewport()
+    fireEvent.pointerDown(el)
+    frame()
+    unmount()
+    fireEvent.wheel(el)
+    fireEvent.keyDown(el)
+    fireEvent(window, new Event('pointerup'))
+    fireEvent(window, new Event('pointercancel'))
     expect(frames.size).toBe(0)
   })
 
@@ -387,6 +437,11 @@ describe('Transcript.Root: which transcripts virtualize', () => {
     render(<AgentProvider store={withTurns(6)}><Transcript.Root scrollRef={scroller} virtualize={5}>{draw}</Transcript.Root></AgentProvider>)
     expect(state()).toBe('virtual')
     expect(drawn()).toEqual(['t1', 't2', 't3', 't4', 't5'])
+  })
+
+  it('without a drawing function each turn is drawn as a Transcript.Turn', () => {
+    render(<AgentProvider store={withTurns(3)}><Chat><Transcript.Root /></Chat></AgentProvider>)
+    expect([...document.querySelectorAll('[data-weft="turn"]')].map((el) => el.getAttribute('data-role'))).toEqual(['user', 'assistant', 'user'])
   })
 
   it('virtualize false, or a count not passed, keeps every turn', () => {
