@@ -768,3 +768,112 @@ describe('the loader: another tab\'s save meeting this page\'s changes', () => {
     expect(saves.length).toBe(count)
   })
 })
+
+describe('conversations: what the review of the first mutation run asked for', () => {
+  it('a journal is never taken over a stored copy that cannot be read', () => {
+    const session = memoryStorage()
+    const journal = new Journal(session, 'j:')
+    journal.write(record({ revision: 1 }))
+    expect(journal.take('c1', { format: 'weft.conversation', version: 1, id: 'c1', title: 7, revision: 1 })).toBeUndefined()
+  })
+
+  it('the memory storage keeps a record holding null, frozen', async () => {
+    const storage = memoryConversations()
+    const state = fold(emptyState(), [{ op: 'agentState.set', value: { city: null, tags: ['a'] } }])
+    await storage.save(record({ revision: 1 }, state), { expectedRevision: 0 })
+    const loaded = (await storage.load('c1')) as ConversationRecord
+    expect(loaded.state.agentState).toStrictEqual({ city: null, tags: ['a'] })
+    expect(Object.isFrozen(loaded.state.agentState)).toBe(true)
+  })
+
+  it('a record with branches keeps them: two answers to one question stay two', () => {
+    const state = fold(emptyState(), [
+      ...exchange(1, 'Hi', 'Hello').slice(0, 3),
+      { op: 'turn.open', turnId: 'a1', role: 'assistant', parentId: 'u1' },
+      { op: 'turn.finish', turnId: 'a1', status: 'done' },
+      { op: 'turn.open', turnId: 'a2', role: 'assistant', parentId: 'u1' },
+      { op: 'turn.finish', turnId: 'a2', status: 'done' },
+    ])
+    const back = stateOf(record({}, state))
+    expect(back.branches).toStrictEqual(state.branches)
+    expect(back.branches.u1).toEqual(['a1', 'a2'])
+    expect(back.selected).toStrictEqual(state.selected)
+  })
+
+  it('the list starts empty and not ready', () => {
+    const c = conversationsOn(memoryConversations())
+    expect(c.state.getState()).toStrictEqual({ ready: false, list: [] })
+  })
+
+  it('a stored title of no known source stays; a message title is stored as such; no text, no source', async () => {
+    const storage = memoryConversations()
+    await storage.save(record({ id: 'x1', title: 'Trip', revision: 1, updatedAt: 999 }), { expectedRevision: 0 })
+    const c = conversationsOn(storage)
+    await c.ready()
+    await c.select('x1')
+    c.storeOf('x1')!.getState().dispatch([...exchange(1, 'Plan it', 'Ok'), { op: 'stream.status', status: 'done' }])
+    expect(c.list().find((s) => s.id === 'x1')!.title).toBe('Trip')
+    const fresh = c.create()
+    c.storeOf(fresh)!.getState().dispatch([{ op: 'stream.status', status: 'done' }])
+    await c.flush()
+    expect('titleSource' in ((await storage.load(fresh)) as ConversationRecord)).toBe(false)
+    c.storeOf(fresh)!.getState().dispatch([...exchange(1, 'Plan it', 'Ok'), { op: 'stream.status', status: 'idle' }])
+    await c.flush()
+    const stored = (await storage.load(fresh)) as ConversationRecord
+    expect([stored.title, stored.titleSource]).toEqual(['Plan it', 'message'])
+  })
+
+  it('a save that changes nothing in the list leaves the list as it was; a flush with nothing to save saves nothing', async () => {
+    const { storage, saves } = watched()
+    const c = conversationsOn(storage)
+    await c.ready()
+    await c.flush()
+    const id = c.selectedId!
+    c.storeOf(id)!.getState().dispatch([...exchange(1, 'Hi', 'Hello'), { op: 'stream.status', status: 'done' }])
+    const list = c.state.getState().list
+    const count = saves.length
+    await c.flush()
+    expect(saves.length).toBe(count + 1)
+    expect(c.state.getState().list).toBe(list)
+    await c.flush()
+    await c.flush()
+    expect(saves.length).toBe(count + 1)
+  })
+
+  it('a conversation shows loading while its record is read, and loading it saves nothing', async () => {
+    const { storage, saves, inner } = watched()
+    await inner.save(record({ id: 'x1', revision: 1, updatedAt: 1 }), { expectedRevision: 0 })
+    await inner.save(record({ id: 'x0', revision: 1, updatedAt: 5 }), { expectedRevision: 0 })
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const slow: ConversationStorage = { ...storage, load: async (id) => { if (id === 'x1') await gate; return storage.load(id) } }
+    const c = conversationsOn(slow)
+    await c.ready()
+    await c.flush()
+    const count = saves.length
+    const loading = c.select('x1')
+    expect(c.list().find((s) => s.id === 'x1')!.status).toBe('loading')
+    release()
+    await loading
+    expect(c.list().find((s) => s.id === 'x1')!.status).toBe('idle')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await c.flush()
+    expect(saves.length).toBe(count)
+  })
+
+  it('dropping changes of a conversation not loaded here loads the stored copy; a failed read says so', async () => {
+    const storage = memoryConversations()
+    await storage.save(record({ id: 'x1', revision: 1, updatedAt: 1 }, fold(emptyState(), exchange(1, 'Hi', 'Hello'))), { expectedRevision: 0 })
+    await storage.save(record({ id: 'x0', revision: 1, updatedAt: 5 }), { expectedRevision: 0 })
+    let fail = false
+    const flaky: ConversationStorage = { ...storage, load: async (id) => { if (fail) throw new Error('disk gone'); return storage.load(id) } }
+    const c = conversationsOn(flaky)
+    await c.ready()
+    expect(c.storeOf('x1')).toBeUndefined()
+    await c.reloadStored('x1')
+    expect(c.storeOf('x1')!.getState().turnIds).toEqual(['u1', 'a1'])
+    fail = true
+    await c.reloadStored('x1')
+    expect(c.list().find((s) => s.id === 'x1')!.error).toStrictEqual({ type: 'internal', message: 'conversation "x1" could not be read: disk gone', retryable: true })
+  })
+})
