@@ -246,6 +246,21 @@ describe('Chat: sticking to the end', () => {
     expect(layout.top).toBe(900)
   })
 
+  it('mounted on an element already at its end, a scroll up by code before any input does not let go', () => {
+    layout.top = 800
+    render(<Chat><p>content</p></Chat>)
+    codeScrolls(300)
+    expect(layout.top).toBe(800)
+  })
+
+  it('Jump to latest sticks at once: growth right after it is followed', () => {
+    mounted()
+    personScrolls(300)
+    act(() => jumpButton()!.click())
+    grow(100)
+    expect(layout.top).toBe(900)
+  })
+
   it('Jump to latest scrolls to the end and sticks', () => {
     mounted()
     personScrolls(300)
