@@ -40,13 +40,18 @@ export default function VirtualTurns({ turnIds, scrollRef, draw }: VirtualTurnsP
   const anchor = useRef<HTMLDivElement | null>(null)
   const [startMargin, setStartMargin] = useState(0)
   // Whatever stands above the list inside the scroller (the column's padding) is its start margin.
+  // Measured when the list mounts and when the window resizes (a breakpoint may change the padding),
+  // not after every render: each measure forces a layout of the whole transcript.
   useLayoutEffect(() => {
     const scroller = scrollRef.current
     const here = anchor.current
     if (!scroller || !here) return
-    const margin = Math.round(here.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop)
-    setStartMargin(margin)
-  })
+    const measure = () => setStartMargin(Math.round(here.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop))
+    measure()
+    const view = here.ownerDocument.defaultView
+    view?.addEventListener('resize', measure)
+    return () => view?.removeEventListener('resize', measure)
+  }, [scrollRef])
   return (
     <>
       <div ref={anchor} data-weft="virtual-start" />
