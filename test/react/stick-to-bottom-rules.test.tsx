@@ -126,13 +126,6 @@ describe('Chat: sticking to the end', () => {
     expect(jumpButton()).toBeNull()
   })
 
-  it('follows growth that comes before its first scroll event', () => {
-    render(<Chat><p>content</p></Chat>)
-    grow(100)
-    expect(layout.top).toBe(900)
-    expect(chatState()).toBe('at-end')
-  })
-
   it('the look a frame later moves only for more than a pixel', () => {
     mounted()
     grow(300)
