@@ -10,8 +10,8 @@ import {
   type ConversationStorage, type Conversations, type IndexedDbConversationStorage,
 } from '../../src/core/conversations/index'
 import { emptyState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
 import { memoryStorage } from '../../src/core/resume/storage'
+import { exchange } from '../helpers/exchange'
 
 const storages: IndexedDbConversationStorage[] = []
 const lists: Conversations[] = []
@@ -35,15 +35,6 @@ async function storedRevisions(name: string, id: string): Promise<{ summary: unk
   db.close()
   return { summary, record }
 }
-
-const exchange = (n: number, question: string, answer: string): Op[] => [
-  { op: 'turn.open', turnId: `u${n}`, role: 'user' },
-  { op: 'message.put', turnId: `u${n}`, messageId: `u${n}/text`, role: 'user', type: 'text', props: { content: question }, status: 'done' },
-  { op: 'turn.finish', turnId: `u${n}`, status: 'done' },
-  { op: 'turn.open', turnId: `a${n}`, role: 'assistant' },
-  { op: 'message.delta', turnId: `a${n}`, messageId: `a${n}/text`, type: 'text', action: 'append', path: 'content', value: answer },
-  { op: 'turn.finish', turnId: `a${n}`, status: 'done' },
-]
 
 describe('an IndexedDB save is atomic', { timeout: 60_000 }, () => {
   it('a put that cannot clone its value commits neither the record nor its summary', async () => {

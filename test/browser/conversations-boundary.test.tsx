@@ -14,24 +14,15 @@ import { ThreadList } from '../../src/components/thread-list'
 import { Transcript } from '../../src/components/transcript'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
 import type { WeftError } from '../../src/core/errors'
-import type { Op } from '../../src/core/ops'
 import { ConversationsProvider } from '../../src/react/conversations'
 import { useAgentSelector } from '../../src/react/selectors'
+import { exchange } from '../helpers/exchange'
 
 const lists: Conversations[] = []
 afterEach(async () => {
   cleanup()
   for (const c of lists.splice(0)) await c.dispose()
 })
-
-const exchange = (n: number, question: string, answer: string): Op[] => [
-  { op: 'turn.open', turnId: `u${n}`, role: 'user' },
-  { op: 'message.put', turnId: `u${n}`, messageId: `u${n}/text`, role: 'user', type: 'text', props: { content: question }, status: 'done' },
-  { op: 'turn.finish', turnId: `u${n}`, status: 'done' },
-  { op: 'turn.open', turnId: `a${n}`, role: 'assistant' },
-  { op: 'message.delta', turnId: `a${n}`, messageId: `a${n}/text`, type: 'text', action: 'append', path: 'content', value: answer },
-  { op: 'turn.finish', turnId: `a${n}`, status: 'done' },
-]
 
 /** A host's own part that trips on one conversation's data (its agent state says so). */
 function Fragile() {

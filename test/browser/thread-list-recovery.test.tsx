@@ -13,23 +13,14 @@ import {
   checkRecord, createConversations, memoryConversations,
   type ConversationStorage, type Conversations,
 } from '../../src/core/conversations/index'
-import type { Op } from '../../src/core/ops'
 import { ConversationsProvider } from '../../src/react/conversations'
+import { exchange } from '../helpers/exchange'
 
 const lists: Conversations[] = []
 afterEach(async () => {
   cleanup()
   for (const c of lists.splice(0)) await c.dispose()
 })
-
-const exchange = (n: number, question: string, answer: string): Op[] => [
-  { op: 'turn.open', turnId: `u${n}`, role: 'user' },
-  { op: 'message.put', turnId: `u${n}`, messageId: `u${n}/text`, role: 'user', type: 'text', props: { content: question }, status: 'done' },
-  { op: 'turn.finish', turnId: `u${n}`, status: 'done' },
-  { op: 'turn.open', turnId: `a${n}`, role: 'assistant' },
-  { op: 'message.delta', turnId: `a${n}`, messageId: `a${n}/text`, type: 'text', action: 'append', path: 'content', value: answer },
-  { op: 'turn.finish', turnId: `a${n}`, status: 'done' },
-]
 
 /** A memory storage whose saves can be refused with what a browser throws. */
 function refusable() {

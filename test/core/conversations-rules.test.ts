@@ -16,24 +16,15 @@ import { messageOf, saveErrorOf } from '../../src/core/conversations/saver'
 import { storedRevision } from '../../src/core/conversations/storage'
 import { emptyState, type AgentState } from '../../src/core/model'
 import { fold } from '../../src/core/fold/fold'
-import type { Op } from '../../src/core/ops'
 import { memoryStorage } from '../../src/core/resume/storage'
 import type { ResumeStorage } from '../../src/core/resume/types'
 import { messageList } from '../../src/core/message-table'
+import { exchange } from '../helpers/exchange'
 
 const open: Conversations[] = []
 afterEach(async () => {
   for (const c of open.splice(0)) await c.dispose()
 })
-
-const exchange = (n: number, question: string, answer: string): Op[] => [
-  { op: 'turn.open', turnId: `u${n}`, role: 'user' },
-  { op: 'message.put', turnId: `u${n}`, messageId: `u${n}/text`, role: 'user', type: 'text', props: { content: question }, status: 'done' },
-  { op: 'turn.finish', turnId: `u${n}`, status: 'done' },
-  { op: 'turn.open', turnId: `a${n}`, role: 'assistant' },
-  { op: 'message.delta', turnId: `a${n}`, messageId: `a${n}/text`, type: 'text', action: 'append', path: 'content', value: answer },
-  { op: 'turn.finish', turnId: `a${n}`, status: 'done' },
-]
 
 const record = (fields: Partial<ConversationRecord> = {}, state: AgentState = emptyState()): ConversationRecord => ({
   ...conversationRecord({ id: 'c1', title: 'Trip', createdAt: 1, updatedAt: 2, revision: 3 }, state), ...fields,

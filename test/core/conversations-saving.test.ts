@@ -10,9 +10,9 @@ import {
   type ConversationChange, type ConversationStorage, type Conversations,
 } from '../../src/core/conversations/index'
 import { emptyState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
 import { memoryStorage } from '../../src/core/resume/storage'
 import type { ResumeStorage } from '../../src/core/resume/types'
+import { exchange } from '../helpers/exchange'
 
 const open: Conversations[] = []
 afterEach(async () => {
@@ -24,15 +24,6 @@ function conversationsOn(storage: ConversationStorage, selection: ResumeStorage 
   open.push(c)
   return c
 }
-
-const exchange = (n: number, question: string, answer: string): Op[] => [
-  { op: 'turn.open', turnId: `u${n}`, role: 'user' },
-  { op: 'message.put', turnId: `u${n}`, messageId: `u${n}/text`, role: 'user', type: 'text', props: { content: question }, status: 'done' },
-  { op: 'turn.finish', turnId: `u${n}`, status: 'done' },
-  { op: 'turn.open', turnId: `a${n}`, role: 'assistant' },
-  { op: 'message.delta', turnId: `a${n}`, messageId: `a${n}/text`, type: 'text', action: 'append', path: 'content', value: answer },
-  { op: 'turn.finish', turnId: `a${n}`, status: 'done' },
-]
 
 /** A memory storage whose saves can be made to fail with what a browser throws. */
 function failing() {
