@@ -160,7 +160,7 @@ const zhCN: WeftLabels = {
   goodAnswer: '有帮助', badAnswer: '没有帮助', regenerate: '重新生成', edit: '编辑', messageActions: '消息操作', jumpToLatest: '跳到最新',
   thinking: '思考中…', reasoning: '推理过程', tool: '工具', toolInput: '输入', toolOutput: '输出', showMore: '显示更多', showLess: '收起',
   toolStates: { 'input-streaming': '准备中', 'input-available': '运行中', 'approval-requested': '等待批准', 'approval-responded': '已答复', 'output-available': '完成', 'output-error': '失败', 'output-denied': '已拒绝', called: '已调用' },
-  preliminary: '初步结果', approvalNeeded: '需要批准', approvalQuestion: '智能体正在等待你的批准。', approve: '批准', reject: '拒绝',
+  preliminary: '初步结果', approvalNeeded: '需要批准', approvalAnswered: '批准', approvalQuestion: '智能体正在等待你的批准。', approve: '批准', reject: '拒绝',
   reason: '理由（可选）', submit: '提交', answer: '你的回答', gateDetails: '详情',
   gateStates: { approved: '已批准', rejected: '已拒绝', answered: '已回答', expired: '已过期', cancelled: '已取消' },
   statuses: { idle: '就绪', connecting: '连接中…', streaming: '回答中…', reconnecting: '重新连接中…', done: '完成', error: '出错了', aborted: '已停止' },

@@ -115,7 +115,8 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   // A review of action requests is a yes or no for all of them.
   const asks = ANSWER_KINDS.has(kind) && !isActionReview(gate)
   const question = asText(gate.question) || labels.approvalQuestion
-  const title = asks ? labels.answer : labels.approvalNeeded
+  // Once answered nothing is needed any more: the title stops asking, the status line says the answer.
+  const title = asks ? labels.answer : pending ? labels.approvalNeeded : labels.approvalAnswered
   const payload = gate.payload
   const hasPayload = payload !== undefined && payload !== null && !(typeof payload === 'object' && Object.keys(payload).length === 0)
   const client = onGateAnswer ? undefined : storeClient(store)

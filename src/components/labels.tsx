@@ -44,6 +44,8 @@ export interface WeftLabels {
   toolStates: Readonly<Record<'input-streaming' | 'input-available' | 'approval-requested' | 'approval-responded' | 'output-available' | 'output-error' | 'output-denied' | 'called', string>>
   preliminary: string
   approvalNeeded: string
+  /** An approval's title once it is answered (its status line says how). */
+  approvalAnswered: string
   approvalQuestion: string
   approve: string
   reject: string
@@ -161,6 +163,7 @@ export const englishLabels: WeftLabels = Object.freeze({
   }),
   preliminary: 'preliminary',
   approvalNeeded: 'Approval needed',
+  approvalAnswered: 'Approval',
   approvalQuestion: 'The agent is waiting for your approval.',
   approve: 'Approve',
   reject: 'Reject',

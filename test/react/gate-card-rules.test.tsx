@@ -45,6 +45,19 @@ const type = (text: string) => fireEvent.change(box(), { target: { value: text }
 const settle = () => act(async () => { await Promise.resolve() })
 
 describe('GateCard: what it shows', () => {
+  it('an answered approval stops asking: its title is "Approval" and its status line says the answer', () => {
+    for (const [status, said] of [['approved', 'Approved'], ['rejected', 'Rejected']] as const) {
+      const { store, bind } = storeWith({ kind: 'approval', question: 'Delete the report?', status })
+      bind()
+      const { unmount } = show(store, <GateCard id="g1" />)
+      const group = screen.getByRole('group', { name: 'Approval' })
+      expect(group.querySelector('[data-weft="gate-title"]')!.textContent).toBe('Approval')
+      expect(group.textContent).not.toContain('Approval needed')
+      expect(group.querySelector('[data-weft="gate-status-label"]')!.textContent).toBe(said)
+      unmount()
+    }
+  })
+
   it('an approval: its title, question, reason box and both buttons, focused as it opens', () => {
     const { store, bind } = storeWith({ kind: 'approval', question: 'Delete the report?' })
     bind()
