@@ -234,6 +234,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'langgraph',
+          sequence: { groupOrder: 1 },
+          environment: 'node',
+          // Against a real LangGraph server: LangGraph's in-memory API server (what `langgraph dev` runs) with the
+          // graphs of test/langgraph/graphs, started once per file in a child process by scripts/langgraph-server.mjs
+          // (about two seconds). Nothing to install beyond npm ci: no Python, no network.
+          include: ['test/langgraph/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      {
+        extends: true,
+        test: {
           name: 'pages',
           sequence: { groupOrder: 1 },
           environment: 'node',
