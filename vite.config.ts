@@ -244,6 +244,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
+      },
       {
         extends: true,
         test: {
