@@ -22,17 +22,20 @@ const groups = {
   'ag-ui': ['src/protocols/ag-ui/{decoder,chunks,event-fields,event-types,lanes,snapshots,stream-state,text-messages,tool-events,tool-calls,tool-result,messages}.ts'],
   // The user-facing layer: what goes out in a request, what is kept of a conversation,
   // and the components a person acts through.
-  requests: ['src/protocols/*/request.ts', 'src/core/request-plan.ts', 'src/core/transport/request.ts'],
+  requests: ['src/protocols/*/request.ts', 'src/core/client/request-plan.ts', 'src/core/transport/request.ts'],
   // indexed-db.ts is not here: only the browser tests reach IndexedDB (docs/mutation.md).
   conversations: ['src/core/conversations/{storage,saver,record,journal,ledger,loader}.ts'],
   'markdown-tail': ['src/components/markdown/tail.ts'],
   'safe-url': ['src/components/safe-url.ts'],
   'gate-card': ['src/components/gate-card.tsx'],
   composer: ['src/components/composer.tsx'],
-  // The client's user actions (send, regenerate, edit, branches, answer, stop, dispose and the
-  // continuation loop) and the gate ops they dispatch; the run driver (connect, reconnect) is
-  // reached by the resume and transport groups' tests.
-  'client-actions': ['src/core/client.ts:137-470', 'src/core/client.ts:551-602', 'src/core/conversation.ts:170-260'],
+  // The client's user actions (send, regenerate, edit, branches, answer, stop, dispose), the
+  // continuation loop, how a run starts and stops, and the gate ops they dispatch.
+  'client-actions': [
+    'src/core/client/{agent-client,commands,continuation-loop,turn-runner}.ts', 'src/core/client/gates.ts:133-169',
+  ],
+  // The run driver: connect, reconnect with backoff, every way a run ends, re-attaching, the handle.
+  'client-run': ['src/core/client/{run-driver,connection,run-end,reattach,resume-persister,run}.ts'],
   // Only what decides scrolling: `useStickToBottom`, and which element a transcript scrolls in.
   'auto-scroll': ['src/components/scroll-context.ts', 'src/components/chat.tsx:40-131', 'src/components/transcript.tsx:64-68'],
 }

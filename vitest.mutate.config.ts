@@ -38,6 +38,11 @@ const GROUP_TESTS: Record<string, string[]> = {
     'test/core/branch-switch.test.ts', 'test/core/end-of-stream.test.ts', 'test/core/stream-end.test.ts', 'test/core/truncated-stream.test.ts',
     'test/core/request-reuse.test.ts', 'test/core/pins-request-shape.test.ts', 'test/core/resume-loading.test.ts', 'test/core/scheduler.test.ts',
   ],
+  'client-run': [
+    'test/core/run-lifecycle.test.ts', 'test/core/truncated-stream.test.ts', 'test/core/end-of-stream.test.ts', 'test/core/stream-end.test.ts',
+    'test/core/action-phase-table.test.ts', 'test/core/loop-property.test.ts', 'test/core/resume.test.ts', 'test/core/resume-rules.test.ts',
+    'test/core/resume-loopback.test.ts', 'test/core/resume-stock-route.test.ts', 'test/core/pins-resume-request.test.ts',
+  ],
   'markdown-tail': ['test/core/pins-markdown-tail.test.ts', 'test/core/markdown-tail-rules.test.ts'],
   'safe-url': ['test/core/safe-url-rules.test.ts'],
   'gate-card': ['test/react/gate-card-rules.test.tsx'],

@@ -7,7 +7,7 @@ import {
   createContext, forwardRef, useContext, useEffect, useMemo, useRef, useState,
   type ButtonHTMLAttributes, type HTMLAttributes, type MouseEvent, type ReactNode, type SyntheticEvent,
 } from 'react'
-import { checkFiles, type AttachmentLimits } from '../core/conversation'
+import { checkFiles, type AttachmentLimits } from '../core/client/files'
 import type { WeftError } from '../core/errors'
 import { useLabels } from './labels'
 import { Slot } from './slot'

@@ -5,7 +5,7 @@
  * wiring. What the card shows follows the gate's status in the store.
  */
 import { forwardRef, useEffect, useRef, useState, type FormEvent, type HTMLAttributes } from 'react'
-import { isActionReview, isApprovalGate, type GateResponse } from '../core/conversation'
+import { isActionReview, isApprovalGate, type GateResponse } from '../core/client/gates'
 import type { Gate, Message } from '../core/model'
 import { partProps } from '../core/parts'
 import { storeClient } from '../core/store-client'

@@ -4,7 +4,7 @@
  * left to resume). It says which, and offers Retry.
  */
 import { forwardRef, type HTMLAttributes } from 'react'
-import { RESUME_EXPIRED } from '../core/client-options'
+import { RESUME_EXPIRED } from '../core/client/options'
 import { STREAM_TRUNCATED } from '../core/errors'
 import { storeClient } from '../core/store-client'
 import { useAgentSelector } from '../react/selectors'

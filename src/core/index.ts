@@ -16,10 +16,10 @@ export { syncScheduler, type Scheduler } from './batcher'
 
 // The client: one conversation against one endpoint.
 export { AgentClient, type AgentClientOptions, type SendInput, type StreamSource } from './client'
-export type { RequestBody, SourceBuildOptions, StreamSourceContext } from './client-options'
+export type { RequestBody, SourceBuildOptions, StreamSourceContext } from './client/options'
 export type {
   ActionResult, AnswerResult, ApprovalResponse, AttachmentLimits, ClientTool, GateResponse, InterruptDecision, JsonValue,
-} from './conversation'
+} from './client/index'
 export type { HttpRequest } from './transport/request'
 export type { StreamRequest } from './transport/open-stream'
 export type { SSEFrame } from './transport/frames'
@@ -49,7 +49,7 @@ export type { Op, OpName, OpOf, HydratedTurn, TurnFields, MessagePlace, DeltaAct
 export { registerProtocol, registeredProtocols } from './protocol/registry'
 export type {
   ProtocolDefinition, ProtocolInput, Decoder, DetectInput, HistoryReader,
-  DecoderFactory, DecodeContext, FrameMeta, DataPart, HistoryReadContext, ProtocolViews,
+  DecoderFactory, DecodeContext, FrameMeta, DataPart, HistoryReadContext, ProtocolView, ProtocolViews,
 } from './protocol/types'
 export type { RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration } from './protocol/request'
 

@@ -8,7 +8,7 @@
 import '../../src/components/styles.css'
 import { fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { RESUME_EXPIRED } from '../../src/core/client-options'
+import { RESUME_EXPIRED } from '../../src/core/client/options'
 import { weftError } from '../../src/core/errors'
 import { streamToOps } from '../../src/core/fold-stream'
 import type { Op } from '../../src/core/ops'

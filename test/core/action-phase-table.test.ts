@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { AgentClient } from '../../src/core/client'
-import type { AgentClientOptions } from '../../src/core/client-options'
+import type { AgentClientOptions } from '../../src/core/client/options'
 import { messageIn } from '../../src/core/message-table'
 import type { AgentState } from '../../src/core/model'
 import { memoryStorage } from '../../src/core/resume/storage'

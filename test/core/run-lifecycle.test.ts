@@ -11,11 +11,11 @@ import { scenarios } from '../../mock/scenarios/index'
 import { startServer, type TestServer } from '../helpers/server'
 
 const moves = vi.hoisted(() => [] as string[])
-vi.mock('../../src/core/run-state', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/core/run-state')>()
+vi.mock('../../src/core/client/run-state', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/core/client/run-state')>()
   return {
     ...real,
-    transition(run: { phase: import('../../src/core/run-state').RunPhase }, to: import('../../src/core/run-state').RunPhase) {
+    transition(run: { phase: import('../../src/core/client/run-state').RunPhase }, to: import('../../src/core/client/run-state').RunPhase) {
       const from = run.phase
       real.transition(run, to)
       moves.push(`${from}>${to}`)

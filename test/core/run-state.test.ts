@@ -4,7 +4,7 @@
  * leaving the phase as it was).
  */
 import { describe, expect, it } from 'vitest'
-import { canTransition, isSettled, RunStateError, transition, type RunPhase } from '../../src/core/run-state'
+import { canTransition, isSettled, RunStateError, transition, type RunPhase } from '../../src/core/client/run-state'
 
 const PHASES: RunPhase[] = ['idle', 'connecting', 'streaming', 'reconnecting', 'parked', 'done', 'error', 'aborted']
 

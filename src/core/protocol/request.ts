@@ -2,7 +2,7 @@
  * What a protocol's request builder is given: the active path of the
  * conversation and why the request is made. It returns the wire's own body.
  */
-import type { RequestBody, SendInput } from '../client-options'
+import type { RequestBody, SendInput } from '../client/options'
 import type { AgentState } from '../model'
 
 /**
@@ -18,7 +18,7 @@ export type RequestTrigger = 'submit' | 'regenerate' | 'continue'
  * A client-side tool as a request declares it to the server.
  *
  * @example
- * const tool: ToolDeclaration = { name: 'getLocation', description: 'The user's city', parameters: { type: 'object', properties: {} } }
+ * const tool: ToolDeclaration = { name: 'getLocation', description: "The user's city", parameters: { type: 'object', properties: {} } }
  */
 export interface ToolDeclaration {
   name: string

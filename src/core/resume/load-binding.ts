@@ -3,7 +3,7 @@
  * through this module's dynamic import, so bundlers split it into a chunk that a
  * host which never resumes neither ships nor fetches.
  */
-import type { AgentClientOptions } from '../client-options'
+import type { AgentClientOptions } from '../client/options'
 import { toWeftError, type WeftError } from '../errors'
 import type { ResumeBinding } from './binding'
 

@@ -7,7 +7,7 @@
  * reading (`props.extra`; a tool result's `props.resultExtra`), as `@ag-ui/client`
  * sends back the messages it holds. The builder's own fields win over those.
  */
-import type { RequestBody } from '../../core/client-options'
+import type { RequestBody } from '../../core/client/options'
 import type { AgentState, Message, Turn } from '../../core/model'
 import type { RequestContext } from '../../core/protocol/request'
 import { memoByTurn } from '../../core/protocol/turn-memo'

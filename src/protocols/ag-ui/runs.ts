@@ -4,7 +4,7 @@
  * `GET <eventsUrl(threadId)>`. One send makes both requests, as a `StreamSource`.
  */
 import type { SendInput, StreamSource, StreamSourceContext } from '../../core/client'
-import { textOf } from '../../core/request-plan'
+import { textOf } from '../../core/client/request-plan'
 import { agUiInputMessageId } from './decoder'
 import { isRecord } from '../../core/util/record'
 import { newId } from '../../core/ids'

@@ -3,7 +3,7 @@
  * `{ id, messages, trigger, messageId }`, which a stock route hands to
  * `validateUIMessages` and `convertToModelMessages`.
  */
-import type { RequestBody } from '../../core/client-options'
+import type { RequestBody } from '../../core/client/options'
 import type { RequestContext } from '../../core/protocol/request'
 import { memoByTurn } from '../../core/protocol/turn-memo'
 import type { AgentState } from '../../core/model'

@@ -4,7 +4,7 @@
  * user message (its documented client does the same); a regenerate sends that
  * question again. A host adds `assistant_id` and the rest through `body`.
  */
-import type { RequestBody } from '../../core/client-options'
+import type { RequestBody } from '../../core/client/options'
 import { plainMessages, type PlainMessage } from '../../core/protocol/plain-messages'
 import type { RequestContext } from '../../core/protocol/request'
 import { own } from '../../core/util/record'

@@ -1,16 +1,17 @@
 /**
  * What a host configures an agent client with, and what it sends.
  */
-import type { Scheduler } from './batcher'
-import type { WeftError } from './errors'
-import type { AttachmentLimits, ClientTool } from './conversation'
-import type { Gate } from './model'
-import type { RequestTrigger } from './protocol/request'
-import type { Op } from './ops'
-import type { DataPart, ProtocolDefinition, ProtocolInput } from './protocol/types'
-import type { ResumeStrategyName } from './resume/strategies/index'
-import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from './resume/types'
-import type { StreamRequest } from './transport/open-stream'
+import type { Scheduler } from '../batcher'
+import type { WeftError } from '../errors'
+import type { AttachmentLimits } from './files'
+import type { ClientTool } from './tool-calls'
+import type { Gate } from '../model'
+import type { RequestTrigger } from '../protocol/request'
+import type { Op } from '../ops'
+import type { DataPart, ProtocolDefinition, ProtocolInput } from '../protocol/types'
+import type { ResumeStrategyName } from '../resume/strategies/index'
+import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from '../resume/types'
+import type { StreamRequest } from '../transport/open-stream'
 
 /**
  * What a host passes to `send`: the user's text, or text plus anything the request needs.

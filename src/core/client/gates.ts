@@ -1,28 +1,13 @@
 /**
- * The conversation loop's pure parts: which tool calls the client runs, when an
- * answer may go on, how a gate answer is checked and shown, and how files
- * become message parts. The client calls these; they do no I/O of their own
- * except reading files.
+ * Gate answers: how an answer is checked for its gate's kind, how the store
+ * shows it at once, and how a gate goes back to pending when its continuation
+ * fails. Pure: the client dispatches what these return.
  */
-import { weftError, type WeftError } from './errors'
-import type { AgentState, Gate, Message } from './model'
-import type { Op } from './ops'
-import { isRecord, own } from './util/record'
-import { messageIn } from './message-table'
-
-/**
- * A tool the browser runs. Its output (or its error's message) goes back to the
- * server in the next request.
- *
- * @example
- * const getLocation: ClientTool = { description: 'The user's city', execute: async () => ({ city: 'Paris' }) }
- */
-export interface ClientTool {
-  description?: string
-  /** JSON Schema of the input (AG-UI declares it in `RunAgentInput.tools`). */
-  parameters?: unknown
-  execute(input: unknown, context: { signal: AbortSignal; turnId: string; toolCallId: string }): unknown
-}
+import { weftError, type WeftError } from '../errors'
+import type { AgentState, Gate } from '../model'
+import type { Op } from '../ops'
+import { isRecord, own } from '../util/record'
+import { toolMessage } from './tool-calls'
 
 /**
  * An answer to an approval gate.
@@ -85,33 +70,6 @@ export type AnswerResult = { ok: true } | { ok: false; error: WeftError }
  * const result = await client.regenerate(); if (!result.ok) console.warn(result.error.message)
  */
 export type ActionResult = AnswerResult
-
-/**
- * Limits on what a user may attach.
- *
- * @example
- * const limits: AttachmentLimits = { accept: ['image/*', 'application/pdf'], maxSize: 5_000_000, maxCount: 4 }
- */
-export interface AttachmentLimits {
-  /** Media types, `type/*` wildcards allowed. */
-  accept?: readonly string[]
-  /** Bytes per file. */
-  maxSize?: number
-  maxCount?: number
-}
-
-/**
- * A file as a message part: `url` is a data URL or what the host's upload returned.
- *
- * @example
- * const part: FilePart = { url: 'data:text/plain;base64,aGk=', mediaType: 'text/plain', filename: 'hi.txt' }
- */
-export interface FilePart {
-  url: string
-  mediaType: string
-  filename?: string
-}
-
 /** A gate's response as checked for its kind, or the reason it is refused. */
 export function checkGateResponse(state: AgentState, gateId: string, response: unknown): { gate: Gate } | { error: WeftError } {
   const gate = own(state.gates, gateId)
@@ -208,110 +166,4 @@ export function reopenOps(state: AgentState, gate: Gate, error: WeftError): Op[]
     ops.push({ op: 'message.finish', messageId: tool.id, status: 'done' })
   }
   return ops
-}
-
-/** The turn's tool message of a call. */
-export function toolMessage(state: AgentState, turnId: string, toolCallId: string): Message | undefined {
-  const turn = own(state.turns, turnId)
-  if (!turn) return undefined
-  for (const id of turn.messageIds) {
-    const message = messageIn(state.messages, id)
-    if (message?.type === 'tool' && message.props.toolCallId === toolCallId) return message
-  }
-  return undefined
-}
-
-/** Tool calls of a turn whose input is complete, that the client runs and has not run. */
-export function clientCalls(state: AgentState, turnId: string, tools: Readonly<Record<string, ClientTool>>, started: ReadonlySet<string>): Message[] {
-  const turn = own(state.turns, turnId)
-  if (!turn) return []
-  const out: Message[] = []
-  for (const id of turn.messageIds) {
-    const message = messageIn(state.messages, id)
-    if (!message || message.type !== 'tool' || message.props.providerExecuted === true) continue
-    const name = message.props.name
-    const callId = message.props.toolCallId
-    if (message.props.state !== 'input-available' || typeof name !== 'string' || typeof callId !== 'string') continue
-    if (!own(tools, name) || started.has(callId)) continue
-    out.push(message)
-  }
-  return out
-}
-
-/**
- * True when nothing in the turn waits for the user or the client: every tool
- * call the server did not run has a result or an answered approval, and every gate is resolved.
- * A stopped turn waits only for its gates.
- */
-export function turnSettled(state: AgentState, turnId: string): boolean {
-  const turn = own(state.turns, turnId)
-  if (!turn || (turn.status !== 'done' && turn.status !== 'aborted')) return false
-  for (const id of turn.gateIds) if (own(state.gates, id)?.status === 'pending') return false
-  // A stopped turn goes on only with the person's answers: a call cut off mid-input will not complete.
-  if (turn.status === 'aborted') return true
-  for (const id of turn.messageIds) {
-    const message = messageIn(state.messages, id)
-    if (!message || message.type !== 'tool' || message.props.providerExecuted === true) continue
-    const s = message.props.state
-    if (s === 'input-streaming' || s === 'input-available' || s === 'approval-requested') return false
-    if (message.props.preliminary === true) return false
-  }
-  return true
-}
-
-/**
- * Check files against the host's limits before anything is sent.
- *
- * @example
- * checkFiles([file], { maxSize: 1_000_000 }) // undefined, or a validation error
- */
-export function checkFiles(files: readonly Blob[], limits: AttachmentLimits | undefined): WeftError | undefined {
-  if (!limits) return undefined
-  if (limits.maxCount !== undefined && files.length > limits.maxCount) {
-    return weftError('validation', `at most ${limits.maxCount} file${limits.maxCount === 1 ? '' : 's'} can be attached`, { code: 'attachment_count', retryable: false })
-  }
-  for (const file of files) {
-    const name = 'name' in file && typeof file.name === 'string' ? file.name : 'the file'
-    if (limits.maxSize !== undefined && file.size > limits.maxSize) {
-      return weftError('validation', `${name} is larger than ${limits.maxSize} bytes`, { code: 'attachment_size', retryable: false })
-    }
-    if (limits.accept && !limits.accept.some((pattern) => mediaTypeMatches(file.type, pattern))) {
-      return weftError('validation', `${name} is of a type that cannot be attached (${file.type || 'unknown'})`, { code: 'attachment_type', retryable: false })
-    }
-  }
-  return undefined
-}
-
-/**
- * Whether a media type matches a pattern such as `image/*`.
- *
- * @example
- * mediaTypeMatches('image/png', 'image/*') // true
- */
-export function mediaTypeMatches(type: string, pattern: string): boolean {
-  const t = type.toLowerCase()
-  const p = pattern.trim().toLowerCase()
-  if (p === '*/*' || p === '*') return true
-  if (p.endsWith('/*')) return t.startsWith(p.slice(0, -1))
-  return t === p
-}
-
-/**
- * A file as a message part: a data URL, or the URL the host's `upload` returns.
- *
- * @example
- * await toFilePart(new File(['hi'], 'hi.txt', { type: 'text/plain' })) // { url: 'data:text/plain;base64,aGk=', ... }
- */
-export async function toFilePart(file: Blob, upload?: (file: Blob) => Promise<string>): Promise<FilePart> {
-  const mediaType = file.type || 'application/octet-stream'
-  const filename = 'name' in file && typeof file.name === 'string' && file.name !== '' ? file.name : undefined
-  const url = upload ? await upload(file) : `data:${mediaType};base64,${base64(new Uint8Array(await file.arrayBuffer()))}`
-  return { url, mediaType, ...(filename ? { filename } : {}) }
-}
-
-function base64(bytes: Uint8Array): string {
-  let binary = ''
-  // Chunks keep the argument list of fromCharCode short on large files.
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
 }

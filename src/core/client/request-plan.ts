@@ -2,10 +2,10 @@
  * The first request of a send: the host's url, method, headers and body, made
  * from the send input.
  */
-import type { AgentClientOptions, RequestBody, SendInput } from './client-options'
-import type { RequestTrigger } from './protocol/request'
-import { weftError, WeftStreamError } from './errors'
-import type { StreamRequest } from './transport/open-stream'
+import type { AgentClientOptions, RequestBody, SendInput } from './options'
+import type { RequestTrigger } from '../protocol/request'
+import { weftError, WeftStreamError } from '../errors'
+import type { StreamRequest } from '../transport/open-stream'
 
 /** A request the client will open as a stream (it adds the signal and `fetch`). */
 export type RequestPlan = Omit<StreamRequest, 'signal' | 'fetch' | 'idleTimeoutMs'> & { runId?: string }

@@ -4,12 +4,12 @@
  * output or error is folded into the tool message the moment it settles; and the
  * answer may go on once every call that started has a result.
  */
-import { clientCalls, type ClientTool } from './conversation'
-import type { Message } from './model'
-import type { Op } from './ops'
-import type { AgentStore } from './store'
-import { own } from './util/record'
-import { messageIn } from './message-table'
+import { clientCalls, type ClientTool } from './tool-calls'
+import type { Message } from '../model'
+import type { Op } from '../ops'
+import type { AgentStore } from '../store'
+import { own } from '../util/record'
+import { messageIn } from '../message-table'
 
 /** What a stopped tool reports (its own later result is ignored). */
 const STOPPED = 'The tool was stopped.'

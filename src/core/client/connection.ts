@@ -1,0 +1,144 @@
+/**
+ * One connection of a run: open the request, decode its frames into ops, align
+ * a reconnect's replay with what the store holds, and say how the connection
+ * ended. It never ends the run itself: the driver decides what an outcome means.
+ */
+import { toWeftError, weftError } from '../errors'
+import { FrameDecoder } from '../pipeline'
+import type { ReplayItem } from '../resume/types'
+import { isDoneFrame, type SSEFrame } from '../transport/frames'
+import { openStream, type OpenedStream, type StreamEndReason } from '../transport/open-stream'
+import { replayFilter } from './resume-persister'
+import type { RequestPlan } from './request-plan'
+import type { ActiveRun, Outcome } from './run'
+import { isSettled, transition } from './run-state'
+import { toolMessage } from './tool-calls'
+
+/** How long the client waits for more bytes after the protocol's own end before it closes the connection. */
+const DEFAULT_END_GRACE_MS = 300
+
+const COUNT_EVERYTHING = { counted: true } as const
+
+/** One connection: open it, fold what is new, and say how it ended. */
+export async function connect(run: ActiveRun, request: RequestPlan, resuming: boolean): Promise<Outcome> {
+  const { options, controller } = run
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
+  let stream: OpenedStream
+  try {
+    stream = await openStream(
+      { ...request, signal: controller.signal, fetch: fetchImpl, idleTimeoutMs: options.idleTimeoutMs, readPastDone: true },
+      { onRetry: (ms) => (run.retryMs = ms) },
+    )
+  } catch (thrown) {
+    if (controller.signal.aborted || isSettled(run.phase)) return { kind: 'aborted' }
+    const error = toWeftError(thrown, 'network')
+    if (!resuming) return { kind: 'failed', error }
+    // 404 and 410: the stream is gone; 405: the route has no resume endpoint (a stock AI SDK route answers only POST).
+    if (error.status === 404 || error.status === 405 || error.status === 410) return { kind: 'expired', error }
+    return error.retryable ? { kind: 'lost', error, progressed: false } : { kind: 'failed', error }
+  }
+  if (controller.signal.aborted || isSettled(run.phase) || stream.endReason === 'aborted') return { kind: 'aborted' }
+  if (resuming && stream.response.status === 204) return { kind: 'nothing' }
+  if (!resuming) run.streamUrl = request.url
+
+  const reader = (run.memory.reader ??= new FrameDecoder({
+    turnId: run.turnId, scope: run.scope, protocol: options.protocol ?? run.handle?.protocol, protocols: options.protocols,
+    headers: stream.response.headers, onData: options.onData,
+    priorToolCall: (toolCallId) => {
+      const message = toolMessage(run.store.getState(), run.turnId, toolCallId)
+      return message ? { messageId: message.id, name: typeof message.props.name === 'string' ? message.props.name : 'tool' } : undefined
+    },
+    runId: request.runId,
+  }))
+  transition(run, 'streaming')
+  run.batcher.push([{ op: 'stream.status', status: 'streaming' }])
+  const filter = resuming ? replayFilter(run) : undefined
+  let progressed = false
+  const take = (items: readonly ReplayItem[]) => {
+    if (items.length === 0) return
+    for (const item of items) if (fold(run, reader, item)) progressed = true
+    run.batcher.push(reader.flush())
+    run.batcher.push([{ op: 'cursor', cursor: { ...reader.cursor(), eventCount: run.memory.ledger.count, lastEventId: run.lastEventId } }])
+  }
+  const grace = Math.max(1, options.endGraceMs ?? DEFAULT_END_GRACE_MS)
+  /** Set at `[DONE]`: the replay filter is over, and what follows is only reported. */
+  let replay = filter
+  try {
+    // One await per arrival of bytes, not per frame: a frame's work stays synchronous.
+    for await (const batch of stream.batches) {
+      if (isSettled(run.phase)) break
+      const ready: ReplayItem[] = []
+      for (const frame of batch) {
+        if (isDoneFrame(frame)) {
+          // The frames before it go first, so whatever follows lands after the end.
+          if (replay) for (const out of replay.end(true)) ready.push(out)
+          replay = undefined
+          take(ready.splice(0))
+          reader.done()
+          continue
+        }
+        const item = identify(run, frame)
+        if (replay) for (const out of replay.push(item)) ready.push(out)
+        else ready.push(item)
+      }
+      take(ready)
+      // One rule for both paths: read on to the end of the body, as foldStream
+      // does, but once the protocol has ended only while bytes keep coming, so a
+      // server that holds the connection open does not hold the turn.
+      stream.settle(reader.ended ? grace : undefined)
+    }
+  } catch (thrown) {
+    if (controller.signal.aborted || isSettled(run.phase)) return { kind: 'aborted' }
+    if (reader.ended) {
+      if (replay) take(replay.end(true))
+      return { kind: 'finished', reason: 'eof' }
+    }
+    replay?.end(false)
+    return { kind: 'lost', error: toWeftError(thrown, 'network'), progressed }
+  }
+  if (isSettled(run.phase) || controller.signal.aborted) return { kind: 'aborted' }
+  // Read again: the loop above moved it on.
+  const endReason = endReasonOf(stream)
+  if (endReason === 'aborted' || isSettled(run.phase)) return { kind: 'aborted' }
+  const final = endReason === 'done'
+  if (replay) take(replay.end(final || reader.ended))
+  // A server that said nothing more will come (Yao's `read_complete`, not live) ended the stream itself.
+  if (final || reader.ended || filter?.settled) return { kind: 'finished', reason: final || filter?.settled ? 'done' : 'eof' }
+  // Without a strategy the end of the body is the end of the turn.
+  if (!run.resume) return { kind: 'finished', reason: 'eof' }
+  // A resumed connection that closes cleanly with nothing new: the server has no more.
+  if (resuming && !progressed) return { kind: 'nothing' }
+  return { kind: 'lost', error: weftError('network', 'the stream ended before the agent finished'), progressed }
+}
+
+function identify(run: ActiveRun, frame: SSEFrame): ReplayItem {
+  let event: unknown
+  let json = true
+  try {
+    event = JSON.parse(frame.data)
+  } catch {
+    json = false
+  }
+  return run.resume ? run.resume.identify(frame, event, json) : { frame, event, json, fingerprint: '', ...COUNT_EVERYTHING }
+}
+
+/** Fold one event; true when it counted. */
+function fold(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
+  if (!run.opened) {
+    run.opened = true
+    run.batcher.push([{ op: 'turn.open', turnId: run.turnId, role: 'assistant', protocol: reader.protocol ?? run.handle?.protocol }])
+  }
+  const ops = item.json ? reader.parsed(item.event, item.frame) : reader.frame(item.frame)
+  run.memory.ledger.record(item)
+  if (item.frame.id !== undefined) run.lastEventId = item.frame.id === '' ? undefined : item.frame.id
+  run.batcher.push(ops)
+  if (!run.announced && reader.protocol) {
+    run.announced = true
+    run.batcher.push([{ op: 'turn.update', turnId: run.turnId, protocol: reader.protocol }, { op: 'cursor', cursor: { protocol: reader.protocol } }])
+  }
+  return item.counted
+}
+
+function endReasonOf(stream: OpenedStream): StreamEndReason | undefined {
+  return stream.endReason
+}
