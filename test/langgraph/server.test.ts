@@ -176,7 +176,7 @@ describe('a LangGraph server', () => {
       body: JSON.stringify({
         assistant_id: 'long',
         input: { messages: [{ role: 'user', content: 'Count.' }] },
-        config: { configurable: { chunks: 30, delayMs: 20 } },
+        config: { configurable: { chunks: 60, delayMs: 20 } },
         stream_mode: ['messages-tuple'],
         stream_resumable: true,
       }),
@@ -193,8 +193,8 @@ describe('a LangGraph server', () => {
     const all = [...before, ...after]
     expect(all.map((frame) => frame.id)).toEqual(all.map((_, index) => String(index)))
     const text = all.filter((frame) => frame.event === 'messages').map((frame) => tuple(frame)[0].content).join('')
-    // What the long graph's model says (test/langgraph/graphs/long.ts): w1 … w30.
-    expect(text).toBe(Array.from({ length: 30 }, (_, index) => `w${index + 1}`).join(' '))
+    // What the long graph's model says (test/langgraph/graphs/long.ts): w1 … w60.
+    expect(text).toBe(Array.from({ length: 60 }, (_, index) => `w${index + 1}`).join(' '))
     expect((await call('GET', runPath)).json.status).toBe('success')
   })
 })
