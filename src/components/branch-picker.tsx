@@ -29,7 +29,7 @@ export interface BranchPickerProps extends Omit<HTMLAttributes<HTMLDivElement>, 
  * given here replaces the "Version 2 of 3" name.
  *
  * @example
- * <Transcript.Turn id={id}><BranchPicker turnId={id} className="versions" /></Transcript.Turn>
+ * <Transcript.Turn turnId={id}><BranchPicker turnId={id} className="versions" /></Transcript.Turn>
  */
 export const BranchPicker = forwardRef<HTMLDivElement, BranchPickerProps>(function BranchPicker(
   { turnId, previousLabel, nextLabel, describe, ...rest },

@@ -28,7 +28,7 @@ export type Recommendation = PartProps['recommended-action']
  * How a person answered a gate.
  *
  * @example
- * onGateAnswer={(gate, answer: GateAnswer) => answer === 'approved' && resume(gate.id)}
+ * <WeftCallbacksProvider onGateAnswer={(gate, answer: GateAnswer) => answer === 'approved' && resume(gate.id)}>{children}</WeftCallbacksProvider>
  */
 export type GateAnswer = 'approved' | 'rejected' | 'answered'
 

@@ -227,7 +227,9 @@ export const englishLabels: WeftLabels = Object.freeze({
  * else reads them through `useLabels`.
  *
  * @example
- * static contextType = LabelsContext
+ * class LegacyStatus extends Component {
+ *   static contextType = LabelsContext
+ * }
  */
 export const LabelsContext = createContext<WeftLabels>(englishLabels)
 

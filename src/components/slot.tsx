@@ -38,7 +38,7 @@ export function mergeProps(slot: AnyProps, child: AnyProps): AnyProps {
  * Sets a ref of either kind (a callback or an object).
  *
  * @example
- * ref={(node) => { own.current = node; setRef(forwarded, node) }}
+ * <div ref={(node) => { ownRef.current = node; setRef(forwarded, node) }} />
  */
 export function setRef<T>(ref: Ref<T> | undefined, value: T | null): void {
   if (typeof ref === 'function') ref(value)

@@ -9,6 +9,8 @@ import { streamResponse, type StreamResponseOptions, type StreamSource } from '.
  * test can look at it after the stream ended.
  *
  * @example
+ * const fetch = mockFetch({ 'POST /api/agent': fixtures.vocion.plain })
+ * await new AgentClient(createAgentStore(), { url: '/api/agent', fetch }).send('Hello')
  * expect(fetch.calls[0]!.json()).toEqual({ input: 'Hello' })
  */
 export interface RecordedRequest {
@@ -66,6 +68,8 @@ export interface MockRoute {
  * A `fetch` made by `mockFetch`, with what it received.
  *
  * @example
+ * const fetch: MockFetch = mockFetch({ 'POST /api/chat': fixtures['ui-message'].plain })
+ * // … the test sends one message …
  * expect(fetch.calls.map((c) => `${c.method} ${new URL(c.url).pathname}`)).toEqual(['POST /api/chat'])
  */
 export interface MockFetch {

@@ -16,7 +16,7 @@ import type { ConversationChange, ConversationStorage, StoredConversation } from
  * The reads of one conversation list.
  *
  * @example
- * const loader = new Loader(ledger, saver, journal, storage, (entry) => stopStream(entry.id))
+ * const loader = new Loader(ledger, saver, journal, storage, (id) => stopStream(id))
  */
 export class Loader {
   /** `detached`: a loaded conversation lost its store (its record turned out unreadable); whatever streams into it stops. */

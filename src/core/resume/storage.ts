@@ -23,7 +23,7 @@ export function resumeStorageKey(conversationKey: string): string {
  * A storage that lives in memory (tests, servers, or a tab that must not persist).
  *
  * @example
- * useResumableStream({ ..., storage: memoryStorage() })
+ * useResumableStream({ url: '/api/agent', resume: 'vocion', storage: memoryStorage() })
  */
 export function memoryStorage(): ResumeStorage {
   const map = new Map<string, string>()
@@ -89,7 +89,7 @@ export function readHandle<H extends ResumeHandle>(
  * Store a handle; returns the text written (undefined when the storage refused).
  *
  * @example
- * writeHandle(sessionStorage, 'chat-42', { strategy: 'vocion', turnId: 't1', count: 3, streamId: 's1' })
+ * writeHandle(sessionStorage, 'chat-42', { strategy: 'vocion', turnId: 't1', count: 3 })
  */
 export function writeHandle(storage: ResumeStorage, conversationKey: string, handle: ResumeHandle): string | undefined {
   const text = JSON.stringify({ v: VERSION, handle })

@@ -9,7 +9,7 @@
  * caller or by the watchdog; check `callerAborted` / `timedOut` to tell which.
  *
  * @example
- * try { await line.within(reader.read()) } catch (e) { if (e instanceof LifelineAbort) ... }
+ * try { await line.within(reader.read()) } catch (e) { if (!(e instanceof LifelineAbort)) throw e }
  */
 export class LifelineAbort extends Error {
   constructor() {

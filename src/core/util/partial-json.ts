@@ -262,9 +262,9 @@ export class IncrementalJsonParser {
    * @example
    * const p = new IncrementalJsonParser()
    * p.push('{"a":{"b":1},"c":"x')
-   * const first = p.snapshot()
+   * const first = p.snapshot() as { a: object; c: string }
    * p.push('yz"}')
-   * const second = p.snapshot() // { a: { b: 1 }, c: 'xyz' }
+   * const second = p.snapshot() as { a: object; c: string } // { a: { b: 1 }, c: 'xyz' }
    * second.a === first.a        // true: unchanged, shared
    */
   snapshot(options: JsonSnapshotOptions = {}): unknown {

@@ -114,7 +114,7 @@ export function setAt(root: Record<string, unknown>, segments: readonly string[]
  * numeric segments) where missing or not an object.
  *
  * @example
- * const o = {}; parentAt(o, ['a', 'b', 'c']) === o.a.b // true
+ * const o: Record<string, any> = {}; parentAt(o, ['a', 'b', 'c']) === o.a.b // true
  */
 export function parentAt(root: Record<string, unknown>, segments: readonly string[]): Record<string, unknown> {
   let node: Record<string, unknown> = root
