@@ -209,7 +209,7 @@ export default defineConfig({
           name: 'core',
           sequence: { groupOrder: 0 },
           environment: 'node',
-          include: ['test/core/**/*.test.ts', 'test/testing/**/*.node.test.ts'],
+          include: ['test/core/**/*.test.ts', 'test/testing/**/*.node.test.ts', 'test/docs/**/*.test.ts'],
           // Files that need a module graph of their own run in the project below.
           exclude: isolatedTests,
           setupFiles: [here('test/shared-worker-guard.ts')],
