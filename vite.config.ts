@@ -224,6 +224,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'types',
+          sequence: { groupOrder: 0 },
+          // The type tests (expectTypeOf in test/types/*.test-d.ts): tsc checks them, nothing runs.
+          include: [],
+          typecheck: { enabled: true, only: true, include: ['test/types/**/*.test-d.ts'], tsconfig: here('test/types/tsconfig.json') },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'core-isolated',
           sequence: { groupOrder: 1 },
           environment: 'node',
