@@ -89,7 +89,7 @@ export interface Problem {
   text: string
 }
 
-/** What an example's module is made of, besides the example itself. */
+/** An example as a module: its text, and how many lines come before the example's first. */
 interface Wrapped {
   /** The module's text. */
   text: string
@@ -97,6 +97,11 @@ interface Wrapped {
   offset: number
 }
 
+/**
+ * The diagnostics of a name nothing declares: cannot find a name (2304; 2552 with a
+ * suggestion; 2580-2593 for the globals of Node, jQuery and test runners), a namespace
+ * (2503), a value used as a namespace (2749), a shorthand property without a value (18004).
+ */
 const FREE_NAME = new Set([2304, 2552, 2582, 2580, 2583, 2584, 2591, 2593, 2503, 2749, 18004])
 
 /** The names weft defines: what its entries export, and every top-level name of src. */
@@ -145,7 +150,7 @@ function identifierAt(file: ts.SourceFile, start: number): ts.Identifier | undef
  * body; one that does not parse as statements is an expression (an object
  * literal), or alternatives side by side (JSX siblings, made one fragment).
  */
-function asModule(code: string): { text: string; offset: number } {
+function asModule(code: string): Wrapped {
   const lines = code
     .replace(/\{\s*\.\.\.\s*\}/g, '{}')
     .replace(/(^|[^\w$.])\.\.\.\s*,\s*/g, '$1')
