@@ -27,15 +27,19 @@ const builtInProtocols = readdirSync(here('src/protocols'), { withFileTypes: tru
   .sort()
 
 /**
- * Entries that import React: their built files start with `"use client"`. A built-in
- * protocol does when its folder holds views (.tsx); `npm run check:package` checks
- * the list against each entry's import graph.
+ * A built-in protocol's views (React components) live in its `react/` folder, an entry of
+ * their own (`weft/protocols/<name>/react`), so the protocol's entry never loads React.
+ */
+const protocolViews = builtInProtocols.filter((name) => existsSync(here(`src/protocols/${name}/react/index.ts`)))
+
+/**
+ * Entries that import React: their built files start with `"use client"`. The protocols'
+ * entries do not (`weft/protocols`, `weft/protocols/<name>`); their views' entries do.
+ * `npm run check:package` checks the list against each entry's import graph.
  */
 const clientEntries = new Set([
-  'index', 'react', 'components', 'protocols', 'testing', 'testing/storybook',
-  ...builtInProtocols
-    .filter((name) => readdirSync(here(`src/protocols/${name}`), { recursive: true }).some((file) => String(file).endsWith('.tsx')))
-    .map((name) => `protocols/${name}`),
+  'index', 'react', 'components', 'testing', 'testing/storybook',
+  ...protocolViews.map((name) => `protocols/${name}/react`),
 ])
 
 /** The system Chromium that `scripts/ensure-chromium.mjs` finds or installs. */
@@ -91,7 +95,9 @@ const publicEntries = [
   { find: /^weft\/testing\/storybook$/, replacement: here('src/testing/storybook.tsx') },
   { find: /^weft\/testing$/, replacement: here('src/testing/index.ts') },
   { find: /^weft\/shiki$/, replacement: here('src/shiki/index.ts') },
+  ...protocolViews.map((name) => ({ find: new RegExp(`^weft/protocols/${name}/react$`), replacement: here(`src/protocols/${name}/react/index.ts`) })),
   ...builtInProtocols.map((name) => ({ find: new RegExp(`^weft/protocols/${name}$`), replacement: here(`src/protocols/${name}/index.ts`) })),
+  { find: /^weft\/protocol-kit$/, replacement: here('src/protocol-kit/index.ts') },
   { find: /^weft\/protocols$/, replacement: here('src/protocols/index.ts') },
   { find: /^weft\/react$/, replacement: here('src/react/index.ts') },
   { find: /^weft\/components$/, replacement: here('src/components/index.ts') },
@@ -153,8 +159,12 @@ export default defineConfig({
         react: here('src/react/index.ts'),
         components: here('src/components/index.ts'),
         // The four built-in protocols, registered on import; and each alone, for one-protocol hosts.
+        // None loads React: a protocol's views are an entry of their own.
         protocols: here('src/protocols/index.ts'),
         ...Object.fromEntries(builtInProtocols.map((name) => [`protocols/${name}`, here(`src/protocols/${name}/index.ts`)])),
+        ...Object.fromEntries(protocolViews.map((name) => [`protocols/${name}/react`, here(`src/protocols/${name}/react/index.ts`)])),
+        // What the built-in protocols are built from, for a host's own protocol.
+        'protocol-kit': here('src/protocol-kit/index.ts'),
         // Code colours: an entry a host imports only when it has installed the optional peer shiki.
         shiki: here('src/shiki/index.ts'),
         // Test helpers: an entry of their own, so none of it reaches the main entries.
@@ -178,8 +188,12 @@ export default defineConfig({
         // load React on a server.
         advancedChunks: {
           groups: [
-            { name: 'view', test: /src\/(core\/(selectors|branches|trace-tree|util\/(record|memo)|fold\/trace)|protocols\/ag-ui\/navigation)\.tsx?$/ },
+            { name: 'view', test: /src\/core\/(selectors|branches|trace-tree|util\/(record|memo)|fold\/trace)\.tsx?$/ },
             { name: 'view-react', test: /src\/react\/(selectors|store-context)\.tsx?$/ },
+            // The wire helpers the components read too (errors, paths) stay apart from the fold, which
+            // `weft/protocol-kit` (through `streamToOps`) shares with them: else importing weft/components
+            // would load the fold's chunk, immer and JSON Patch with it.
+            { name: 'paths', test: /src\/core\/(errors|util\/paths)\.ts$/ },
             // The recorded fixtures stay one chunk of their own, so the helpers' size reads apart from theirs.
             { name: 'fixtures', test: /src\/testing\/fixtures(\.ts$|\/)/ },
           ],

@@ -6,8 +6,9 @@
 //  3. installs the tarball into a new consumer project and runs `tsc --noEmit` over a
 //     file importing every entry, under moduleResolution bundler, node16 and nodenext;
 //  4. reads the packed files: the entries whose import graph reaches React start with
-//     "use client" and no other entry does; `weft/core` and the React-free protocol
-//     entries never reach React; every emitted module with code has its source map;
+//     "use client" and no other entry does; `weft/core`, `weft/protocol-kit`,
+//     `weft/protocols` and every `weft/protocols/<name>` never reach React (a
+//     protocol's views are `weft/protocols/<name>/react`); every emitted module with code has its source map;
 //     `sideEffects` names the files that register protocols on import, and they exist.
 // Builds first when dist/ is older than its inputs (packing skips `prepack`, which would
 // only build again). Exits non-zero on the first failed step.
@@ -102,9 +103,12 @@ function checkConsumer(tarball) {
   run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball, ...peers.map((p) => `${p}@${version(p)}`)], { cwd: consumer })
 
   const specifiers = moduleEntries().map((key) => (key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`))
-  const expected = ['weft', 'weft/core', 'weft/react', 'weft/components', 'weft/protocols', 'weft/testing', 'weft/testing/msw', 'weft/testing/storybook']
+  const expected = ['weft', 'weft/core', 'weft/react', 'weft/components', 'weft/protocols', 'weft/protocol-kit', 'weft/testing', 'weft/testing/msw', 'weft/testing/storybook']
   for (const name of expected) if (!specifiers.includes(name)) fail(`package.json exports no ${name}`)
   for (const name of protocolFolders(root)) if (!specifiers.includes(`weft/protocols/${name}`)) fail(`src/protocols/${name}/ has no weft/protocols/${name} export`)
+  for (const name of protocolFolders(root).filter((n) => protocolHasViews(root, n))) {
+    if (!specifiers.includes(`weft/protocols/${name}/react`)) fail(`src/protocols/${name}/react/ has no weft/protocols/${name}/react export`)
+  }
 
   // Every entry as a namespace, plus a few names used the way a host uses them, so a
   // type that resolved to `any` or to nothing is an error too.
@@ -172,8 +176,8 @@ function checkFiles(packageDir) {
     }
     return false
   }
-  // A protocol without views (.tsx) must not reach React, nor must the core.
-  const reactFree = ['./core', ...protocolFolders(root).filter((name) => !protocolHasViews(root, name)).map((name) => `./protocols/${name}`)]
+  // The core, the protocol kit and every protocol entry must not reach React: a protocol's views are its `/react` entry.
+  const reactFree = ['./core', './protocol-kit', './protocols', ...protocolFolders(root).map((name) => `./protocols/${name}`)]
   let client = 0
   for (const key of moduleEntries()) {
     const file = join(packageDir, importOf(key))

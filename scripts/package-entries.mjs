@@ -10,9 +10,12 @@ export function protocolFolders(root) {
   return readdirSync(dir).filter((name) => statSync(join(dir, name)).isDirectory() && existsSync(join(dir, name, 'index.ts'))).sort()
 }
 
-/** True when a protocol's folder holds views (.tsx), so its entry reaches React. */
+/**
+ * True when a protocol has views: a `react/` folder with an index.ts, the entry
+ * `weft/protocols/<name>/react`. The protocol's own entry never reaches React.
+ */
 export function protocolHasViews(root, name) {
-  return readdirSync(join(root, 'src', 'protocols', name), { recursive: true }).some((file) => String(file).endsWith('.tsx'))
+  return existsSync(join(root, 'src', 'protocols', name, 'react', 'index.ts'))
 }
 
 /**

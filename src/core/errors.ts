@@ -106,7 +106,12 @@ export function toWeftError(thrown: unknown, fallback: ErrorType = 'unknown'): W
   return weftError(fallback, message)
 }
 
-/** Quote at most `max` characters of untrusted input for an error message. */
+/**
+ * Quote at most `max` characters of untrusted input for an error message.
+ *
+ * @example
+ * quote('x'.repeat(200), 5) // 'xxxxx…'
+ */
 export function quote(text: string, max = 120): string {
   return text.length > max ? `${text.slice(0, max)}…` : text
 }

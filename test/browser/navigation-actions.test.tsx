@@ -2,7 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react'
 import { createRef } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { WeftCallbacksProvider } from '../../src/components/callbacks'
-import { NavigationActions } from '../../src/protocols/ag-ui/navigation-actions'
+import { NavigationActions } from '../../src/protocols/ag-ui/react/index'
 
 afterEach(cleanup)
 

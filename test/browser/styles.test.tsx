@@ -10,7 +10,7 @@ import { RecommendedActionCard } from '../../src/components/messages/recommended
 import { TraceHeadline } from '../../src/components/trace'
 import { TurnError } from '../../src/components/transcript'
 import { weftError } from '../../src/core/errors'
-import { NavigationActions } from '../../src/protocols/ag-ui/navigation-actions'
+import { NavigationActions } from '../../src/protocols/ag-ui/react/index'
 import { renderWith, storeWith } from './support'
 
 describe('styles.css', () => {

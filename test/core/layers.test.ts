@@ -1,7 +1,9 @@
 /**
  * The layer rules, checked on the sources' import statements: the core knows
  * no React and no protocol, the generic React binding and components name no
- * protocol, and a protocol's modules stay in its own folder.
+ * protocol, a protocol's modules stay in its own folder, a protocol's core
+ * knows no React (its views are its `react/` folder) and reaches the core only
+ * through the public entries (`core/index`, `protocol-kit/index`), as a host's protocol does.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -78,6 +80,29 @@ describe('layers', () => {
       .filter((file) => !relative(src, file).startsWith('core/util/'))
       .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(helper)].map((m) => `${relative(src, file)}: ${m[1]}`))
     expect(copies).toEqual([])
+  })
+
+  it('the protocol kit and the protocols outside their react/ folders import no React, no binding and no components', () => {
+    const uiModule = (target: string) => /^react(-dom)?(\/|$)/.test(target) || /^(react|components)(\/|$)/.test(target)
+    const bad = [...importsOf('protocol-kit'), ...importsOf('protocols')]
+      .filter(({ file }) => !/^protocols\/[^/]+\/react\//.test(file))
+      .filter(({ target }) => uiModule(target))
+    expect(bad).toEqual([])
+  })
+
+  it("a protocol's views reach the kit through the public entries of the binding and the components", () => {
+    const bad = importsOf('protocols')
+      .filter(({ file }) => /^protocols\/[^/]+\/react\//.test(file))
+      .filter(({ target }) => /^(react|components|core)\//.test(target) && !['react/index', 'components/index', 'core/index', 'core/protocol/entry-types'].includes(target))
+    expect(bad).toEqual([])
+  })
+
+  it('a built-in protocol reaches the core through its public entries, as a host protocol does', () => {
+    // Type-only: the core's types each protocol entry re-exports, so a host can name them from there too.
+    const allowed = new Set(['core/protocol/entry-types'])
+    const bad = importsOf('protocols')
+      .filter(({ target }) => /^(core|protocol-kit)\//.test(target) && !['core/index', 'protocol-kit/index'].includes(target) && !allowed.has(target))
+    expect(bad).toEqual([])
   })
 
   it("a protocol imports no other protocol's modules", () => {

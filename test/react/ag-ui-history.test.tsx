@@ -3,7 +3,7 @@ import { StrictMode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAgentStore } from '../../src/core/store'
 import { AgentProvider } from '../../src/react/provider'
-import { useAgUiHistory } from '../../src/protocols/ag-ui/use-ag-ui-history'
+import { useAgUiHistory } from '../../src/protocols/ag-ui/react/index'
 
 afterEach(() => cleanup())
 

@@ -16,8 +16,8 @@ import {
   RecommendedActionCard, Sources, StateInspector, StatusBar, Suggestions, TextMessage, ThreadList, ToolCallMessage, Trace, TraceHeadline,
   Transcript, TurnError, TurnInterrupted,
 } from '../../src/components/index'
-import * as agUi from '../../src/protocols/ag-ui/index'
-import { AgUiToolView, NavigationActions } from '../../src/protocols/ag-ui/index'
+import * as agUi from '../../src/protocols/ag-ui/react/index'
+import { AgUiToolView, NavigationActions } from '../../src/protocols/ag-ui/react/index'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
 import { weftError } from '../../src/core/errors'
 import type { Message, Source } from '../../src/core/model'

@@ -2,7 +2,7 @@
  * What a protocol decoder is: a small object with its own per-stream state that
  * turns one decoded event into ops. All protocol knowledge lives in decoders.
  */
-import type { AgentState, ProtocolName, StreamCursor } from '../model'
+import type { AgentState, Message, ProtocolName, StreamCursor } from '../model'
 import type { Op } from '../ops'
 import type { ResumeStrategy } from '../resume/types'
 import type { RequestBuilder } from './request'
@@ -115,15 +115,36 @@ export interface HistoryReadContext {
 export type HistoryReader = (data: unknown, context: HistoryReadContext) => Op[]
 
 /**
- * A protocol's own views, by message type. The core does not know what a view
- * is; `weft/components` draws a message of a turn that speaks this protocol with
+ * A protocol's own views, by message type. The core does not draw them;
+ * `weft/components` draws a message of a turn that speaks this protocol with
  * the view registered here for its type (before the built-in renderer, after
- * the host's own).
+ * the host's own). Keep them out of the protocol's core module, in an entry of
+ * their own (as `weft/protocols/ag-ui/react` does), so the core stays free of React.
+ *
+ * A view is described by its shape, so the core never imports React: anything
+ * React can render that takes `{ message }` (what `weft/components` calls
+ * `MessageRendererProps`): a function component, a `memo` or `forwardRef`
+ * component (callable in React's types) or a class component. Its props are
+ * compared both ways, as React compares handlers, so a view typed for one kind
+ * of part (`MessageRendererProps<'tool', PartProps['tool']>`) or one that also
+ * takes DOM props (`MessagePartProps`) fits.
  *
  * @example
  * const views: ProtocolViews = { tool: MyToolView }
+ * const withViews: ProtocolDefinition = { ...myProtocol, views }
  */
-export type ProtocolViews = Readonly<Record<string, unknown>>
+export type ProtocolViews = Readonly<Record<string,
+  | { bivariantView(props: { message: Message }): unknown }['bivariantView']
+  | (new (props: { message: Message }) => unknown)
+>>
+
+/**
+ * One view of `ProtocolViews`: a component that draws one message (see there).
+ *
+ * @example
+ * const ToolView: ProtocolView = ({ message }: { message: Message }) => String(message.props.name)
+ */
+export type ProtocolView = ProtocolViews[string]
 
 /**
  * One protocol as a plug-in: what it is called, how it recognises its stream

@@ -74,6 +74,12 @@ export interface JsonSnapshotOptions {
   maxDepth?: number
 }
 
+/**
+ * Why a text is not JSON: the parser's message and the offset it stopped at.
+ *
+ * @example
+ * const failure: JsonParseFailure = { message: 'unexpected "}"', offset: 7 }
+ */
 export interface JsonParseFailure {
   message: string
   offset: number

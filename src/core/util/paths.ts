@@ -3,7 +3,12 @@
  */
 import { isSafeKey, writable } from './record'
 
-/** Thrown (and caught inside the fold) when a path cannot be used. */
+/**
+ * Thrown (and caught inside the fold) when a path cannot be used.
+ *
+ * @example
+ * try { parsePath('items[x') } catch (e) { console.log(e instanceof PathError) } // true: malformed path "items[x"
+ */
 export class PathError extends Error {
   override name = 'PathError'
 }

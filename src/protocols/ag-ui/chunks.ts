@@ -3,8 +3,8 @@
  * `TOOL_CALL_CHUNK`): one open stream per lane, started by its first chunk and
  * ended by the next event of another kind, as the AG-UI client does.
  */
-import type { Op } from '../../core/ops'
-import { nonEmpty } from '../../core/util/values'
+import type { Op } from '../../core/index'
+import { nonEmpty } from '../../protocol-kit/index'
 import { eventExtras } from './event-fields'
 import { roleOf, type AgUiEvent, type AgUiStream } from './stream-state'
 import type { TextMessages } from './text-messages'

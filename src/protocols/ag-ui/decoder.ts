@@ -6,11 +6,8 @@
  * (`set`, not `append`), which makes a replay idempotent. This file reads the
  * runs and hands each event kind to its own module.
  */
-import { toErrorType, weftError } from '../../core/errors'
-import type { Op } from '../../core/ops'
-import type { DecodeContext, Decoder, FrameMeta } from '../../core/protocol/types'
-import { isRecord } from '../../core/util/record'
-import { nonEmpty } from '../../core/util/values'
+import { type DecodeContext, type Decoder, type FrameMeta, type Op, weftError } from '../../core/index'
+import { isRecord, nonEmpty, toErrorType } from '../../protocol-kit/index'
 import { CHUNK_TYPES, createChunks } from './chunks'
 import { eventExtras } from './event-fields'
 import { AG_UI_EVENT_TYPES } from './event-types'

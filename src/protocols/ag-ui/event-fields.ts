@@ -13,7 +13,7 @@
  *   each would overwrite the previous one's, at the cost of a write per token,
  *   and the end event's own `timestamp` follows.
  */
-import { extrasOf } from '../../core/util/record'
+import { extrasOf } from '../../protocol-kit/index'
 import type { AgUiEvent } from './stream-state'
 
 const BASE = ['type', 'rawEvent']

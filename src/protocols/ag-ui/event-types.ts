@@ -1,8 +1,8 @@
 /**
  * The AG-UI event names the decoder knows, and small readers for wire values.
  */
-import { isRecord } from '../../core/util/record'
-import type { DetectInput } from '../../core/protocol/types'
+import type { DetectInput } from '../../core/index'
+import { isRecord } from '../../protocol-kit/index'
 
 /**
  * Every AG-UI 1.0 event type, plus the `THINKING_*` events of the 0.0.x line

@@ -6,16 +6,9 @@
  * their `toolCallId`) are left as they are, so history and events never show
  * one message twice.
  */
-import { quote, toWeftError, weftError, WeftStreamError, type WeftError } from '../../core/errors'
+import { type AgentState, type AgentStore, type HydratedTurn, type Op, weftError, type WeftError, WeftStreamError } from '../../core/index'
+import { fetchJSON, HistoryPager, type HistoryStatus, isRecord, messageIn, own, quote, safeJson, toWeftError } from '../../protocol-kit/index'
 import { readAgUiMessage, type MessagePart } from './messages'
-import { isRecord, own } from '../../core/util/record'
-import { safeJson } from '../../core/util/values'
-import type { AgentState } from '../../core/model'
-import type { HydratedTurn, Op } from '../../core/ops'
-import type { AgentStore } from '../../core/store'
-import { fetchJSON } from '../../core/transport/fetch-json'
-import { HistoryPager, type HistoryStatus } from '../../core/history/pager'
-import { messageIn } from '../../core/message-table'
 
 /**
  * One page of history, as the server sends it.

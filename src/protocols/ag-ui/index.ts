@@ -1,6 +1,7 @@
 /**
- * AG-UI: the protocol definition, the runs flow, history paging,
- * navigation actions and their view.
+ * AG-UI: the protocol definition, the runs flow, history paging and
+ * navigation actions. Loads no React: the views and the history hook are in
+ * `weft/protocols/ag-ui/react`.
  *
  * @example
  * import { agUiProtocol, agUiRunsSource } from 'weft/protocols/ag-ui'
@@ -13,14 +14,9 @@ export {
   type AgUiHistoryOptions, type AgUiHistoryPage, type AgUiHistoryStatus,
 } from './history'
 export {
-  checkNavigationAction, followNavigation, isNavigationAction, navigationHref, toNavigationTarget,
-  type NavigateHandler, type NavigationCheck, type NavigationParams, type NavigationTarget,
+  checkNavigationAction, followNavigation, isNavigationAction, navigationHref, readNavigationActions, toNavigationTarget,
+  type NavigateHandler, type NavigationAction, type NavigationCheck, type NavigationParams, type NavigationTarget,
 } from './navigation'
-export {
-  AgUiToolView, NavigationActions, readNavigationActions, type NavigationAction, type NavigationActionsProps,
-} from './navigation-actions'
-export { useAgUiHistory, type UseAgUiHistoryOptions, type AgUiHistoryHandle } from './use-ag-ui-history'
 export type * from '../../core/protocol/entry-types'
 export type { AgentStore, AgentStoreState, ProtocolInput, StreamSource, StreamSourceContext, SourceBuildOptions, HttpRequest, StreamRequest } from '../../core/index'
-export type { HistoryPager, HistorySource, HistoryStatus, HistoryPageResult } from '../../core/history/index'
-export type { MessageRendererProps, MessagePartProps } from '../../components/renderers'
+export type { HistoryPager, HistorySource, HistoryStatus, HistoryPageResult } from '../../protocol-kit/index'

@@ -2,9 +2,8 @@
  * Steps and sub-agent runs: a step is a block and a timeline row in its lane;
  * a sub-agent run is a thread and a `delegate` row, and a lane of its own.
  */
-import type { Op } from '../../core/ops'
-import { isRecord } from '../../core/util/record'
-import { nonEmpty } from '../../core/util/values'
+import type { Op } from '../../core/index'
+import { isRecord, nonEmpty } from '../../protocol-kit/index'
 import type { Chunks } from './chunks'
 import type { AgUiEvent, AgUiStream } from './stream-state'
 

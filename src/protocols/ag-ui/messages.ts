@@ -3,9 +3,8 @@
  * read into weft messages: text, reasoning, activity, and one tool message per
  * tool call, keyed by its `toolCallId`, that its result merges into.
  */
-import { extrasOf, isRecord, isSafeKey } from '../../core/util/record'
-import type { Message } from '../../core/model'
-import { nonEmpty } from '../../core/util/values'
+import type { Message } from '../../core/index'
+import { extrasOf, isRecord, isSafeKey, nonEmpty } from '../../protocol-kit/index'
 import { messageExtras, TOOL_CALL_OBJECT_FIELDS } from './event-fields'
 import { parseJson, readToolResult } from './tool-result'
 

@@ -4,7 +4,7 @@
  * kit checks both and hands the host `(path, params)`. The kit never touches
  * `location` itself.
  */
-import { isRecord, isSafeKey } from '../../core/util/record'
+import { isRecord, isSafeKey, recordOf } from '../../protocol-kit/index'
 
 /**
  * Query parameters of a navigation: scalars only.
@@ -173,4 +173,46 @@ function safeDecode(path: string): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * One navigation action: an internal route, its query parameters and its label.
+ *
+ * @example
+ * const action: NavigationAction = { path: '/todo/123', params: { tab: 'notes' }, label: 'Open' }
+ */
+export interface NavigationAction {
+  path: string
+  params: NavigationParams
+  label: string
+}
+
+/**
+ * The navigation actions in a tool's `props.actions` that pass the kit's check
+ * (an internal, filled-in path; scalar params). An item without a `type` counts
+ * as a navigation; an item of another type is skipped.
+ *
+ * @example
+ * readNavigationActions([{ path: '/todo/1', params: { tab: 'notes' } }, { type: 'navigation', path: 'https://evil.example' }])
+ * // [{ path: '/todo/1', params: { tab: 'notes' }, label: '/todo/1' }]
+ */
+export function readNavigationActions(actions: unknown): NavigationAction[] {
+  if (!Array.isArray(actions)) return []
+  const out: NavigationAction[] = []
+  for (const item of actions) {
+    const action = recordOf(item)
+    if (!action) continue
+    const target = toNavigationTarget(action.type === undefined && action.action === undefined ? { ...action, type: 'navigation' } : action)
+    if (!target) continue
+    const inner = recordOf(action.action)
+    const label = labelText(action.label) || labelText(action.title) || labelText(inner?.label) || target.path
+    out.push({ ...target, label })
+  }
+  return out
+}
+
+// Display text of a label field: a string as it is, a number or boolean spelled out.
+function labelText(value: unknown): string {
+  if (typeof value === 'string') return value
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : ''
 }

@@ -1,13 +1,13 @@
 /**
  * AG-UI as a plug-in: the event decoder, detection by event type, resume by
- * `Last-Event-ID`, `RunAgentInput` requests, the history reader and the tool view with navigation actions.
+ * `Last-Event-ID`, `RunAgentInput` requests and the history reader. Its views
+ * (the tool view with navigation actions) are in `weft/protocols/ag-ui/react`,
+ * so this definition loads no React.
  */
-import type { ProtocolDefinition } from '../../core/protocol/types'
-import { lastEventIdResume } from '../../core/resume/strategies/last-event-id'
+import { lastEventIdResume, type ProtocolDefinition } from '../../core/index'
 import { createAgUiDecoder } from './decoder'
 import { sniffAgUi } from './event-types'
 import { readAgUiHistory } from './history'
-import { AgUiToolView } from './navigation-actions'
 import { agUiRequest } from './request'
 
 /**
@@ -23,5 +23,4 @@ export const agUiProtocol: ProtocolDefinition = {
   request: agUiRequest,
   resume: lastEventIdResume,
   history: readAgUiHistory,
-  views: { tool: AgUiToolView },
 }

@@ -7,12 +7,8 @@
  * reading (`props.extra`; a tool result's `props.resultExtra`), as `@ag-ui/client`
  * sends back the messages it holds. The builder's own fields win over those.
  */
-import type { RequestBody } from '../../core/client/options'
-import type { AgentState, Message, Turn } from '../../core/model'
-import type { RequestContext } from '../../core/protocol/request'
-import { memoByTurn } from '../../core/protocol/turn-memo'
-import { isRecord, isSafeKey, own } from '../../core/util/record'
-import { messageIn } from '../../core/message-table'
+import type { AgentState, Message, RequestBody, RequestContext, Turn } from '../../core/index'
+import { isRecord, isSafeKey, memoByTurn, messageIn, own } from '../../protocol-kit/index'
 
 type AgUiMessage = Record<string, unknown> & { id: string; role: string }
 

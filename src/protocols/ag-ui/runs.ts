@@ -3,12 +3,9 @@
  * `202 {taskId, threadId, runId, created}`; the events then stream from
  * `GET <eventsUrl(threadId)>`. One send makes both requests, as a `StreamSource`.
  */
-import type { SendInput, StreamSource, StreamSourceContext } from '../../core/client'
-import { textOf } from '../../core/client/request-plan'
+import type { SendInput, StreamSource, StreamSourceContext } from '../../core/index'
+import { fetchJSON, isRecord, newId, textOf } from '../../protocol-kit/index'
 import { agUiInputMessageId } from './decoder'
-import { isRecord } from '../../core/util/record'
-import { newId } from '../../core/ids'
-import { fetchJSON } from '../../core/transport/fetch-json'
 
 /**
  * The body of `POST /runs`, as AG-UI defines it.

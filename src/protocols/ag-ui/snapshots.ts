@@ -2,10 +2,8 @@
  * Whole values the stream sends: state snapshots and patches' targets,
  * message snapshots merged by id, activity messages, `RAW` and `CUSTOM` events.
  */
-import type { MessagePlace, Op } from '../../core/ops'
-import { patchJsonData } from '../../core/util/json-data'
-import { isRecord } from '../../core/util/record'
-import { nonEmpty } from '../../core/util/values'
+import type { MessagePlace, Op } from '../../core/index'
+import { isRecord, nonEmpty, patchJsonData } from '../../protocol-kit/index'
 import { readAgUiMessage, type MessagePart } from './messages'
 import { agUiInputMessageId, type AgUiEvent, type AgUiStream } from './stream-state'
 import { newToolTrack, resetArguments } from './tool-calls'

@@ -3,11 +3,8 @@
  * messages and tool calls it has seen, the lanes (the agent itself and each
  * sub-agent run) with their open steps, and where a new message goes.
  */
-import type { Message } from '../../core/model'
-import type { MessagePlace, Op } from '../../core/ops'
-import { protocolProblem } from '../../core/protocol/problem'
-import type { DataPart, DecodeContext } from '../../core/protocol/types'
-import { nonEmpty } from '../../core/util/values'
+import type { DataPart, DecodeContext, Message, MessagePlace, Op } from '../../core/index'
+import { createIdScope, nonEmpty, protocolProblem } from '../../protocol-kit/index'
 import type { ToolTrack } from './tool-calls'
 
 /** One AG-UI event, already known to be an object. */
@@ -66,7 +63,7 @@ export interface AgUiStream {
  */
 export function createAgUiStream(context: DecodeContext): AgUiStream {
   const { turnId, scope } = context
-  let counter = 0
+  const ids = createIdScope(scope)
   const stream: AgUiStream = {
     turnId,
     scope,
@@ -76,7 +73,7 @@ export function createAgUiStream(context: DecodeContext): AgUiStream {
     tools: new Map(),
     steps: new Map(),
     subagents: new Map(),
-    fresh: (kind) => `${scope}/${kind}-${++counter}`,
+    fresh: ids.fresh,
     problem: (message, raw, code) => protocolProblem(turnId, message, raw, code),
     laneOf: (event) => nonEmpty(event.subagentRunId) ?? '',
     stepsOf(lane) {

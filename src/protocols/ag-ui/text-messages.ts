@@ -2,11 +2,8 @@
  * Text and reasoning messages (`TEXT_MESSAGE_*`, `REASONING_*`, the older
  * `THINKING_*`), their timeline rows, and encrypted reasoning values.
  */
-import type { Message } from '../../core/model'
-import type { Op } from '../../core/ops'
-import { createHeldAppends } from '../../core/protocol/held-appends'
-import { isRecord } from '../../core/util/record'
-import { nonEmpty } from '../../core/util/values'
+import type { Message, Op } from '../../core/index'
+import { createHeldAppends, isRecord, nonEmpty } from '../../protocol-kit/index'
 import { textField } from './event-types'
 import { roleOf, type AgUiEvent, type AgUiStream } from './stream-state'
 

@@ -4,9 +4,8 @@
  * message as a snapshot that shares every part that did not change; arguments that
  * end within one batch are parsed once, natively (see `StreamedInput`).
  */
-import type { Op } from '../../core/ops'
-import { MAX_PATH_SEGMENTS } from '../../core/util/paths'
-import { StreamedInput, type EndedInput } from '../../core/util/streamed-input'
+import type { Op } from '../../core/index'
+import { type EndedInput, MAX_PATH_SEGMENTS, StreamedInput } from '../../protocol-kit/index'
 
 /**
  * Arguments nested deeper than this would not fit in a path under `props.input`.

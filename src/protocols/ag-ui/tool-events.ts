@@ -3,8 +3,8 @@
  * message, its state and its timeline row. The arguments' incremental parse
  * lives in `tool-calls.ts`.
  */
-import type { MessagePlace, Op } from '../../core/ops'
-import { nonEmpty } from '../../core/util/values'
+import type { MessagePlace, Op } from '../../core/index'
+import { nonEmpty } from '../../protocol-kit/index'
 import type { AgUiEvent, AgUiStream } from './stream-state'
 import { finalArguments, inputSnapshot, MAX_INPUT_DEPTH, newToolTrack, pushArguments, resetArguments, unsentText, type ToolTrack } from './tool-calls'
 import { readToolResult } from './tool-result'

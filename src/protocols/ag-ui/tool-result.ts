@@ -5,7 +5,7 @@
  * hints, with `actions`), `tool_call_args` and `result` next to `content`.
  */
 import { checkNavigationAction, isNavigationAction } from './navigation'
-import { isRecord } from '../../core/util/record'
+import { isRecord } from '../../protocol-kit/index'
 
 /**
  * What a tool result contributes to its tool message, and the actions refused on the way.

@@ -4,7 +4,7 @@
  * Anything else a known chunk carries is kept on what the chunk made, as `extra`,
  * so nothing the wire carries is dropped.
  */
-import { extrasOf } from '../../core/util/record'
+import { extrasOf } from '../../protocol-kit/index'
 
 const TEXT = ['type', 'id', 'delta', 'providerMetadata']
 const TOOL_CALL = ['type', 'toolCallId', 'toolName', 'input', 'providerExecuted', 'providerMetadata', 'toolMetadata', 'dynamic', 'title']

@@ -4,11 +4,9 @@
  * is a timeline row, `data-further-questions` the turn's suggestions and
  * `data-terminal-info` a notice. Any other data part is a `data-<name>` message.
  */
-import type { Op } from '../../core/ops'
-import type { TraceStatus } from '../../core/model'
+import type { Op, TraceStatus } from '../../core/index'
+import { defined, idOf, recordOf, stringOf } from '../../protocol-kit/index'
 import { chunkExtras } from './chunk-fields'
-import { recordOf } from '../../core/util/record'
-import { defined, idOf, stringOf } from '../../core/util/values'
 import type { StreamContext } from './stream-context'
 
 type Chunk = Record<string, unknown>

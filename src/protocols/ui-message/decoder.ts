@@ -3,11 +3,8 @@
  * `tool-input-delta`, `data-<name>`, ...) ending with `data: [DONE]`. This file
  * reads the lifecycle and steps and hands each part kind to its own module.
  */
-import { toErrorType, weftError, type WeftError } from '../../core/errors'
-import { isRecord, isSafeKey, recordOf } from '../../core/util/record'
-import { idOf, stringOf } from '../../core/util/values'
-import type { Op } from '../../core/ops'
-import type { DecodeContext, Decoder, DetectInput } from '../../core/protocol/types'
+import { type DecodeContext, type Decoder, type DetectInput, type Op, type WeftError, weftError } from '../../core/index'
+import { idOf, isRecord, isSafeKey, recordOf, stringOf, toErrorType } from '../../protocol-kit/index'
 import { createDataParts } from './data-parts'
 import { createStreamContext } from './stream-context'
 import { createTextParts } from './text-parts'

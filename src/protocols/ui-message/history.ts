@@ -8,12 +8,8 @@
  * the turn's `sources` with the place they stood in. What history hands in, the
  * builder sends back, part for part.
  */
-import { historyOps, type HistoryBatch } from '../../core/history/merge'
-import type { Source } from '../../core/model'
-import type { HydratedTurn, Op } from '../../core/ops'
-import type { HistoryReader } from '../../core/protocol/types'
-import { isRecord, isSafeKey } from '../../core/util/record'
-import { stringOf } from '../../core/util/values'
+import { type HistoryBatch, historyOps, type HistoryReader, type HydratedTurn, type Op, type Source } from '../../core/index'
+import { isRecord, isSafeKey, stringOf } from '../../protocol-kit/index'
 
 /**
  * A message as the AI SDK stores it (the fields weft reads).

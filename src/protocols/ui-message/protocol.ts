@@ -1,7 +1,7 @@
 /**
  * The AI SDK UI message stream as a plug-in: its decoder, detection, request builder, history reader and resume strategy.
  */
-import type { ProtocolDefinition } from '../../core/protocol/types'
+import type { ProtocolDefinition } from '../../core/index'
 import { readUIMessageHistory } from './history'
 import { createUIMessageDecoder, sniffUIMessage } from './decoder'
 import { aiSdkResume } from './resume'

@@ -3,11 +3,8 @@
  * `{ id, messages, trigger, messageId }`, which a stock route hands to
  * `validateUIMessages` and `convertToModelMessages`.
  */
-import type { RequestBody } from '../../core/client/options'
-import type { RequestContext } from '../../core/protocol/request'
-import { memoByTurn } from '../../core/protocol/turn-memo'
-import type { AgentState } from '../../core/model'
-import { own } from '../../core/util/record'
+import type { AgentState, RequestBody, RequestContext } from '../../core/index'
+import { memoByTurn, own } from '../../protocol-kit/index'
 import { toUIMessage, uiMessageId, type UIMessage } from './ui-messages'
 
 /**

@@ -3,9 +3,8 @@
  * from its start (204: nothing to resume), so the client skips what it already
  * folded, after checking that the replay matches it.
  */
-import { alignReplay } from '../../core/resume/align'
-import type { ResumeHandle, ResumeStrategy } from '../../core/resume/types'
-import { joinPath } from '../../core/resume/url'
+import { alignReplay, type ResumeHandle, type ResumeStrategy } from '../../core/index'
+import { joinPath } from '../../protocol-kit/index'
 
 /**
  * A handle for an AI SDK style stream.

@@ -2,9 +2,8 @@
  * What the parts of the UI message stream decoder share for one stream: the
  * turn, id scoping, the step in progress, and how a problem is reported.
  */
-import type { MessagePlace, Op } from '../../core/ops'
-import { protocolProblem } from '../../core/protocol/problem'
-import type { DataPart, DecodeContext } from '../../core/protocol/types'
+import type { DataPart, DecodeContext, MessagePlace, Op } from '../../core/index'
+import { protocolProblem } from '../../protocol-kit/index'
 
 /**
  * Codes of the problems this decoder reports.

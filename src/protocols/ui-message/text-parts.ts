@@ -3,9 +3,9 @@
  * becomes several messages in order (reasoning, answer, ...), so tag text never
  * shows in an answer. Every reasoning span also gets a timeline row.
  */
-import type { MessagePlace, Op } from '../../core/ops'
+import type { MessagePlace, Op } from '../../core/index'
+import { defined } from '../../protocol-kit/index'
 import { chunkExtras } from './chunk-fields'
-import { defined } from '../../core/util/values'
 import type { StreamContext } from './stream-context'
 import { ThinkTagSplitter, type ThinkPiece } from './think-tags'
 

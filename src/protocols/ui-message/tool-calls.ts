@@ -9,13 +9,9 @@
  * batch is parsed once, natively. What is wrong with an input is reported when it
  * ends (see `StreamedInput`).
  */
-import { isSafeKey } from '../../core/util/record'
-import type { DeltaAction, Op } from '../../core/ops'
-import { StreamedInput } from '../../core/util/streamed-input'
-import { MAX_PATH_SEGMENTS } from '../../core/util/paths'
+import type { DeltaAction, Op } from '../../core/index'
+import { booleanOf, defined, idOf, isSafeKey, MAX_PATH_SEGMENTS, recordOf, safeJson, StreamedInput, stringOf } from '../../protocol-kit/index'
 import { chunkExtras } from './chunk-fields'
-import { recordOf } from '../../core/util/record'
-import { booleanOf, defined, idOf, safeJson, stringOf } from '../../core/util/values'
 import type { StreamContext } from './stream-context'
 
 interface ToolTrack {

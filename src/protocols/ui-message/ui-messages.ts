@@ -4,10 +4,8 @@
  * one place where weft's model and `UIMessage` meet; a history loader that reads
  * `UIMessage[]` into turns belongs beside it, so what one reads the other writes back.
  */
-import type { AgentState, Message, Source, Turn } from '../../core/model'
-import { own, recordOf } from '../../core/util/record'
-import { booleanOf, defined, stringOf } from '../../core/util/values'
-import { messageIn } from '../../core/message-table'
+import type { AgentState, Message, Source, Turn } from '../../core/index'
+import { booleanOf, defined, messageIn, own, recordOf, stringOf } from '../../protocol-kit/index'
 
 /**
  * One part of a `UIMessage`, as the AI SDK defines it (text, reasoning, tool,

@@ -3,7 +3,7 @@
  * and the answer (`response_delta`, replaced by `done.response` when deltas
  * were lost).
  */
-import type { Op } from '../../core/ops'
+import type { Op } from '../../core/index'
 import type { VocionStream } from './stream-state'
 
 /**

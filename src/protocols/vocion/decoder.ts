@@ -5,11 +5,8 @@
  * frame that names the stream for resume. This file reads the lifecycle and
  * hands each event kind to its own module.
  */
-import { weftError, type ErrorType } from '../../core/errors'
-import type { Op } from '../../core/ops'
-import type { DecodeContext, Decoder, DetectInput } from '../../core/protocol/types'
-import { extrasOf, isRecord } from '../../core/util/record'
-import { idOf } from '../../core/util/values'
+import { type DecodeContext, type Decoder, type DetectInput, type ErrorType, type Op, weftError } from '../../core/index'
+import { extrasOf, idOf, isRecord } from '../../protocol-kit/index'
 import { createAnswer } from './answer'
 import { VOCION_DROPPED_TYPES, VOCION_EVENT_FIELDS } from './event-fields'
 import { createLanes } from './lanes'

@@ -4,10 +4,8 @@
  * through the Vocion decoder, so a loaded turn has the same messages, timeline
  * rows, sources and gates as the live one had.
  */
-import { streamToOps } from '../../core/fold-stream'
-import { historyOps, replayOps, type HistoryBatch } from '../../core/history/merge'
-import type { HistoryReader } from '../../core/protocol/types'
-import { extrasOf, isRecord, isSafeKey } from '../../core/util/record'
+import { type HistoryBatch, historyOps, type HistoryReader } from '../../core/index'
+import { extrasOf, isRecord, isSafeKey, replayOps, streamToOps } from '../../protocol-kit/index'
 
 /** The fields read from a transcript turn (the events of an assistant turn are read by the decoder). */
 const USER_TURN_FIELDS: ReadonlySet<string> = new Set(['id', 'role', 'content'])

@@ -2,8 +2,8 @@
  * Sub-agent lanes (`subagent_start`, `subagent_end`): a thread and a
  * `delegate` row each, matched by name, latest first.
  */
-import type { Op } from '../../core/ops'
-import { idOf } from '../../core/util/values'
+import type { Op } from '../../core/index'
+import { idOf } from '../../protocol-kit/index'
 import { stackFor, type VocionEvent, type VocionStream } from './stream-state'
 
 /**

@@ -2,9 +2,8 @@
  * Parts that arrive whole: human-in-the-loop gates, recommended actions, and
  * artifacts and records as data parts.
  */
-import type { Op } from '../../core/ops'
-import { extrasOf, isRecord } from '../../core/util/record'
-import { idOf } from '../../core/util/values'
+import type { Op } from '../../core/index'
+import { extrasOf, idOf, isRecord } from '../../protocol-kit/index'
 import { HITL_GATE_FIELDS } from './event-fields'
 import type { VocionEvent, VocionStream } from './stream-state'
 

@@ -1,7 +1,7 @@
 /**
  * Vocion as a plug-in: its decoder, detection, request builder, history reader and resume strategy.
  */
-import type { ProtocolDefinition } from '../../core/protocol/types'
+import type { ProtocolDefinition } from '../../core/index'
 import { readVocionHistory } from './history'
 import { createVocionDecoder, sniffVocion } from './decoder'
 import { vocionResume } from './resume'

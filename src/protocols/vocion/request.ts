@@ -4,9 +4,8 @@
  * whole active path is sent anyway so that a server without a log (and an
  * edited or regenerated branch) gets the conversation the user sees.
  */
-import type { RequestBody } from '../../core/client/options'
-import { plainMessages } from '../../core/protocol/plain-messages'
-import type { RequestContext } from '../../core/protocol/request'
+import type { RequestBody, RequestContext } from '../../core/index'
+import { plainMessages } from '../../protocol-kit/index'
 
 /**
  * Build Vocion's request.

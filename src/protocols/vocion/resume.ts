@@ -4,11 +4,8 @@
  * `GET <resumeUrl>?id=<streamId>&after=<count>`, which replays from that index
  * and then goes live. A 404 means the stream expired.
  */
-import { weftError, WeftStreamError } from '../../core/errors'
-import { isRecord } from '../../core/util/record'
-import { alignReplay } from '../../core/resume/align'
-import type { ResumeHandle, ResumeStrategy } from '../../core/resume/types'
-import { withQuery } from '../../core/resume/url'
+import { alignReplay, type ResumeHandle, type ResumeStrategy, weftError, WeftStreamError } from '../../core/index'
+import { isRecord, withQuery } from '../../protocol-kit/index'
 
 /**
  * A Vocion handle: the stream id and the events counted.

@@ -2,9 +2,8 @@
  * Search and skills: `documents` become sources, `retrieval_progress` one
  * timeline row per retrieval, `skill_result` a finished `skill` row.
  */
-import type { Op } from '../../core/ops'
-import { extrasOf, isRecord } from '../../core/util/record'
-import { defined, finiteNumber, idOf } from '../../core/util/values'
+import type { Op } from '../../core/index'
+import { defined, extrasOf, finiteNumber, idOf, isRecord } from '../../protocol-kit/index'
 import { SEARCH_DOCUMENT_FIELDS } from './event-fields'
 import type { VocionEvent, VocionStream } from './stream-state'
 

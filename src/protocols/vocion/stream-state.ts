@@ -2,9 +2,8 @@
  * What the parts of the Vocion decoder share for one stream: the turn, id
  * scoping, the tool calls in flight and the timeline rows the server drew.
  */
-import type { Op } from '../../core/ops'
-import { protocolProblem } from '../../core/protocol/problem'
-import type { DecodeContext } from '../../core/protocol/types'
+import type { DecodeContext, Op } from '../../core/index'
+import { protocolProblem } from '../../protocol-kit/index'
 
 /** One Vocion event, already known to be an object. */
 export type VocionEvent = Record<string, unknown>

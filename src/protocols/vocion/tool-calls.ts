@@ -2,9 +2,8 @@
  * Tool calls (`tool_start`, `tool_end`, `tool_error`): a tool message and,
  * unless the server draws the call's timeline row itself, a row of our own.
  */
-import type { Op, OpOf } from '../../core/ops'
-import { isRecord } from '../../core/util/record'
-import { defined, idOf, safeJson } from '../../core/util/values'
+import type { Op, OpOf } from '../../core/index'
+import { defined, idOf, isRecord, safeJson } from '../../protocol-kit/index'
 import { stackFor, type ToolCall, type VocionEvent, type VocionStream } from './stream-state'
 import type { Answer } from './answer'
 import type { TraceRows } from './trace-rows'

@@ -3,10 +3,8 @@
  * call a tool event already opened folds into that call's row, and a row that
  * knows both tenses of its label reads past tense once it is done.
  */
-import type { TraceStatus } from '../../core/model'
-import type { Op, OpOf } from '../../core/ops'
-import { isRecord } from '../../core/util/record'
-import { idOf } from '../../core/util/values'
+import type { Op, OpOf, TraceStatus } from '../../core/index'
+import { idOf, isRecord } from '../../protocol-kit/index'
 import type { ServerRow, ToolCall, VocionEvent, VocionStream } from './stream-state'
 
 const TRACE_STATUSES: ReadonlySet<string> = new Set<TraceStatus>(['start', 'progress', 'done', 'error'])

@@ -9,7 +9,7 @@
  * turn's `traceId` from `stream_start`; a chunk's `timestamp` is not kept, since
  * every token would overwrite the last one's at the cost of a write per token.
  */
-import { extrasOf } from '../../core/util/record'
+import { extrasOf } from '../../protocol-kit/index'
 
 /**
  * The fields read from every chunk.

@@ -2,14 +2,8 @@
  * Yao's hierarchical stream: chunk, message, block and thread ids, delta
  * merging at a path, and lifecycle events sent as `type: "event"` messages.
  */
-import { weftError, type WeftError } from '../../core/errors'
-import { getAt, parsePath, PathError } from '../../core/util/paths'
-import { isRecord } from '../../core/util/record'
-import { idOf } from '../../core/util/values'
-import type { Op, DeltaAction } from '../../core/ops'
-import { createHeldAppends } from '../../core/protocol/held-appends'
-import { protocolProblem } from '../../core/protocol/problem'
-import type { DecodeContext, Decoder, DetectInput, FrameMeta } from '../../core/protocol/types'
+import { type DecodeContext, type Decoder, type DeltaAction, type DetectInput, type FrameMeta, type Op, type WeftError, weftError } from '../../core/index'
+import { createHeldAppends, createIdScope, getAt, idOf, isRecord, parsePath, PathError, protocolProblem } from '../../protocol-kit/index'
 import { yaoChunkExtras, yaoLifecycleExtras } from './chunk-fields'
 
 /** A key that reads the same as a one-segment path. */
@@ -83,8 +77,7 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   let ended = false
   let lastSequence: number | undefined
   /** Ids restart with each request: the first request's ids sit under `scope`, later ones under `scope/r<n>`. */
-  let prefix = scope
-  let requests = 1
+  const ids = createIdScope(scope)
   /** The request the last `stream_start` opened (undefined before one arrived). */
   let request: { id: string | undefined } | undefined
 
@@ -93,20 +86,12 @@ export function createYaoDecoder(context: DecodeContext): Decoder {
   /** Set by `content` when it held the chunk's text: what it returned is already in order. */
   let tokenHeld = false
 
-  // Streams name the same few ids thousands of times: one scoped string per id.
-  const scopedIds = new Map<string, string>()
-  const scoped = (id: string) => {
-    let out = scopedIds.get(id)
-    if (out === undefined) scopedIds.set(id, (out = `${prefix}/${id}`))
-    return out
-  }
+  const scoped = (id: string) => ids.id(id)
 
   /** A `stream_start` on a connection that already carried a request: its ids are new ones. */
   function openRequest(): Op[] {
     const reopen = ended
-    requests += 1
-    prefix = `${scope}/r${requests}`
-    scopedIds.clear()
+    ids.restart()
     seenChunks.clear()
     messageTypes.clear()
     parents.clear()

@@ -5,10 +5,8 @@
  * form one turn, replayed through the Yao decoder as whole (non-delta) chunks,
  * so `thinking`, `tool_call` and unknown types come out as they do live.
  */
-import { streamToOps } from '../../core/fold-stream'
-import { historyOps, replayOps, type HistoryBatch } from '../../core/history/merge'
-import type { HistoryReader } from '../../core/protocol/types'
-import { extrasOf, isRecord, isSafeKey } from '../../core/util/record'
+import { type HistoryBatch, historyOps, type HistoryReader } from '../../core/index'
+import { extrasOf, isRecord, isSafeKey, replayOps, streamToOps } from '../../protocol-kit/index'
 import { YAO_CHUNK_FIELDS } from './chunk-fields'
 
 /** The fields read from a stored message. */

@@ -1,7 +1,7 @@
 /**
  * Yao as a plug-in: its decoder, detection, request builder, history reader and resume strategy.
  */
-import type { ProtocolDefinition } from '../../core/protocol/types'
+import type { ProtocolDefinition } from '../../core/index'
 import { readYaoHistory } from './history'
 import { createYaoDecoder, sniffYao } from './decoder'
 import { yaoResume } from './resume'

@@ -4,10 +4,8 @@
  * user message (its documented client does the same); a regenerate sends that
  * question again. A host adds `assistant_id` and the rest through `body`.
  */
-import type { RequestBody } from '../../core/client/options'
-import { plainMessages, type PlainMessage } from '../../core/protocol/plain-messages'
-import type { RequestContext } from '../../core/protocol/request'
-import { own } from '../../core/util/record'
+import type { RequestBody, RequestContext } from '../../core/index'
+import { own, type PlainMessage, plainMessages } from '../../protocol-kit/index'
 
 /**
  * Build Yao's request.

@@ -3,11 +3,8 @@
  * `GET <resumeUrl>?since=<sequence>`, the server replays what is newer and then
  * sends `event: read_complete {last_seq, live}` (`live: false`: nothing more comes).
  */
-import { isRecord } from '../../core/util/record'
-import type { SSEFrame } from '../../core/transport/frames'
-import { alignReplay } from '../../core/resume/align'
-import type { ReplayFilter, ResumeHandle, ResumeStrategy } from '../../core/resume/types'
-import { withQuery } from '../../core/resume/url'
+import { alignReplay, type ReplayFilter, type ResumeHandle, type ResumeStrategy, type SSEFrame } from '../../core/index'
+import { isRecord, withQuery } from '../../protocol-kit/index'
 
 /**
  * A handle for a Yao task stream.

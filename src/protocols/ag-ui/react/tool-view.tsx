@@ -1,21 +1,10 @@
-import { forwardRef, type HTMLAttributes } from 'react'
-import { toNavigationTarget, type NavigationParams } from './navigation'
-import { useWeftCallbacks } from '../../components/callbacks'
-import { recordOf, asText } from '../../components/format'
-import { ToolCallMessage } from '../../components/messages/tool'
-import type { MessagePartProps } from '../../components/renderers'
-
 /**
- * One navigation action: an internal route, its query parameters and its label.
- *
- * @example
- * const action: NavigationAction = { path: '/todo/123', params: { tab: 'notes' }, label: 'Open' }
+ * AG-UI's views: the tool view with the navigation actions a tool's result offers.
+ * Built from the public names of `weft/components` alone, as a host's view is.
  */
-export interface NavigationAction {
-  path: string
-  params: NavigationParams
-  label: string
-}
+import { forwardRef, type HTMLAttributes } from 'react'
+import { ToolCallMessage, useWeftCallbacks, type MessagePartProps } from '../../../components/index'
+import { readNavigationActions } from '../navigation'
 
 /**
  * Props of `NavigationActions`.
@@ -62,34 +51,10 @@ export const NavigationActions = forwardRef<HTMLDivElement, NavigationActionsPro
 })
 
 /**
- * The navigation actions in a tool's `props.actions` that pass the kit's check
- * (an internal, filled-in path; scalar params). An item without a `type` counts
- * as a navigation; an item of another type is skipped.
- *
- * @example
- * readNavigationActions([{ path: '/todo/1', params: { tab: 'notes' } }, { type: 'navigation', path: 'https://evil.example' }])
- * // [{ path: '/todo/1', params: { tab: 'notes' }, label: '/todo/1' }]
- */
-export function readNavigationActions(actions: unknown): NavigationAction[] {
-  if (!Array.isArray(actions)) return []
-  const out: NavigationAction[] = []
-  for (const item of actions) {
-    const action = recordOf(item)
-    if (!action) continue
-    const target = toNavigationTarget(action.type === undefined && action.action === undefined ? { ...action, type: 'navigation' } : action)
-    if (!target) continue
-    const inner = recordOf(action.action)
-    const label = asText(action.label) || asText(action.title) || asText(inner?.label) || target.path
-    out.push({ ...target, label })
-  }
-  return out
-}
-
-/**
  * AG-UI's view of a tool call: the kit's tool view, then the navigation actions
  * the tool's result offers, in one `<div data-weft="ag-ui-tool">` that takes
- * `className`, `style`, the other DOM props and the ref. Registered as the
- * protocol's `tool` view.
+ * `className`, `style`, the other DOM props and the ref. The `tool` view of
+ * `agUiViews` (and so of `agUiProtocolWithViews`).
  *
  * @example
  * <RendererProvider renderers={{ tool: AgUiToolView }} />

@@ -3,9 +3,9 @@
  * mount and older days on demand. A thin binding over the framework-free `AgUiHistory`.
  */
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react'
-import { AgUiHistory, type AgUiHistoryOptions } from './history'
-import type { WeftError } from '../../core/errors'
-import { useAgentStore } from '../../react/provider'
+import type { WeftError } from '../../../core/index'
+import { useAgentStore } from '../../../react/index'
+import { AgUiHistory, type AgUiHistoryOptions } from '../history'
 
 /**
  * Options of `useAgUiHistory`.
