@@ -23,6 +23,12 @@ export type {
 export type { HttpRequest } from './transport/request'
 export type { StreamRequest } from './transport/open-stream'
 export type { SSEFrame } from './transport/frames'
+export { httpSseTransport, type StreamTransport, type TransportStream, type TransportHooks } from './transport/transport'
+export {
+  webSocketTransport, type WebSocketTransportOptions, type WebSocketLike, type WebSocketConstructor,
+  type WebSocketRequestMessage,
+} from './transport/websocket'
+export { inProcessTransport, AGENT_FAILED, type InProcessAgent, type InProcessRequest } from './transport/in-process'
 
 // Folding without a client: a recorded stream, or ops from anywhere.
 export { foldStream, type FoldStreamOptions } from './fold-stream'

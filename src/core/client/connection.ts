@@ -7,7 +7,8 @@ import { toWeftError, weftError } from '../errors'
 import { FrameDecoder } from '../pipeline'
 import type { ReplayItem } from '../resume/types'
 import { isDoneFrame, type SSEFrame } from '../transport/frames'
-import { openStream, type OpenedStream, type StreamEndReason } from '../transport/open-stream'
+import type { StreamEndReason } from '../transport/open-stream'
+import { httpSseTransport, type TransportStream } from '../transport/transport'
 import { replayFilter } from './resume-persister'
 import type { RequestPlan } from './request-plan'
 import type { ActiveRun, Outcome } from './run'
@@ -23,9 +24,10 @@ const COUNT_EVERYTHING = { counted: true } as const
 export async function connect(run: ActiveRun, request: RequestPlan, resuming: boolean): Promise<Outcome> {
   const { options, controller } = run
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
-  let stream: OpenedStream
+  const transport = options.transport ?? httpSseTransport
+  let stream: TransportStream
   try {
-    stream = await openStream(
+    stream = await transport.open(
       { ...request, signal: controller.signal, fetch: fetchImpl, idleTimeoutMs: options.idleTimeoutMs, readPastDone: true },
       { onRetry: (ms) => (run.retryMs = ms) },
     )
@@ -38,12 +40,12 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
     return error.retryable ? { kind: 'lost', error, progressed: false } : { kind: 'failed', error }
   }
   if (controller.signal.aborted || isSettled(run.phase) || stream.endReason === 'aborted') return { kind: 'aborted' }
-  if (resuming && stream.response.status === 204) return { kind: 'nothing' }
+  if (resuming && stream.status === 204) return { kind: 'nothing' }
   if (!resuming) run.streamUrl = request.url
 
   const reader = (run.memory.reader ??= new FrameDecoder({
     turnId: run.turnId, scope: run.scope, protocol: options.protocol ?? run.handle?.protocol, protocols: options.protocols,
-    headers: stream.response.headers, onData: options.onData,
+    headers: stream.headers, onData: options.onData,
     priorToolCall: (toolCallId) => {
       const message = toolMessage(run.store.getState(), run.turnId, toolCallId)
       return message ? { messageId: message.id, name: typeof message.props.name === 'string' ? message.props.name : 'tool' } : undefined
@@ -139,6 +141,6 @@ function fold(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
   return item.counted
 }
 
-function endReasonOf(stream: OpenedStream): StreamEndReason | undefined {
+function endReasonOf(stream: TransportStream): StreamEndReason | undefined {
   return stream.endReason
 }

@@ -12,6 +12,7 @@ import type { DataPart, ProtocolDefinition, ProtocolInput } from '../protocol/ty
 import type { ResumeStrategyName } from '../resume/strategies/index'
 import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from '../resume/types'
 import type { StreamRequest } from '../transport/open-stream'
+import type { StreamTransport } from '../transport/transport'
 
 /**
  * What a host passes to `send`: the user's text, or text plus anything the request needs.
@@ -169,6 +170,12 @@ export interface AgentClientOptions {
   credentials?: RequestCredentials
   /** Replaces the global `fetch`. */
   fetch?: typeof fetch
+  /**
+   * What carries the streams (default `httpSseTransport`: `fetch` and server-sent
+   * events). Every request goes through it: sends, gate continuations, a source's
+   * request and resume reconnects.
+   */
+  transport?: StreamTransport
   /** Give up when the server is silent this long (ms, default 45 000; 0 disables). */
   idleTimeoutMs?: number
   /**

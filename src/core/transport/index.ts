@@ -13,3 +13,12 @@ export {
 } from './open-stream'
 export { fetchJSON, type JSONResponse } from './fetch-json'
 export type { HttpRequest } from './request'
+export { httpSseTransport, type StreamTransport, type TransportStream, type TransportHooks } from './transport'
+export {
+  webSocketTransport,
+  type WebSocketTransportOptions,
+  type WebSocketLike,
+  type WebSocketConstructor,
+  type WebSocketRequestMessage,
+} from './websocket'
+export { inProcessTransport, AGENT_FAILED, type InProcessAgent, type InProcessRequest } from './in-process'
