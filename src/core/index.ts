@@ -24,6 +24,7 @@ export type { HttpRequest } from './transport/request'
 export type { StreamRequest } from './transport/open-stream'
 export type { SSEFrame } from './transport/frames'
 export { httpSseTransport, type StreamTransport, type TransportStream, type TransportHooks } from './transport/transport'
+export type { StreamEndReason } from './transport/open-stream'
 export {
   webSocketTransport, type WebSocketTransportOptions, type WebSocketLike, type WebSocketConstructor,
   type WebSocketRequestMessage,

@@ -21,7 +21,9 @@ import type { StreamTransport } from './transport'
  * }
  */
 export interface InProcessRequest {
+  /** The url the client built (a resume strategy's differs from a send's). */
   url: string
+  /** `POST` for a send, `GET` for most resumes. */
   method: string
   headers: Headers
   /** JSON text parsed; any other body as it was given (a `FormData` stays one). */

@@ -115,7 +115,7 @@ export function pulledStream(source: PullSource): TransportStream {
  * A stream that ended before it started (the caller aborted first).
  *
  * @example
- * if (signal?.aborted) return abortedStream()
+ * const stream = abortedStream() // stream.endReason === 'aborted', no frames
  */
 export function abortedStream(): TransportStream {
   return {

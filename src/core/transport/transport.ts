@@ -74,6 +74,7 @@ export interface TransportStream {
  * const client = new AgentClient(createAgentStore(), { url: '/api/chat', transport: logged })
  */
 export interface StreamTransport {
+  /** Open one stream for `request`; the run's `signal` in it stops the stream. */
   open(request: StreamRequest, hooks?: TransportHooks): Promise<TransportStream>
 }
 

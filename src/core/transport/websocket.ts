@@ -25,9 +25,13 @@ interface SocketEvent {
  * const socket: WebSocketLike = new WebSocket('wss://agent.example/chat')
  */
 export interface WebSocketLike {
+  /** Set to `arraybuffer`, so a binary message can be read as UTF-8. */
   binaryType?: string
+  /** Sends the request message. */
   send(data: string): void
+  /** Called with 1000 when the caller stops or the stream is left. */
   close(code?: number, reason?: string): void
+  /** `message` events carry `data`; `close` events `code` and `reason`. */
   addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: unknown) => void): void
 }
 
@@ -52,10 +56,15 @@ export type WebSocketConstructor = new (url: string, protocols?: string | string
  */
 export interface WebSocketRequestMessage {
   type: 'request'
+  /** The url the client built (a send's `url`, or a resume strategy's): a server on one socket path routes by it. */
   url: string
+  /** `POST` for a send, `GET` for most resumes. */
   method: string
+  /** The request's headers, names in lower case (what the browser's WebSocket cannot send itself: `authorization`). */
   headers: Record<string, string>
+  /** The body's text; `null` for none. */
   body: string | null
+  /** The event to rejoin after. */
   lastEventId?: string
 }
 
