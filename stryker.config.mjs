@@ -48,8 +48,8 @@ const name = group ?? 'all'
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  // related: false, since the decoders are reached through the protocol registry that a
-  // setup file fills, which vitest's import-graph filter for related tests does not see.
+  // related: false: a group's tests are listed in vitest.mutate.config.ts, and vitest's
+  // import-graph filter would drop the ones that reach a module through the `weft` entry's defaults.
   vitest: { configFile: 'vitest.mutate.config.ts', related: false },
   plugins: ['@stryker-mutator/vitest-runner'],
   coverageAnalysis: 'perTest',

@@ -214,8 +214,8 @@ export default defineConfig({
     // Projects run in groups, one group after another (each project's `groupOrder`): run all at once,
     // their workers, two Chromiums, Storybook's build and the host apps' builds overran the cores, and
     // the whole took longer than the groups one by one.
-    // The built-in protocols, registered as the `weft` entry registers them (tests name them: 'yao', ...).
-    setupFiles: [here('test/register-protocols.ts')],
+    // The resume machinery preloaded, as a host's has arrived by the time a person sends.
+    setupFiles: [here('test/preload-resume.ts')],
     projects: [
       {
         extends: true,

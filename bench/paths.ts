@@ -7,8 +7,9 @@ import { DefaultChatTransport, readUIMessageStream } from 'ai'
 import { createParser } from 'eventsource-parser'
 import type { Scheduler } from '../src/core/batcher'
 import { AgentClient } from '../src/core/client'
+import { builtInProtocols } from '../src/protocols/index'
 import type { AgentClientOptions } from '../src/core/client/options'
-import { foldStream } from '../src/core/fold-stream'
+import { foldStream } from '../src/umbrella/defaults'
 import type { AgentState } from '../src/core/model'
 import type { HydratedTurn } from '../src/core/ops'
 import { createAgentStore, type AgentStore } from '../src/core/store'
@@ -59,6 +60,7 @@ export async function weftClient(
   const client = new AgentClient(store, {
     url: 'http://bench.invalid/stream',
     protocol: scenario.protocol,
+    protocols: builtInProtocols,
     scheduler,
     ...extra,
     fetch: async () => {

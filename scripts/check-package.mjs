@@ -9,7 +9,7 @@
 //     "use client" and no other entry does; `weft/core`, `weft/protocol-kit`,
 //     `weft/protocols` and every `weft/protocols/<name>` never reach React (a
 //     protocol's views are `weft/protocols/<name>/react`); every emitted module with code has its source map;
-//     `sideEffects` names the files that register protocols on import, and they exist.
+//     `sideEffects` names only stylesheets: no module registers anything on import.
 // Builds first when dist/ is older than its inputs (packing skips `prepack`, which would
 // only build again). Exits non-zero on the first failed step.
 import { execFileSync } from 'node:child_process'
@@ -205,30 +205,15 @@ function checkFiles(packageDir) {
   }
   console.log(`source maps: ${mapped} modules with code, each with its map`)
 
-  // sideEffects: the stylesheets, and the modules that register protocols on import.
+  // sideEffects: the stylesheets only. Protocols are given to a client or a provider, never
+  // registered on import, so a bundler may drop any module a host does not use.
   const declared = pkg.sideEffects
   if (!Array.isArray(declared)) fail('sideEffects is not a list')
   else {
-    const registering = files(dist).filter((f) => f.endsWith('.js') && /^registerProtocol\(/m.test(readFileSync(f, 'utf8')))
-    for (const file of registering) {
-      const rel = `./${posix.relative(packageDir, file)}`
-      if (!declared.includes(rel)) fail(`${rel} registers protocols on import but is not in sideEffects`)
-    }
-    // A bundler skips a module marked free of side effects when only its re-exports are used, and with
-    // it the modules it imports: each module that imports a registering one must be listed too, or a
-    // production build drops the registration (the umbrella entry did).
-    const registeringSet = new Set(registering)
-    for (const file of files(dist).filter((f) => f.endsWith('.js') && !registeringSet.has(f))) {
-      const imports = [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)]
-        .map((m) => join(dirname(file), m[1] ?? m[2]))
-      const rel = `./${posix.relative(packageDir, file)}`
-      if (imports.some((target) => registeringSet.has(target)) && !declared.includes(rel)) {
-        fail(`${rel} imports a module that registers protocols but is not in sideEffects, so a bundler may drop the registration`)
-      }
-    }
-    for (const entry of declared.filter((e) => e.startsWith('./dist/'))) {
-      if (!existsSync(join(packageDir, entry))) fail(`sideEffects names ${entry}, which is not in the package`)
-    }
-    console.log(`sideEffects: ${declared.join(', ')} (${registering.length} registering module(s) found)`)
+    const notStyles = declared.filter((entry) => !entry.endsWith('.css'))
+    if (notStyles.length > 0) fail(`sideEffects names modules that are not stylesheets: ${notStyles.join(', ')}`)
+    const registering = files(dist).filter((f) => f.endsWith('.js') && /\bregisterProtocol\b/.test(readFileSync(f, 'utf8')))
+    for (const file of registering) fail(`${posix.relative(packageDir, file)} names registerProtocol: nothing may register protocols on import`)
+    console.log(`sideEffects: ${declared.join(', ')} (stylesheets only)`)
   }
 }

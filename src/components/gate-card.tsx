@@ -8,9 +8,9 @@ import { forwardRef, useEffect, useRef, useState, type FormEvent, type HTMLAttri
 import { isActionReview, isApprovalGate, type GateResponse } from '../core/client/gates'
 import type { Gate, Message } from '../core/model'
 import { partProps } from '../core/parts'
-import { storeClient } from '../core/store-client'
 import { useAgentSelector, useGate } from '../react/selectors'
 import { useAgentStore } from '../react/store-context'
+import { useActingClient } from '../react/client-slots'
 import { useWeftCallbacks, type GateAnswer } from './callbacks'
 import { recordOf, asText, formatJson, NONE, own } from './format'
 import { useLabels } from './labels'
@@ -101,6 +101,7 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   const held = heldMessage && partProps(heldMessage, 'tool')
   const { onGateAnswer } = useWeftCallbacks()
   const store = useAgentStore()
+  const acting = useActingClient(store)
   const [sent, setSent] = useState<GateAnswer | undefined>(undefined)
   const [failure, setFailure] = useState<string | undefined>(undefined)
   const [reason, setReason] = useState('')
@@ -119,7 +120,7 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   const title = asks ? labels.answer : pending ? labels.approvalNeeded : labels.approvalAnswered
   const payload = gate.payload
   const hasPayload = payload !== undefined && payload !== null && !(typeof payload === 'object' && Object.keys(payload).length === 0)
-  const client = onGateAnswer ? undefined : storeClient(store)
+  const client = onGateAnswer ? undefined : acting
   const disabled = (!onGateAnswer && !client) || sent !== undefined
   const answer = (value: GateAnswer) => {
     if (disabled) return

@@ -7,7 +7,8 @@
 import { createContext, useContext, useMemo, type ComponentType, type HTMLAttributes, type ReactNode } from 'react'
 import type { Message } from '../core/model'
 import type { PartProps } from '../core/parts'
-import { getProtocol } from '../core/protocol/registry'
+import { findProtocol } from '../core/protocol/resolve'
+import { useProtocols } from '../react/protocols-context'
 import type { ProtocolDefinition } from '../core/protocol/types'
 import { DataMessage } from './messages/data'
 import { ErrorMessage } from './messages/error'
@@ -146,7 +147,7 @@ export interface RendererProviderProps<Types extends string = string> {
   fallback?: MessageRenderer
   /** Per-tool renderers by tool name (generative UI), with typed input, output and state. */
   toolRenderers?: ToolRenderers
-  /** Protocols whose views apply below, for protocols a client was given without registering them. */
+  /** Protocols whose views apply below, over those of the nearest `AgentProvider`. */
   protocols?: readonly ProtocolDefinition[]
   children?: ReactNode
 }
@@ -190,8 +191,9 @@ export function RendererProvider<Types extends string = string>({ renderers, fal
  */
 export function useRenderer(type: string, protocol?: string): MessageRenderer {
   const { renderers, hostTypes, protocols, fallback } = useContext(RegistryContext)
+  const provided = useProtocols()
   if (protocol !== undefined && !hostTypes.has(type)) {
-    const definition = protocols.get(protocol) ?? getProtocol(protocol)
+    const definition = protocols.get(protocol) ?? findProtocol(protocol, provided)
     const view = definition?.views && Object.prototype.hasOwnProperty.call(definition.views, type) ? definition.views[type] : undefined
     if (isComponent(view)) return view
   }

@@ -6,9 +6,9 @@
 import { forwardRef, type HTMLAttributes } from 'react'
 import { RESUME_EXPIRED } from '../core/client/options'
 import { STREAM_TRUNCATED } from '../core/errors'
-import { storeClient } from '../core/store-client'
 import { useAgentSelector } from '../react/selectors'
 import { useAgentStore } from '../react/store-context'
+import { useActingClient } from '../react/client-slots'
 import { useWeftCallbacks } from './callbacks'
 import { own } from './format'
 import { useLabels } from './labels'
@@ -37,7 +37,7 @@ export interface TurnInterruptedProps extends HTMLAttributes<HTMLParagraphElemen
  */
 export const TurnInterrupted = forwardRef<HTMLParagraphElement, TurnInterruptedProps>(function TurnInterrupted({ turnId: explicit, children, ...rest }, ref) {
   const labels = useLabels()
-  const store = useAgentStore()
+  const client = useActingClient(useAgentStore())
   const { onRegenerate } = useWeftCallbacks()
   const turnId = useTurnIdFrom(explicit)
   const reason = useAgentSelector((s) => {
@@ -47,7 +47,7 @@ export const TurnInterrupted = forwardRef<HTMLParagraphElement, TurnInterruptedP
   })
   const busy = useAgentSelector((s) => s.status === 'connecting' || s.status === 'streaming' || s.status === 'reconnecting')
   if (!turnId || !reason) return null
-  const retry = onRegenerate ? () => onRegenerate(turnId) : storeClient(store) ? () => void storeClient(store)?.regenerate(turnId) : undefined
+  const retry = onRegenerate ? () => onRegenerate(turnId) : client ? () => void client.regenerate(turnId) : undefined
   return (
     <p {...rest} ref={ref} data-weft="turn-interrupted" data-state={reason}>
       <span>{reason === 'interrupted' ? labels.interrupted : labels.statuses.aborted}</span>

@@ -11,9 +11,9 @@ import { isDoneFrame, parseSSEText } from './transport/frames'
 
 /** Options for `foldStream`. */
 export interface FoldStreamOptions {
-  /** Skip detection: a registered protocol's name, or a definition. */
+  /** Skip detection: the name of one of `protocols`, or a definition. */
   protocol?: ProtocolInput
-  /** What detection chooses among (default: the registered protocols). */
+  /** What detection chooses among and names are looked up in (the `weft` entry's `foldStream` defaults to the built-ins). */
   protocols?: readonly ProtocolDefinition[]
   /** The assistant turn's id (default `turn-1`). */
   turnId?: string

@@ -6,8 +6,8 @@
  *
  * @example
  * import { AgentClient, createAgentStore } from 'weft/core'
- * import 'weft/protocols'
- * const client = new AgentClient(createAgentStore(), { url: '/api/agent' })
+ * import { uiMessageProtocol } from 'weft/protocols/ui-message'
+ * const client = new AgentClient(createAgentStore(), { url: '/api/agent', protocols: [uiMessageProtocol] })
  */
 
 // The store and when it commits.
@@ -53,7 +53,6 @@ export { messageList, messageRecord, type MessageTable, type MessageBucket } fro
 export type { Op, OpName, OpOf, HydratedTurn, TurnFields, MessagePlace, DeltaAction } from './ops'
 
 // Protocols as plug-ins.
-export { registerProtocol, registeredProtocols } from './protocol/registry'
 export type {
   ProtocolDefinition, ProtocolInput, Decoder, DetectInput, HistoryReader,
   DecoderFactory, DecodeContext, FrameMeta, DataPart, HistoryReadContext, ProtocolView, ProtocolViews,

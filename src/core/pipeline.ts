@@ -7,7 +7,7 @@ import type { ProtocolName, StreamCursor } from './model'
 import type { Op } from './ops'
 import { detectProtocol } from './protocol/detect'
 import { protocolProblem } from './protocol/problem'
-import { registeredProtocols, resolveProtocol } from './protocol/registry'
+import { candidatesOf, resolveProtocol } from './protocol/resolve'
 import type { DataPart, DecodeContext, Decoder, FrameMeta, ProtocolDefinition, ProtocolInput } from './protocol/types'
 import type { SSEFrame } from './transport/frames'
 import { safeJson } from './util/values'
@@ -30,9 +30,9 @@ export interface FrameDecoderOptions {
   turnId: string
   /** Defaults to `turnId`. */
   scope?: string
-  /** Skip detection: a registered protocol's name, or a definition. */
+  /** Skip detection: the name of one of `protocols`, or a definition. */
   protocol?: ProtocolInput
-  /** What detection chooses among, and where a name is looked up first (default: the registered protocols). */
+  /** What detection chooses among, and where a name is looked up (none given: nothing can be decoded). */
   protocols?: readonly ProtocolDefinition[]
   /** Response headers, for detection. */
   headers?: Headers
@@ -56,6 +56,7 @@ export class FrameDecoder {
   private readonly options: FrameDecoderOptions
   private afterDone = false
   private wasCut = false
+  private toldNoProtocols = false
 
   constructor(options: FrameDecoderOptions) {
     this.options = options
@@ -122,8 +123,9 @@ export class FrameDecoder {
   /** An event whose depth was checked. */
   private shallow(event: unknown, meta: FrameMeta): Op[] {
     if (this.decoder) return this.safeDecode(this.decoder, event, meta)
+    const candidates = candidatesOf(this.options)
+    if (candidates.length === 0) return this.noProtocols(event)
     this.held.push({ event, meta })
-    const candidates = this.options.protocols ?? registeredProtocols()
     const name = detectProtocol(candidates, { headers: this.options.headers, first: event, meta })
     const definition = name === undefined ? undefined : candidates.find((p) => p.name === name)
     if (definition) {
@@ -140,6 +142,20 @@ export class FrameDecoder {
       turnId: this.options.turnId,
       error: weftError('protocol', `could not tell which protocol this stream speaks; ${dropped} events set aside`, {
         detail: quote(JSON.stringify(event) ?? ''),
+      }),
+    }]
+  }
+
+  /** Nothing to decode with: said once, on the first event; the rest are set aside with it. */
+  private noProtocols(event: unknown): Op[] {
+    if (this.toldNoProtocols) return []
+    this.toldNoProtocols = true
+    return [{
+      op: 'problem',
+      turnId: this.options.turnId,
+      error: weftError('validation', 'no protocols were given to decode this stream with', {
+        detail: `pass \`protocols\` (e.g. \`builtInProtocols\` from \`weft/protocols\`) or \`protocol\`, or use the \`weft\` entry, which defaults to the built-in ones; first event: ${quote(JSON.stringify(event) ?? '')}`,
+        retryable: false,
       }),
     }]
   }

@@ -9,6 +9,7 @@ import type { Conversations, ConversationsState, ConversationSummary } from '../
 import { weftError, type WeftError } from '../core/errors'
 import { createAgentStore } from '../core/store'
 import { ConversationGuard, RenderFailureContext } from './conversations-boundary'
+import type { ProtocolDefinition } from '../core/protocol/types'
 import { AgentProvider } from './provider'
 import { SendRefusalContext } from './store-context'
 
@@ -26,6 +27,8 @@ export interface ConversationsProviderProps {
    * `conversation_render_failed`, naming the conversation), for the host's logging.
    */
   onRenderError?: (error: WeftError, thrown: unknown, info: ErrorInfo) => void
+  /** The protocols the hooks below speak (see `AgentProviderProps.protocols`); default: the enclosing provider's. */
+  protocols?: readonly ProtocolDefinition[]
   children?: ReactNode
 }
 
@@ -42,7 +45,7 @@ export interface ConversationsProviderProps {
  *   <ThreadList /><Chat />
  * </ConversationsProvider>
  */
-export function ConversationsProvider({ conversations, fallback = null, onRenderError, children }: ConversationsProviderProps) {
+export function ConversationsProvider({ conversations, fallback = null, onRenderError, protocols, children }: ConversationsProviderProps) {
   useEffect(() => {
     void conversations.ready()
   }, [conversations])
@@ -66,7 +69,7 @@ export function ConversationsProvider({ conversations, fallback = null, onRender
           {(failure) => (
             <RenderFailureContext.Provider value={failure}>
               <SendRefusalContext.Provider value={failure ? refusalOf(state.selectedId, summary, failure) : refusal}>
-                <AgentProvider store={failure ? unavailable : (own ?? unavailable)}>{children}</AgentProvider>
+                <AgentProvider store={failure ? unavailable : (own ?? unavailable)} protocols={protocols}>{children}</AgentProvider>
               </SendRefusalContext.Provider>
             </RenderFailureContext.Provider>
           )}

@@ -3,6 +3,8 @@
  */
 export { AgentProvider, useAgentStore, type AgentProviderProps } from './provider'
 export { useSendRefusal } from './store-context'
+export { useActingClient, type StoreClient } from './client-slots'
+export { useProtocols } from './protocols-context'
 export { useAgentStream, type UseAgentStreamOptions, type AgentStreamHandle } from './use-agent-stream'
 export { useResumableStream, type UseResumableStreamOptions, type ResumableStreamHandle } from './use-resumable-stream'
 export {
@@ -19,7 +21,7 @@ export { useHistory, useOlderOnScroll, type UseHistoryOptions, type HistoryHandl
 
 // The core's types the hooks' options and handles reach, so a host can name them from here.
 export type {
-  AgentStore, AgentStoreState, Scheduler, AgentClientOptions, ResumeOptions, SendInput, StreamSource, StreamSourceContext, SourceBuildOptions,
+  AgentClient, AgentStore, AgentStoreState, Scheduler, AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, SendInput, StreamSource, StreamSourceContext, SourceBuildOptions,
   RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool, JsonValue,
   ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision,
   AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,

@@ -3,7 +3,7 @@
  */
 import { useCallback } from 'react'
 import { selectBranch, siblingAt } from '../core/branches'
-import { storeClient } from '../core/store-client'
+import { useActingClient } from './client-slots'
 import { useAgentStore } from './provider'
 import { useAgentSelector } from './selectors'
 
@@ -35,15 +35,15 @@ export interface BranchHandle {
 export function useBranch(turnId: string): BranchHandle {
   const store = useAgentStore()
   const info = useAgentSelector((state) => selectBranch(state, turnId))
+  const client = useActingClient(store)
   const select = useCallback((index: number) => {
     // The client stops the answer streaming into the branch being left.
-    const client = storeClient(store)
     if (client) {
       client.selectBranch(turnId, index)
       return
     }
     const target = siblingAt(store.getState(), turnId, index)
     if (target) store.getState().dispatch([{ op: 'branch.select', turnId: target }])
-  }, [store, turnId])
+  }, [client, store, turnId])
   return { index: info.index, count: info.count, select }
 }

@@ -8,6 +8,7 @@ import { weftError, WeftStreamError, type WeftError } from '../core/errors'
 import { HistoryPager, type HistorySource } from '../core/history/pager'
 import { historyReaderOf } from '../core/protocol/history'
 import type { ProtocolInput } from '../core/protocol/types'
+import { useProtocols } from './protocols-context'
 import { useAgentStore } from './provider'
 import { useAgentSelector } from './selectors'
 
@@ -23,7 +24,7 @@ export interface UseHistoryOptions<C> {
    * A page hands over `data` (what the server returned, read by `protocol`'s history reader), or a `batch` or `ops` of its own.
    */
   load: HistorySource<C>
-  /** The protocol whose `history` slot reads each page's `data`: a registered name or a definition (a host protocol brings its own reader). */
+  /** The protocol whose `history` slot reads each page's `data`: a definition, or the name of one the provider was given. */
   protocol?: ProtocolInput
   /** Load the newest page on mount (default true). */
   enabled?: boolean
@@ -62,16 +63,17 @@ export interface HistoryHandle {
 export function useHistory<C>(options: UseHistoryOptions<C>): HistoryHandle {
   const store = useAgentStore()
   const { enabled = true } = options
-  const latest = useRef(options)
-  latest.current = options
+  const protocols = useProtocols()
+  const latest = useRef({ ...options, protocols })
+  latest.current = { ...options, protocols }
   const pager = useMemo(() => new HistoryPager<C>(
     store,
     (before, signal) => latest.current.load(before, signal),
-    // The reader is looked up per page, so a protocol registered after the first render is found.
+    // The reader is looked up per page, so the provider's latest protocols are the ones read with.
     (data, context) => {
-      const { protocol } = latest.current
+      const { protocol, protocols: given } = latest.current
       if (protocol === undefined) throw new WeftStreamError(weftError('validation', 'useHistory got a page of `data` but no `protocol` to read it with'))
-      return historyReaderOf(protocol)(data, context)
+      return historyReaderOf(protocol, given)(data, context)
     },
   ), [store])
   useEffect(() => {

@@ -3,10 +3,10 @@
  * stores (another conversation is selected), the client of the old store keeps
  * its stream: the answer goes on folding into the conversation it belongs to.
  */
-import { useEffect, useLayoutEffect, useState } from 'react'
+import { useContext, useEffect, useLayoutEffect, useState } from 'react'
 import { AgentClient, type AgentClientOptions } from '../core/client'
 import type { AgentStore } from '../core/store'
-import { bindStoreClient } from '../core/store-client'
+import { ClientSlotsContext } from './client-slots'
 import { useConversationStore } from './conversations'
 
 /**
@@ -29,6 +29,7 @@ export function useStoreClient(store: AgentStore, options: AgentClientOptions): 
  */
 export function useStoreClients(store: AgentStore, options: AgentClientOptions): { client: AgentClient; clientFor(other: AgentStore, options: AgentClientOptions): AgentClient } {
   const [clients] = useState(() => new Map<AgentStore, AgentClient>())
+  const slots = useContext(ClientSlotsContext)
   const [clientFor] = useState(() => (other: AgentStore, otherOptions: AgentClientOptions) => {
     let found = clients.get(other)
     if (!found) {
@@ -44,9 +45,9 @@ export function useStoreClients(store: AgentStore, options: AgentClientOptions):
   // effect runs before any passive effect or event handler can send.
   useIsomorphicLayoutEffect(() => {
     client.setOptions(options)
-    // A client made in a render React threw away may have bound the store last; the committed one acts for it.
-    bindStoreClient(store, client)
-  }, [client, options, store])
+  }, [client, options])
+  // Only a committed client acts for the store: one made in a render React threw away never does.
+  useIsomorphicLayoutEffect(() => slots?.bind(store, client), [slots, store, client])
 
   const conversations = useConversationStore()
   useEffect(() => conversations?.onRemove((_id, removed) => {

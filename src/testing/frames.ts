@@ -31,11 +31,11 @@ export type BuiltInProtocol = 'yao' | 'ui-message' | 'ag-ui' | 'vocion'
 
 /**
  * The protocol a fixture speaks: a built-in one, or the name a host's own
- * protocol is known by (`registerProtocol`, or the definition's `name`).
+ * protocol is known by (its definition's `name`).
  *
  * @example
  * const shipped: FixtureProtocol = 'vocion'
- * const hosts: FixtureProtocol = 'lines' // a protocol the host registered
+ * const hosts: FixtureProtocol = 'lines' // a protocol of the host's own
  */
 export type FixtureProtocol = BuiltInProtocol | (ProtocolName & {})
 

@@ -4,9 +4,6 @@
  * recorded fixtures for every protocol, and a recorder that turns a live stream
  * into one. A separate entry: nothing here is in weft's main bundles.
  */
-// The fixtures speak the four built-in protocols: a test that uses them with
-// `weft/core` alone detects and names them without importing `weft/protocols`.
-import '../protocols/index'
 export { streamResponse, toFixture, type Pace, type Chunking, type StreamResponseOptions, type StreamSource } from './stream-response'
 export { mockFetch, type MockFetch, type MockRoute, type RecordedRequest, type RouteAnswer, type RouteContext } from './mock-fetch'
 export { renderWithAgent, type RenderWithAgentOptions, type AgentRenderResult } from './render-with-agent'
@@ -22,7 +19,7 @@ export { BUILT_IN_PROTOCOLS, isBuiltInProtocol, UnsupportedProtocolError, type B
 // The core's types the helpers' options and results reach, so a test can name them from here.
 // The client's `StreamSource` is `ClientStreamSource` here: `StreamSource` is a fixture's source.
 export type {
-  AgentClient, AgentClientOptions, ResumeOptions, Scheduler, SendInput, StreamSourceContext, SourceBuildOptions,
+  AgentClient, AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, Scheduler, SendInput, StreamSourceContext, SourceBuildOptions,
   RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool,
   AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, ErrorType, WeftError,

@@ -3,9 +3,9 @@
  * against a real server becomes a test in one step.
  */
 import { AgentClient, type AgentClientOptions } from '../core/client'
-import { foldStream } from '../core/fold-stream'
+import { foldStream } from '../umbrella/defaults'
 import type { ProtocolName } from '../core/model'
-import { protocolName } from '../core/protocol/registry'
+import { protocolName } from '../core/protocol/resolve'
 import type { ProtocolDefinition } from '../core/protocol/types'
 import { createFrameParser } from '../core/transport/frames'
 import { encodeFrame, type AgentFixture, type FixtureFrame } from './frames'
@@ -190,7 +190,7 @@ function parseData(text: string): unknown {
 /** The protocol of a recording no protocol recognised (none was named, and detection found none). */
 const UNDETECTED = 'unknown'
 
-/** The protocol detection picks for the recorded stream, among the client's candidates (default: the registered ones). */
+/** The protocol detection picks for the recorded stream, among the client's candidates (default: the built-ins). */
 function detected(fixture: AgentFixture, protocols: readonly ProtocolDefinition[] | undefined): ProtocolName | undefined {
   const text = fixture.frames.map((frame) => encodeFrame(frame)).join('')
   const state = foldStream(text, protocols ? { protocols } : {})

@@ -9,7 +9,8 @@ import type { AgentClientOptions } from '../core/client'
 import type { AgentState } from '../core/model'
 import type { Op } from '../core/ops'
 import { createAgentStore, snapshot, type AgentStore } from '../core/store'
-import { AgentProvider } from '../react/provider'
+import type { ProtocolDefinition } from '../core/protocol/types'
+import { AgentProvider } from '../umbrella/providers'
 import type { FixtureProtocol } from './frames'
 import { mockFetch, type MockFetch, type MockRoute, type RouteAnswer } from './mock-fetch'
 import type { StreamResponseOptions } from './stream-response'
@@ -30,6 +31,8 @@ export interface RenderWithAgentOptions {
   routes?: Record<string, RouteAnswer | readonly RouteAnswer[]> | readonly MockRoute[]
   /** The protocol the hooks use unless the component names one (also the framing of bare events). */
   protocol?: FixtureProtocol
+  /** The protocols the hooks speak (default: the built-ins); a host protocol needs its definition here. */
+  protocols?: readonly ProtocolDefinition[]
   /** How fixtures are streamed: pace, chunking, seed, `cutAt`. Default: instant, one chunk per frame. */
   streamOptions?: StreamResponseOptions
   /** More client defaults for the hooks below (the component's own options still win). */
@@ -92,7 +95,7 @@ export function renderWithAgent(ui: ReactElement, options: RenderWithAgentOption
   }
   const Outer = options.renderOptions?.wrapper
   const Wrapper = ({ children }: { children: ReactNode }) => (
-    <AgentProvider store={store} clientDefaults={clientDefaults}>
+    <AgentProvider store={store} clientDefaults={clientDefaults} protocols={options.protocols}>
       {Outer ? <Outer>{children}</Outer> : children}
     </AgentProvider>
   )

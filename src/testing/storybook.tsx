@@ -8,7 +8,8 @@ import type { AgentClientOptions } from '../core/client'
 import type { StreamStatus } from '../core/model'
 import { memoryStorage } from '../core/resume/storage'
 import { createAgentStore, type AgentStore } from '../core/store'
-import { AgentProvider } from '../react/provider'
+import type { ProtocolDefinition } from '../core/protocol/types'
+import { AgentProvider } from '../umbrella/providers'
 import { fixtures, situations } from './fixtures'
 import { getFixture } from './get-fixture'
 import type { AgentFixture, FixtureProtocol } from './frames'
@@ -29,6 +30,8 @@ export interface WithAgentOptions {
   scenario?: string | AgentFixture
   /** Default `vocion` (or the fixture's own). */
   protocol?: FixtureProtocol
+  /** The protocols the story's hooks speak (default: the built-ins); a host protocol's fixture needs its definition here. */
+  protocols?: readonly ProtocolDefinition[]
   /** Milliseconds per frame, `tokens`, `recorded` or `instant`. Default 30. */
   pace?: Pace
   /** Drop the connection after this many frames (0 or less: never). */
@@ -137,7 +140,7 @@ export function withAgent(options: WithAgentOptions = {}): AgentDecorator {
     const key = `${typeof scenario === 'object' ? `${scenario.protocol}/${scenario.name}` : scenario}|${protocol}|${pace}|${dropAt}|${resume}`
     const { fixture, note } = resolve(scenario, protocol)
     return (
-      <AgentStage key={key} fixture={fixture} note={note} pace={pace} dropAt={dropAt} resume={resume} theme={theme} clientDefaults={options.clientDefaults}>
+      <AgentStage key={key} fixture={fixture} note={note} pace={pace} dropAt={dropAt} resume={resume} theme={theme} clientDefaults={options.clientDefaults} protocols={options.protocols}>
         <Story />
       </AgentStage>
     )
@@ -178,6 +181,7 @@ interface StageProps {
   resume: boolean
   theme?: 'light' | 'dark'
   clientDefaults?: Partial<AgentClientOptions>
+  protocols?: readonly ProtocolDefinition[]
   children: ReactElement
 }
 
@@ -185,7 +189,7 @@ interface StageProps {
 const RESUME_URL = '/__weft-agent/resume'
 let stages = 0
 
-function AgentStage({ fixture, note, pace, dropAt, resume, theme, clientDefaults, children }: StageProps) {
+function AgentStage({ fixture, note, pace, dropAt, resume, theme, clientDefaults, protocols, children }: StageProps) {
   const [store] = useState<AgentStore>(() => createAgentStore())
   const [requests, setRequests] = useState(0)
   const notes = [note, fixture ? dropNote(fixture, dropAt, resume) : undefined].filter((n): n is string => n !== undefined)
@@ -231,7 +235,7 @@ function AgentStage({ fixture, note, pace, dropAt, resume, theme, clientDefaults
       {notes.map((text) => (
         <p key={text} role="note" data-weft-agent-note="" style={NOTE_STYLE}>{text}</p>
       ))}
-      <AgentProvider store={store} clientDefaults={defaults}>
+      <AgentProvider store={store} clientDefaults={defaults} protocols={protocols}>
         {children}
       </AgentProvider>
     </div>
@@ -306,7 +310,7 @@ export function agentTurnEnd(canvasElement: Element, { timeoutMs = 10_000 }: { t
 export type { Pace } from './stream-response'
 export type { AgentFixture, BuiltInProtocol, FixtureFrame, FixtureProtocol } from './frames'
 export type {
-  AgentClientOptions, ResumeOptions, Scheduler, SendInput, StreamSourceContext, SourceBuildOptions,
+  AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, Scheduler, SendInput, StreamSourceContext, SourceBuildOptions,
   RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool,
   AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, ErrorType, WeftError,

@@ -14,7 +14,7 @@ import { ThreadList } from '../../src/components/thread-list'
 import { Transcript } from '../../src/components/transcript'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
 import type { WeftError } from '../../src/core/errors'
-import { ConversationsProvider } from '../../src/react/conversations'
+import { ConversationsProvider } from '../../src/umbrella/providers'
 import { useAgentSelector } from '../../src/react/selectors'
 import { exchange } from '../helpers/exchange'
 

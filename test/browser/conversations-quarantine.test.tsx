@@ -21,7 +21,7 @@ import type { AgentState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
 import { memoryStorage } from '../../src/core/resume/storage'
 import { createAgentStore } from '../../src/core/store'
-import { ConversationsProvider } from '../../src/react/conversations'
+import { ConversationsProvider } from '../../src/umbrella/providers'
 
 const lists: Conversations[] = []
 afterEach(async () => {

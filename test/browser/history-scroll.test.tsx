@@ -3,7 +3,7 @@ import { useRef } from 'react'
 import { describe, expect, it } from 'vitest'
 import { Transcript } from '../../src/components/transcript'
 import { createAgentStore } from '../../src/core/store'
-import { AgentProvider } from '../../src/react/provider'
+import { AgentProvider } from '../../src/umbrella/providers'
 import { useHistory, useOlderOnScroll } from '../../src/react/use-history'
 
 const conversation = Array.from({ length: 90 }, (_, i) => ({

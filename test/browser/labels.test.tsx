@@ -10,7 +10,7 @@ import { LabelsProvider, type WeftLabels } from '../../src/components/labels'
 import { ThreadList } from '../../src/components/thread-list'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
 import { weftError } from '../../src/core/errors'
-import { ConversationsProvider } from '../../src/react/conversations'
+import { ConversationsProvider } from '../../src/umbrella/providers'
 import { renderWith, storeWith } from './support'
 
 const lists: Conversations[] = []

@@ -8,7 +8,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { GateCard } from '../../src/components/gate-card'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { createAgentStore } from '../../src/core/store'
 import { renderWith } from './support'
 
@@ -44,7 +44,8 @@ async function pendingApproval() {
   const gate = Object.values(store.getState().gates)[0]!
   expect(gate).toMatchObject({ kind: 'tool-approval', status: 'pending' })
   const answer = vi.spyOn(client, 'answer')
-  renderWith(store, <GateCard id={gate.id} />)
+  // A client made outside the hooks acts for the store once the provider is given it.
+  renderWith(store, <GateCard id={gate.id} />, client)
   const card = screen.getByRole('group', { name: 'Approval needed' })
   return { store, gate, card, answer, bodies }
 }

@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
 import { RendererProvider } from '../../src/components/renderers'
 import { Transcript } from '../../src/components/transcript'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { Op } from '../../src/core/ops'
-import { registerProtocol } from '../../src/core/protocol/registry'
 import { createAgentStore } from '../../src/core/store'
 import { useHistory } from '../../src/react/use-history'
 import { toyProtocol, toySse } from '../helpers/toy-protocol'
+import { AgentProvider } from '../../src/react/provider'
 import { renderWith, storeWith } from './support'
 import { messageIn } from '../../src/core/message-table'
 
@@ -90,13 +90,13 @@ function ToyHistory({ pages }: { pages: unknown[][] }) {
 
 describe('a host protocol brings its own history', () => {
   it('useHistory reads each page through the protocol definition\'s history slot, overlaps skipped', async () => {
-    registerProtocol(toyProtocol)
     const store = createAgentStore()
     const pages = [
       [{ id: 'b', text: 'Second toy answer' }, { id: 'c', text: 'Third toy answer' }],
       [{ id: 'a', text: 'First toy answer' }, { id: 'b', text: 'Second toy answer' }],
     ]
-    renderWith(store, <RendererProvider protocols={[toyProtocol]}><ToyHistory pages={pages} /></RendererProvider>)
+    // Given to the provider by name: its history reader reads the pages, its views draw them.
+    renderWith(store, <AgentProvider store={store} protocols={[toyProtocol]}><ToyHistory pages={pages} /></AgentProvider>)
     await screen.findByText('Third toy answer')
     await userEvent.click(screen.getByRole('button', { name: 'Older' }))
     await screen.findByText('First toy answer')

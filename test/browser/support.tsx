@@ -1,9 +1,10 @@
+import type { StoreClient } from '../../src/react/client-slots'
 import { cleanup, fireEvent, render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach } from 'vitest'
 import type { Op } from '../../src/core/ops'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
-import { AgentProvider } from '../../src/react/provider'
+import { AgentProvider } from '../../src/umbrella/providers'
 
 afterEach(() => cleanup())
 
@@ -14,9 +15,9 @@ export function storeWith(ops: readonly Op[]): AgentStore {
   return store
 }
 
-/** Renders `ui` under a provider for `store`. */
-export function renderWith(store: AgentStore, ui: ReactNode) {
-  return render(<AgentProvider store={store}>{ui}</AgentProvider>)
+/** Renders `ui` under a provider for `store` (with `client` acting for it, when given). */
+export function renderWith(store: AgentStore, ui: ReactNode, client?: StoreClient) {
+  return render(<AgentProvider store={store} client={client}>{ui}</AgentProvider>)
 }
 
 /** An assistant turn `t1` with one text message. */

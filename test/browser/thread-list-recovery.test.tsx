@@ -13,7 +13,7 @@ import {
   checkRecord, createConversations, memoryConversations,
   type ConversationStorage, type Conversations,
 } from '../../src/core/conversations/index'
-import { ConversationsProvider } from '../../src/react/conversations'
+import { ConversationsProvider } from '../../src/umbrella/providers'
 import { exchange } from '../helpers/exchange'
 
 const lists: Conversations[] = []

@@ -11,10 +11,10 @@ import { yaoScenarios } from '../../mock/scenarios/yao'
 import { ThreadList } from '../../src/components/thread-list'
 import { Transcript } from '../../src/components/transcript'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { createAgentStore } from '../../src/core/store'
-import { ConversationsProvider } from '../../src/react/conversations'
-import { AgentProvider } from '../../src/react/provider'
+import { ConversationsProvider } from '../../src/umbrella/providers'
+import { AgentProvider } from '../../src/umbrella/providers'
 
 const lists: Conversations[] = []
 afterEach(async () => {

@@ -10,9 +10,9 @@ import { fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { RESUME_EXPIRED } from '../../src/core/client/options'
 import { weftError } from '../../src/core/errors'
-import { streamToOps } from '../../src/core/fold-stream'
+import { streamToOps } from '../../src/umbrella/defaults'
 import type { Op } from '../../src/core/ops'
-import { bindStoreClient, type StoreClient } from '../../src/core/store-client'
+import type { StoreClient } from '../../src/react/client-slots'
 import { WeftCallbacksProvider } from '../../src/components/callbacks'
 import { Transcript } from '../../src/components/transcript'
 import { renderWith, storeWith, textTurn } from './support'
@@ -29,8 +29,7 @@ describe('TurnInterrupted', () => {
   it('an answer cut off with nothing to resume reads "Interrupted", keeps its text, and Retry regenerates it through the bound client', () => {
     const store = storeWith(cut)
     const client = fakeClient()
-    bindStoreClient(store, client)
-    const { container } = renderWith(store, <Transcript.Root />)
+    const { container } = renderWith(store, <Transcript.Root />, client)
     const line = container.querySelector('[data-weft="turn-interrupted"]')!
     expect(line.getAttribute('data-state')).toBe('interrupted')
     expect(line.textContent).toContain('Interrupted')
@@ -46,8 +45,7 @@ describe('TurnInterrupted', () => {
     const body = ['{"type":"start"}', '{"type":"text-start","id":"x"}', '{"type":"text-delta","id":"x","delta":"Half an ans"}'].map((d) => `data: ${d}\n\n`).join('')
     const store = storeWith([{ op: 'turn.open', turnId: 't1', role: 'assistant' }, ...streamToOps(body, { protocol: 'ui-message', turnId: 't1' })])
     const client = fakeClient()
-    bindStoreClient(store, client)
-    const { container } = renderWith(store, <Transcript.Root />)
+    const { container } = renderWith(store, <Transcript.Root />, client)
     const line = container.querySelector('[data-weft="turn-interrupted"]')!
     expect(line.getAttribute('data-state')).toBe('interrupted')
     expect(container.textContent).toContain('Half an ans')
@@ -58,9 +56,8 @@ describe('TurnInterrupted', () => {
   it('a stopped answer reads "Stopped"; the host\'s onRegenerate takes Retry over', () => {
     const store = storeWith(stopped)
     const client = fakeClient()
-    bindStoreClient(store, client)
     const onRegenerate = vi.fn()
-    const { container } = renderWith(store, <WeftCallbacksProvider onRegenerate={onRegenerate}><Transcript.Root /></WeftCallbacksProvider>)
+    const { container } = renderWith(store, <WeftCallbacksProvider onRegenerate={onRegenerate}><Transcript.Root /></WeftCallbacksProvider>, client)
     const line = container.querySelector('[data-weft="turn-interrupted"]')!
     expect(line.getAttribute('data-state')).toBe('stopped')
     expect(line.textContent).toContain('Stopped')
@@ -71,14 +68,12 @@ describe('TurnInterrupted', () => {
 
   it('shows nothing under a finished answer, and no Retry while another answer streams', () => {
     const done = storeWith(textTurn('All of it'))
-    bindStoreClient(done, fakeClient())
-    const first = renderWith(done, <Transcript.Root />)
+    const first = renderWith(done, <Transcript.Root />, fakeClient())
     expect(first.container.querySelector('[data-weft="turn-interrupted"]')).toBeNull()
     first.unmount()
 
     const busy = storeWith([...cut, { op: 'stream.status', status: 'streaming' }])
-    bindStoreClient(busy, fakeClient())
-    const { container } = renderWith(busy, <Transcript.Root />)
+    const { container } = renderWith(busy, <Transcript.Root />, fakeClient())
     expect(container.querySelector('[data-weft="turn-interrupted"]')).not.toBeNull()
     expect(container.querySelector('[data-weft="turn-retry"]')).toBeNull()
   })

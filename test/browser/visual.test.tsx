@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { page } from 'vitest/browser'
 import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
 import { WeftCallbacksProvider } from '../../src/components/callbacks'
-import { AgentProvider } from '../../src/react/provider'
+import { AgentProvider } from '../../src/umbrella/providers'
 import { storeWith } from './support'
 import { scenes } from './visual/scenes'
 

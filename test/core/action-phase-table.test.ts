@@ -9,7 +9,7 @@
  * that answer, and after `stop()` no request leaves.
  */
 import { describe, expect, it } from 'vitest'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import type { AgentClientOptions } from '../../src/core/client/options'
 import { messageIn } from '../../src/core/message-table'
 import type { AgentState } from '../../src/core/model'

@@ -13,7 +13,7 @@ import { defaultApplyEvents, verifyEvents, type AbstractAgent, type BaseEvent, t
 import fc from 'fast-check'
 import { from, lastValueFrom, tap } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { messageIn } from '../../src/core/message-table'
 import type { AgentState } from '../../src/core/model'
 

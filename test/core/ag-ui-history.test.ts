@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { agUiHistoryOps, agUiHistoryUrl, type AgUiHistoryPage } from '../../src/protocols/ag-ui/history'
 import { fold } from '../../src/core/fold/fold'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { emptyState, type AgentState } from '../../src/core/model'
 import { messageIn } from '../../src/core/message-table'
 

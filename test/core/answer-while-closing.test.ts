@@ -4,7 +4,7 @@
  * resolves with is the continuation's result, not an early "ok".
  */
 import { describe, expect, it } from 'vitest'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { createAgentStore } from '../../src/core/store'
 
 const frame = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 import { syncScheduler } from '../../src/core/batcher'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { createAgentStore } from '../../src/core/store'
 
 const sse = (chunks: unknown[]) => `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`

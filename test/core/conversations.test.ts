@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { syncScheduler } from '../../src/core/batcher'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import {
   CONVERSATION_CONFLICT, CONVERSATION_CORRUPT, CONVERSATION_FOREIGN, CONVERSATION_NEWER, CONVERSATION_VERSION,
   checkRecord, conversationRecord, createConversations, memoryConversations, settleInterrupted, stateOf,

@@ -3,10 +3,11 @@
  * streams), and from response headers plus the first frame (live streams).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { syncScheduler } from '../../src/core/batcher'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { FrameDecoder } from '../../src/core/pipeline'
+import { builtInProtocols } from '../../src/protocols/index'
 import { createAgentStore } from '../../src/core/store'
 import { encodeFrame } from '../../mock/scenario'
 import { scenarios } from '../../mock/scenarios/index'
@@ -28,7 +29,7 @@ describe('detection from the first frame', () => {
 
   it('holds events back until it can tell, then replays them in order', () => {
     // A UI stream whose first chunk could be anything with a `type`.
-    const reader = new FrameDecoder({ turnId: 't' })
+    const reader = new FrameDecoder({ turnId: 't', protocols: builtInProtocols })
     expect(reader.event({ type: 'mystery' })).toEqual([])
     const ops = reader.event({ type: 'text-delta', id: 'a', delta: 'Hi' })
     expect(reader.protocol).toBe('ui-message')
@@ -43,13 +44,13 @@ describe('detection from the first frame', () => {
 
   it('a response header settles it before any frame', () => {
     const headers = new Headers({ 'x-vercel-ai-ui-message-stream': 'v1' })
-    const reader = new FrameDecoder({ turnId: 't', headers })
+    const reader = new FrameDecoder({ turnId: 't', headers, protocols: builtInProtocols })
     reader.event({ type: 'start', messageId: 'm' })
     expect(reader.protocol).toBe('ui-message')
   })
 
   it('an AG-UI `event:` line settles it even when the data has no type', () => {
-    const reader = new FrameDecoder({ turnId: 't' })
+    const reader = new FrameDecoder({ turnId: 't', protocols: builtInProtocols })
     reader.frame({ event: 'RUN_STARTED', data: '{"threadId":"th","runId":"r1"}' })
     expect(reader.protocol).toBe('ag-ui')
   })

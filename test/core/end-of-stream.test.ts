@@ -4,7 +4,7 @@
  * end), so where the network cut the bytes never changes what is folded.
  */
 import { describe, expect, it } from 'vitest'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { syncScheduler } from '../../src/core/batcher'
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import { selectTurnMessages } from '../../src/core/selectors'

@@ -4,7 +4,7 @@
  * on purpose, what its protocol page says).
  */
 import { describe, expect, it } from 'vitest'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { messageList } from '../../src/core/message-table'
 import type { AgentState, Message, TraceNode } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createBatcher, frameScheduler, syncScheduler, type Scheduler } from '../../src/core/batcher'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { applyOps, fold, foldIsolated } from '../../src/core/fold/fold'
 import { applyDelta, DeltaError } from '../../src/core/fold/deltas'
 import { MAX_PATH_SEGMENTS, PathError } from '../../src/core/util/paths'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { emptyState, type AgentState } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
 import { MAX_EVENT_DEPTH } from '../../src/core/pipeline'

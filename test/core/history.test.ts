@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { uiMessageChunks } from '../../mock/scenarios/ui-message'
 import { vocionScenarios } from '../../mock/scenarios/vocion'
 import { fold } from '../../src/core/fold/fold'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { historyOps } from '../../src/core/history/merge'
 import { HistoryPager } from '../../src/core/history/pager'
 import { emptyState, type AgentState } from '../../src/core/model'
@@ -13,8 +13,10 @@ import { uiMessages } from '../helpers/ui-message-arbitraries'
 /** What the AI SDK request builder sends for the active path. */
 const toUIMessages = (state: AgentState) => builderMessages(state, state.turnIds)
 import { createAgentStore } from '../../src/core/store'
-import { historyReaderOf, readHistory } from '../../src/core/protocol/history'
-import { getProtocol } from '../../src/core/protocol/registry'
+import { historyReaderOf } from '../../src/core/protocol/history'
+import { findProtocol } from '../../src/core/protocol/resolve'
+import { builtInProtocols } from '../../src/protocols/index'
+import { readHistory } from '../../src/umbrella/defaults'
 import { toyProtocol } from '../helpers/toy-protocol'
 import { isSafeKey } from '../../src/core/util/record'
 import { uiMessageHistory, type UIMessageLike } from '../../src/protocols/ui-message/history'
@@ -264,7 +266,7 @@ describe('history through the plug-in slot', () => {
 
   for (const [name, { data, text }] of Object.entries(samples)) {
     it(`${name}: its definition reads what its back end stores, and reading it again adds nothing`, () => {
-      expect(getProtocol(name)?.history).toBeTypeOf('function')
+      expect(findProtocol(name, builtInProtocols)?.history).toBeTypeOf('function')
       const once = fold(emptyState(), readHistory(name, data, emptyState()))
       expect(once.turnIds).toHaveLength(2)
       expect(messageList(once.messages).some((m) => m.props.content === text)).toBe(true)

@@ -5,7 +5,7 @@
  * action request, and the server's answer to it streams into the same turn.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import type { AgentState } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'

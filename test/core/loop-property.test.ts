@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { createConversations, memoryConversations } from '../../src/core/conversations/index'
 import { messageList } from '../../src/core/message-table'
 import type { AgentState } from '../../src/core/model'

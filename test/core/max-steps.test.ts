@@ -9,7 +9,7 @@ import { convertToModelMessages, simulateReadableStream, streamText, tool, valid
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { createAgentStore } from '../../src/core/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
 import { messageIn } from '../../src/core/message-table'

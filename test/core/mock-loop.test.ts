@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { selectBranch } from '../../src/core/branches'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import { createAgentStore } from '../../src/core/store'
 import { startServer, type TestServer } from '../helpers/server'

@@ -8,7 +8,7 @@ import { AbstractAgent, type BaseEvent, type Message as PeerMessage, type RunAge
 import { from } from 'rxjs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { findScenario } from '../../mock/scenarios/index'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { AgentState } from '../../src/core/model'
 import { messageIn, messageList } from '../../src/core/message-table'
 

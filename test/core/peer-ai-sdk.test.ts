@@ -6,7 +6,7 @@
 import { getToolName, isToolUIPart, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { uiMessageChunks } from '../../mock/scenarios/ui-message'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { AgentState, Message, TraceStatus } from '../../src/core/model'
 import { messageIn } from '../../src/core/message-table'
 

@@ -7,7 +7,8 @@
  * body builder, the host's options, the request plan) fails here.
  */
 import { describe, expect, it } from 'vitest'
-import { AgentClient, type AgentClientOptions } from '../../src/core/client'
+import { type AgentClientOptions } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import type { AgentState } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
 import { fakeFetch, type Call } from '../helpers/fake-fetch'

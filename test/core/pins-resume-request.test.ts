@@ -6,7 +6,8 @@
  * dropped connection mid-answer, and `attach()` after a reload with a stored handle.
  */
 import { describe, expect, it } from 'vitest'
-import { AgentClient, type AgentClientOptions } from '../../src/core/client'
+import { type AgentClientOptions } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { memoryStorage, writeHandle } from '../../src/core/resume/storage'
 import type { ResumeHandle } from '../../src/core/resume/types'
 import { createAgentStore } from '../../src/core/store'

@@ -7,9 +7,12 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { syncScheduler } from '../../src/core/batcher'
-import { AgentClient } from '../../src/core/client'
-import { foldStream } from '../../src/core/fold-stream'
-import { getProtocol, registerProtocol, registeredProtocols, resolveProtocol } from '../../src/core/protocol/registry'
+import { AgentClient as CoreAgentClient } from '../../src/core/client'
+import { foldStream as coreFoldStream } from '../../src/core/fold-stream'
+import { builtInProtocols } from '../../src/protocols/index'
+import { AgentClient } from '../helpers/built-in-client'
+import { foldStream } from '../../src/umbrella/defaults'
+import { resolveProtocol } from '../../src/core/protocol/resolve'
 import { resolveResumeStrategy } from '../../src/core/resume/strategies/index'
 import { createAgentStore } from '../../src/core/store'
 import { toyProtocol, toySse } from '../helpers/toy-protocol'
@@ -40,9 +43,8 @@ function answer(state: ReturnType<typeof foldStream>, turnId: string) {
 }
 
 describe('a fifth protocol, defined by a host', () => {
-  it('folds a recorded stream when given as a definition, unregistered', () => {
-    expect(getProtocol('toy')).toBeUndefined()
-    const state = foldStream(toySse(['Hi', ' there'], 'Card'), { protocol: toyProtocol })
+  it('folds a recorded stream when given as a definition, in no list', () => {
+    const state = coreFoldStream(toySse(['Hi', ' there'], 'Card'), { protocol: toyProtocol })
     const { turn, messages } = answer(state, 'turn-1')
     expect(turn.protocol).toBe('toy')
     expect(turn.status).toBe('done')
@@ -50,7 +52,7 @@ describe('a fifth protocol, defined by a host', () => {
   })
 
   it('is detected among the candidates it is given', () => {
-    const state = foldStream(toySse(['Hi']), { protocols: [...registeredProtocols(), toyProtocol] })
+    const state = foldStream(toySse(['Hi']), { protocols: [...builtInProtocols, toyProtocol] })
     expect(state.turns['turn-1']!.protocol).toBe('toy')
     // Without it among the candidates nothing recognises the stream.
     const unknown = foldStream(toySse(['Hi']))
@@ -59,7 +61,7 @@ describe('a fifth protocol, defined by a host', () => {
   })
 
   it('an unknown name is a typed validation error', () => {
-    expect(() => resolveProtocol('toy')).toThrow(expect.objectContaining({ info: expect.objectContaining({ type: 'validation' }) }))
+    expect(() => resolveProtocol('toy', [])).toThrow(expect.objectContaining({ info: expect.objectContaining({ type: 'validation' }) }))
   })
 
   it('streams through the client over real fetch, its request built by the protocol', async () => {
@@ -89,18 +91,31 @@ describe('a fifth protocol, defined by a host', () => {
     expect(bodies.at(-1)).toEqual({ mine: true })
   })
 
-  it('once registered, it is named, detected and its resume strategy found by name', async () => {
-    registerProtocol(toyProtocol)
-    expect(registeredProtocols().map((p) => p.name)).toContain('toy')
-    expect(foldStream(toySse(['Hi'])).turns['turn-1']!.protocol).toBe('toy')
-    expect(foldStream(toySse(['Hi']), { protocol: 'toy' }).turns['turn-1']!.status).toBe('done')
-    expect(resolveResumeStrategy('toy-resume').name).toBe('toy-resume')
-    expect(resolveResumeStrategy('toy').name).toBe('toy-resume')
+  it('given in `protocols`, it is named, detected and its resume strategy found by name, beside the built-ins', async () => {
+    const protocols = [...builtInProtocols, toyProtocol]
+    expect(coreFoldStream(toySse(['Hi']), { protocols }).turns['turn-1']!.protocol).toBe('toy')
+    expect(coreFoldStream(toySse(['Hi']), { protocol: 'toy', protocols }).turns['turn-1']!.status).toBe('done')
+    expect(resolveResumeStrategy('toy-resume', protocols).name).toBe('toy-resume')
+    expect(resolveResumeStrategy('toy', protocols).name).toBe('toy-resume')
     const store = createAgentStore()
-    const client = new AgentClient(store, { url: `${base}/chat`, scheduler: syncScheduler })
+    const client = new CoreAgentClient(store, { url: `${base}/chat`, scheduler: syncScheduler, protocols })
     await client.send('Hi')
     const id = store.getState().turnIds.at(-1)!
     expect(store.getState().turns[id]!.protocol).toBe('toy')
+  })
+
+  it('not given, nothing knows it: no registry fills in, and two clients on one page speak their own sets', async () => {
+    expect(() => coreFoldStream(toySse(['Hi']), { protocol: 'toy', protocols: builtInProtocols })).toThrow(/no protocol named "toy"/)
+    expect(() => resolveResumeStrategy('toy-resume', builtInProtocols)).toThrow(/no resume strategy named "toy-resume"/)
+    // The core with no protocols at all says so once, on the stream's first event, and keeps nothing it cannot read.
+    const bare = coreFoldStream(toySse(['Hi']))
+    expect(bare.turns['turn-1']!.problems.map((p) => p.message)).toEqual(expect.arrayContaining(['no protocols were given to decode this stream with']))
+    const toyStore = createAgentStore()
+    const yaoStore = createAgentStore()
+    await new CoreAgentClient(toyStore, { url: `${base}/chat`, scheduler: syncScheduler, protocols: [toyProtocol] }).send('Hi')
+    await new CoreAgentClient(yaoStore, { url: `${base}/chat`, scheduler: syncScheduler, protocols: builtInProtocols }).send('Hi')
+    expect(toyStore.getState().turns[toyStore.getState().turnIds.at(-1)!]!.protocol).toBe('toy')
+    expect(yaoStore.getState().turns[yaoStore.getState().turnIds.at(-1)!]!.protocol).toBeUndefined()
   })
 
   it('says where its gate answers go: in its next request by default, through continueGate when it says "host"', async () => {

@@ -3,7 +3,7 @@
  * an object prototype or a built-in, whatever the protocol.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { AgentState } from '../../src/core/model'
 import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
 

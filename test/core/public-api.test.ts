@@ -41,7 +41,7 @@ describe('public API', () => {
     expect(names.runtime['weft/core']!.length).toBeLessThanOrEqual(80)
     expect(names.runtime['weft/core']).toContain('foldStream')
     expect(names.runtime['weft/core']).not.toContain('AgentState')
-    for (const name of ['createAgentStore', 'AgentClient', 'foldStream', 'AgentState', 'Op', 'ProtocolDefinition', 'registerProtocol', 'ResumeStrategy', 'WeftError', 'WeftStreamError']) {
+    for (const name of ['createAgentStore', 'AgentClient', 'foldStream', 'AgentState', 'Op', 'ProtocolDefinition', 'httpSseTransport', 'ResumeStrategy', 'WeftError', 'WeftStreamError']) {
       expect(core).toContain(name)
     }
   })

@@ -112,7 +112,7 @@ const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\
 
 describe('documentation links', () => {
   it('every relative link in README, CONTRIBUTING and docs/ reaches a file, and its heading when it names one', () => {
-    const docs = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)]
+    const docs = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
     const broken: string[] = []
     let checked = 0
     for (const doc of docs) {

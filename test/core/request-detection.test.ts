@@ -8,7 +8,7 @@
 import { convertToModelMessages, simulateReadableStream, streamText, validateUIMessages } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { createAgentStore } from '../../src/core/store'
 import { memoryStorage } from '../../src/core/resume/storage'
 import { toyProtocol } from '../helpers/toy-protocol'

@@ -9,7 +9,7 @@
  * with the host's credentials and headers, in `pins-resume-request.test.ts`.)
  */
 import { describe, expect, it } from 'vitest'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import type { AgentClientOptions } from '../../src/core/client/options'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState, type AgentState } from '../../src/core/model'

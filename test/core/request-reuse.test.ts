@@ -1,14 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { syncScheduler } from '../../src/core/batcher'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import type { AgentClientOptions } from '../../src/core/client/options'
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import { createAgentStore } from '../../src/core/store'
 import { toAgUiMessages } from '../../src/protocols/ag-ui/request'
 import { toUIMessages } from '../../src/protocols/ui-message/ui-messages'
 import { sseStream } from '../helpers/streams'
-import '../register-protocols'
+import '../preload-resume'
 
 /** The messages a request of this state carries, rebuilt from nothing. */
 const rebuilt: Record<'ui-message' | 'ag-ui', (state: AgentState, path: readonly string[]) => unknown[]> = {

@@ -24,8 +24,7 @@ function files(dir: string): string[] {
 /** A fresh module graph, so the loader's cache and the mock below apply. */
 async function freshClient() {
   vi.resetModules()
-  await import('../../src/protocols/index')
-  const { AgentClient } = await import('../../src/core/client')
+  const { AgentClient } = await import('../helpers/built-in-client')
   const { createAgentStore } = await import('../../src/core/store')
   const { syncScheduler } = await import('../../src/core/batcher')
   const { memoryStorage } = await import('../../src/core/resume/storage')

@@ -14,6 +14,7 @@ import { TurnLedger } from '../../src/core/resume/ledger'
 import {
   defaultResumeStorage, memoryStorage, readHandle, resumeStorageKey, writeHandle,
 } from '../../src/core/resume/storage'
+import { builtInProtocols } from '../../src/protocols/index'
 import { lastEventIdResume, resolveResumeStrategy, type LastEventIdHandle } from '../../src/core/resume/strategies/index'
 import { closeTurnMemory, findTurnMemory, openTurnMemory } from '../../src/core/resume/turn-memory'
 import type { ReplayItem, ResumeHandle, ResumeState, ResumeStorage, ResumeStrategy } from '../../src/core/resume/types'
@@ -302,11 +303,13 @@ describe('resolveResumeStrategy', () => {
     const candidates = [toyProtocol('plain', 'plain', false), toyProtocol('toy', 'toy-resume')]
     expect(resolveResumeStrategy('toy', candidates).name).toBe('toy-resume')
     expect(resolveResumeStrategy('toy-resume', candidates).name).toBe('toy-resume')
-    expect(resolveResumeStrategy('vocion', candidates).name).toBe('vocion')
+    // Only the candidates count: a built-in's name is unknown unless it is given.
+    expect(() => resolveResumeStrategy('vocion', candidates)).toThrow(/no resume strategy named "vocion"/)
+    expect(resolveResumeStrategy('vocion', [...candidates, ...builtInProtocols]).name).toBe('vocion')
   })
 
-  it('prefers a candidate over a registered protocol of the same name', () => {
-    expect(resolveResumeStrategy('vocion', [toyProtocol('vocion', 'mine')]).name).toBe('mine')
+  it('takes the first candidate of a name: a host protocol before a built-in of the same name', () => {
+    expect(resolveResumeStrategy('vocion', [toyProtocol('vocion', 'mine'), ...builtInProtocols]).name).toBe('mine')
   })
 
   it('throws a validation error naming an unknown strategy', () => {
@@ -322,7 +325,7 @@ describe('resolveResumeStrategy', () => {
       type: 'validation',
       message: 'no resume strategy named "nope"',
       retryable: false,
-      detail: 'register the protocol whose strategy it is, or pass the strategy itself',
+      detail: 'give the client the protocol whose strategy it is (`protocols`), or pass the strategy itself',
     })
   })
 })

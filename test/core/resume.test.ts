@@ -5,12 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createResumeRoutes } from '../../mock/resume'
 import { syncScheduler } from '../../src/core/batcher'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { alignReplay } from '../../src/core/resume/align'
 import { backoffDelay } from '../../src/core/resume/backoff'
 import { fingerprint } from '../../src/core/resume/fingerprint'
 import { TurnLedger } from '../../src/core/resume/ledger'
 import { clearHandle, memoryStorage, readHandle, resumeStorageKey, writeHandle } from '../../src/core/resume/storage'
+import { builtInProtocols } from '../../src/protocols/index'
 import { lastEventIdResume, resolveResumeStrategy } from '../../src/core/resume/strategies/index'
 import { aiSdkResume } from '../../src/protocols/ui-message/index'
 import { vocionResume, type VocionHandle } from '../../src/protocols/vocion/index'
@@ -294,7 +295,7 @@ describe('the built-in strategies', () => {
   })
 
   it('names resolve to strategies; a host strategy passes through', () => {
-    expect(['vocion', 'sse', 'ai-sdk', 'yao'].map((n) => resolveResumeStrategy(n as 'sse').name)).toEqual(['vocion', 'sse', 'ai-sdk', 'yao'])
+    expect(['vocion', 'sse', 'ai-sdk', 'yao'].map((n) => resolveResumeStrategy(n as 'sse', builtInProtocols).name)).toEqual(['vocion', 'sse', 'ai-sdk', 'yao'])
     const own = vocionResume()
     expect(resolveResumeStrategy(own)).toBe(own)
     expect(() => resolveResumeStrategy('nope' as 'sse')).toThrow(/no resume strategy/)

@@ -13,7 +13,7 @@ import { convertToModelMessages, simulateReadableStream, streamText, validateUIM
 import { MockLanguageModelV3 } from 'ai/test'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { historyOps } from '../../src/core/history/merge'
 import { createAgentStore } from '../../src/core/store'
 import { uiMessageHistory, type UIMessageLike } from '../../src/protocols/ui-message/history'

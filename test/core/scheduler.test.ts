@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createBatcher, defaultScheduler, microtaskScheduler } from '../../src/core/batcher'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import type { Op } from '../../src/core/ops'
 import { createAgentStore } from '../../src/core/store'
 import { messageList } from '../../src/core/message-table'

@@ -8,7 +8,7 @@ import { convertToModelMessages, simulateReadableStream, streamText, tool, valid
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import { messageIn } from '../../src/core/message-table'
 import type { AgentState, Gate } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'

@@ -5,10 +5,11 @@
  * same rules, read by the same selectors.
  */
 import { describe, expect, it } from 'vitest'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { fold } from '../../src/core/fold/fold'
 import { emptyState } from '../../src/core/model'
 import { FrameDecoder } from '../../src/core/pipeline'
+import { builtInProtocols } from '../../src/protocols/index'
 import type { AgentState, ProtocolName, TraceNode } from '../../src/core/model'
 import { selectHeadline, selectTraceList, selectTraceSummary, selectTraceTree } from '../../src/core/selectors'
 import { encodeFrame } from '../../mock/scenario'
@@ -23,7 +24,7 @@ function foldScenario(protocol: ProtocolName, name: string): AgentState {
 function runningPrefixes(protocol: ProtocolName, name: string): AgentState[] {
   const scenario = findScenario(protocol, name)!
   const frames = scenario.frames.filter((f) => f.data !== undefined && f.data !== '[DONE]')
-  const reader = new FrameDecoder({ turnId: 'turn-1', protocol })
+  const reader = new FrameDecoder({ turnId: 'turn-1', protocol, protocols: builtInProtocols })
   let state = fold(emptyState(), [{ op: 'turn.open', turnId: 'turn-1', role: 'assistant' }])
   const out: AgentState[] = []
   for (const frame of frames) {

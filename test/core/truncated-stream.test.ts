@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { STREAM_TRUNCATED } from '../../src/core/errors'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import { selectTurnMessages } from '../../src/core/selectors'
 import { comparable, liveFold, perFrame, recordedFold } from '../helpers/live-fold'

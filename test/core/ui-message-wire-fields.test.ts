@@ -11,7 +11,7 @@ import {
   type UIMessage as SdkMessage, type UIMessageChunk,
 } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { fold } from '../../src/core/fold/fold'
 import { historyOps } from '../../src/core/history/merge'
 import { emptyState, type AgentState, type Message } from '../../src/core/model'

@@ -7,7 +7,7 @@
 import { isToolUIPart, readUIMessageStream, validateUIMessages, type UIMessage, type UIMessageChunk } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { uiMessageChunks } from '../../mock/scenarios/ui-message'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { toUIMessages } from '../../src/protocols/ui-message/ui-messages'
 
 async function sdkMessage(chunks: readonly unknown[]): Promise<UIMessage> {

@@ -4,7 +4,7 @@
  * request whose stream finishes the turn.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AgentClient } from '../../src/core/client'
+import { AgentClient } from '../helpers/built-in-client'
 import type { Gate } from '../../src/core/model'
 import { createAgentStore } from '../../src/core/store'
 import { startServer, type TestServer } from '../helpers/server'

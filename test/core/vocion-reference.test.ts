@@ -6,7 +6,7 @@
  * contract has a required string or object), docs/vocion.md says why.
  */
 import { describe, expect, it } from 'vitest'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { AgentState, TraceNode } from '../../src/core/model'
 import { STREAM_TRUNCATED } from '../../src/core/errors'
 

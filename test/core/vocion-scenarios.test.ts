@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { encodeFrame, type Scenario } from '../../mock/scenario'
 import { findScenario } from '../../mock/scenarios/index'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { AgentState } from '../../src/core/model'
 import {
   selectCitation, selectGates, selectTraceSummary, selectTraceTree, selectTurn, selectTurnMessages,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createVocionDecoder, classifyVocionError } from '../../src/protocols/vocion/decoder'
 import { vocionProtocol } from '../../src/protocols/vocion/index'
-import { foldStream, streamToOps } from '../../src/core/fold-stream'
+import { foldStream, streamToOps } from '../../src/umbrella/defaults'
 import type { AgentState, Message, TraceNode } from '../../src/core/model'
 import { selectCitation, selectTraceList, selectTurnMessages } from '../../src/core/selectors'
 import { STREAM_TRUNCATED } from '../../src/core/errors'

@@ -7,7 +7,7 @@
  */
 import { RunAgentInputSchema } from '@ag-ui/core/schemas'
 import { describe, expect, it } from 'vitest'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { fold } from '../../src/core/fold/fold'
 import { historyOps } from '../../src/core/history/merge'
 import { emptyState, type AgentState, type Message } from '../../src/core/model'

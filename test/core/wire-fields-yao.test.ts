@@ -6,7 +6,7 @@
  * own list, so an event added without a case fails.
  */
 import { describe, expect, it } from 'vitest'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { fold } from '../../src/core/fold/fold'
 import { historyOps } from '../../src/core/history/merge'
 import { emptyState, type AgentState } from '../../src/core/model'

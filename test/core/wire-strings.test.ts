@@ -4,7 +4,7 @@
  * plain string all the way to the model.
  */
 import { describe, expect, it } from 'vitest'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import { selectTraceList } from '../../src/core/selectors'
 import { messageIn } from '../../src/core/message-table'
 

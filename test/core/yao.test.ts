@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { AgentState } from '../../src/core/model'
 import { encodeFrame } from '../../mock/scenario'
 import { findScenario } from '../../mock/scenarios/index'

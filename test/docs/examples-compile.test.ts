@@ -43,10 +43,6 @@ const HOST_NAMES = new Set<string>([])
 
 /** Examples that fail today, in files being moved: `file#n` (the file's n-th `@example`) and why. */
 const PENDING: Record<string, string> = {
-  'src/core/client/request-plan.ts#3': '`hostBody` takes five arguments now; the example passes four (the client is being split)',
-  'src/core/client/tool-calls.ts#1': "`'The user's city'`: the apostrophe ends the string (the client is being split)",
-  'src/core/client/tool-runner.ts#1': '`runner.settle(turnId)`: `settle` takes two arguments now (the client is being split)',
-  'src/react/client-slots.ts#1': "`{ answer, selectBranch, regenerate }` reads weft's selector `selectBranch`, not a client's method (the client is being split)",
   'src/protocols/ag-ui/event-fields.ts#5': '`messageExtras` takes the role as its second argument (the protocols are being moved)',
 }
 

@@ -4,8 +4,8 @@
  * the two paths to the same state.
  */
 import { syncScheduler, type Scheduler } from '../../src/core/batcher'
-import { AgentClient } from '../../src/core/client'
-import { foldStream } from '../../src/core/fold-stream'
+import { AgentClient } from './built-in-client'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import { createAgentStore } from '../../src/core/store'
 

@@ -2,7 +2,7 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { StrictMode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createAgentStore } from '../../src/core/store'
-import { AgentProvider } from '../../src/react/provider'
+import { AgentProvider } from '../../src/umbrella/providers'
 import { useAgUiHistory } from '../../src/protocols/ag-ui/react/index'
 
 afterEach(() => cleanup())

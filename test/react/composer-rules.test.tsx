@@ -13,7 +13,7 @@ import { Composer } from '../../src/components/composer'
 import { weftError } from '../../src/core/errors'
 import type { StreamStatus } from '../../src/core/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
-import { AgentProvider } from '../../src/react/provider'
+import { AgentProvider } from '../../src/umbrella/providers'
 import { SendRefusalContext } from '../../src/react/store-context'
 
 afterEach(cleanup)

@@ -23,8 +23,8 @@ import { weftError } from '../../src/core/errors'
 import type { Message, Source } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
 import { createAgentStore } from '../../src/core/store'
-import { ConversationsProvider } from '../../src/react/conversations'
-import { AgentProvider } from '../../src/react/provider'
+import { ConversationsProvider } from '../../src/umbrella/providers'
+import { AgentProvider } from '../../src/umbrella/providers'
 import { messageIn } from '../../src/core/message-table'
 
 const FORWARD_REF = Symbol.for('react.forward_ref')

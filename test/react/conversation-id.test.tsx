@@ -11,7 +11,7 @@ import { createConversations, type Conversations } from '../../src/core/conversa
 import { memoryConversations } from '../../src/core/conversations/storage'
 import { memoryStorage } from '../../src/core/resume/storage'
 import type { ResumeStorage } from '../../src/core/resume/types'
-import { ConversationsProvider } from '../../src/react/conversations'
+import { ConversationsProvider } from '../../src/umbrella/providers'
 import { useAgentStream, type UseAgentStreamOptions } from '../../src/react/use-agent-stream'
 
 const opened: Conversations[] = []

@@ -12,7 +12,7 @@ import { syncScheduler } from '../../src/core/batcher'
 import { createConversations, type Conversations } from '../../src/core/conversations/conversations'
 import { memoryConversations } from '../../src/core/conversations/storage'
 import type { WeftError } from '../../src/core/errors'
-import { ConversationsProvider } from '../../src/react/conversations'
+import { ConversationsProvider } from '../../src/umbrella/providers'
 import { useAgentStream, type AgentStreamHandle } from '../../src/react/use-agent-stream'
 
 const opened: Conversations[] = []

@@ -9,10 +9,10 @@ import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { Trace } from '../../src/components/trace'
 import { Transcript } from '../../src/components/transcript'
-import { foldStream } from '../../src/core/fold-stream'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { AgentState, ProtocolName } from '../../src/core/model'
 import { createAgentStore } from '../../src/core/store'
-import { AgentProvider } from '../../src/react/provider'
+import { AgentProvider } from '../../src/umbrella/providers'
 import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
 
 function nested(depth: number): unknown {

@@ -14,14 +14,17 @@ import { GateCard, Gates } from '../../src/components/gate-card'
 import type { Gate } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
-import { bindStoreClient, type StoreClient } from '../../src/core/store-client'
-import { AgentProvider } from '../../src/react/provider'
+import type { StoreClient } from '../../src/react/client-slots'
+import { AgentProvider } from '../../src/umbrella/providers'
 
 afterEach(cleanup)
 
 type GateInput = Partial<Gate> & { kind: string }
 
 /** A store with turn `t1` holding gate `g1` (and what `ops` add), and the client bound to it. */
+/** The client each test binds to its store, handed to the provider as `client`. */
+const bound = new WeakMap<AgentStore, StoreClient>()
+
 function storeWith(gate: GateInput, ops: Op[] = [], result: { ok: true } | { ok: false; error: { message: string } } = { ok: true }) {
   const store = createAgentStore()
   store.getState().dispatch([
@@ -30,12 +33,12 @@ function storeWith(gate: GateInput, ops: Op[] = [], result: { ok: true } | { ok:
     { op: 'gate.open', gate: { id: 'g1', turnId: 't1', question: '', payload: undefined, ...gate } as Gate },
   ])
   const answer = vi.fn(async () => result)
-  return { store, answer, bind: () => bindStoreClient(store, { answer, selectBranch: vi.fn(), regenerate: vi.fn() } as unknown as StoreClient) }
+  return { store, answer, bind: () => void bound.set(store, { answer, selectBranch: vi.fn(), regenerate: vi.fn() } as unknown as StoreClient) }
 }
 
 function show(store: AgentStore, card: ReactNode, callbacks?: WeftCallbacks) {
   const inner = callbacks ? <WeftCallbacksProvider {...callbacks}>{card}</WeftCallbacksProvider> : card
-  return render(<AgentProvider store={store}>{inner}</AgentProvider>)
+  return render(<AgentProvider store={store} client={bound.get(store)}>{inner}</AgentProvider>)
 }
 
 const card = () => document.querySelector('[data-weft="gate"]') as HTMLDivElement

@@ -29,8 +29,8 @@ import { createConversations, memoryConversations, type Conversations } from '..
 import { weftError } from '../../src/core/errors'
 import type { Op } from '../../src/core/ops'
 import { createAgentStore } from '../../src/core/store'
-import { ConversationsProvider } from '../../src/react/conversations'
-import { AgentProvider } from '../../src/react/provider'
+import { ConversationsProvider } from '../../src/umbrella/providers'
+import { AgentProvider } from '../../src/umbrella/providers'
 import { SendRefusalContext } from '../../src/react/store-context'
 
 /** Each label as its marker: `⟦send⟧`, `⟦statuses.error⟧`; a function label returns its marker whatever it is given. */

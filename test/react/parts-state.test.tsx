@@ -10,7 +10,7 @@ import { Attachments, useAttachments, type AttachmentsState } from '../../src/co
 import { Chat } from '../../src/components/chat'
 import { Transcript } from '../../src/components/transcript'
 import { createAgentStore } from '../../src/core/store'
-import { AgentProvider } from '../../src/react/provider'
+import { AgentProvider } from '../../src/umbrella/providers'
 
 beforeAll(() => {
   vi.stubGlobal('ResizeObserver', globalThis.ResizeObserver ?? class { observe() {} unobserve() {} disconnect() {} })

@@ -11,7 +11,7 @@ import {
   type MessageRenderer, type MessageRendererProps, type MessageRenderers,
 } from '../../src/components/index'
 import { applyOps, createAgentStore, emptyState, partProps, type Message, type PartProps } from '../../src/core/index'
-import { AgentProvider } from '../../src/react/provider'
+import { AgentProvider } from '../../src/umbrella/providers'
 import { messageIn } from '../../src/core/message-table'
 
 interface ChartProps {

@@ -15,7 +15,7 @@ import { Chat } from '../../src/components/chat'
 import { Transcript } from '../../src/components/transcript'
 import type { Op } from '../../src/core/ops'
 import { createAgentStore } from '../../src/core/store'
-import { AgentProvider } from '../../src/react/provider'
+import { AgentProvider } from '../../src/umbrella/providers'
 
 /** The viewport's layout: its content's height, its own, and where it is scrolled to. */
 const layout = { height: 1000, client: 200, top: 0, moved: false }

@@ -2,10 +2,8 @@ import { act, cleanup, configure, render, screen, waitFor } from '@testing-libra
 import { Profiler, StrictMode, memo, useState } from 'react'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
-import {
-  AgentProvider, useAgentStream, useMessage, useStatus, useTurn, useTurnIds, useBlocks, useThread, useTrace,
-  useTurns,
-} from '../../src/react/index'
+import { useAgentStream, useMessage, useStatus, useTurn, useTurnIds, useBlocks, useThread, useTrace, useTurns } from '../../src/react/index'
+import { AgentProvider } from '../../src/umbrella/providers'
 import { startServer, type TestServer } from '../helpers/server'
 import { findScenario } from '../../mock/scenarios/index'
 import { messageList, messageRecord } from '../../src/core/message-table'

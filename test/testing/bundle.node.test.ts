@@ -88,10 +88,11 @@ describe('the weft/testing entries', () => {
     const script = join(outDir, 'smoke.mjs')
     writeFileSync(script, `
       import { AgentClient, createAgentStore, messageList, syncScheduler } from './core.js'
+      import { vocionProtocol } from './protocols/vocion.js'
       import { fixtures, mockFetch } from './testing.js'
       const fetch = mockFetch({ 'POST /agent': fixtures.vocion.plain })
       const store = createAgentStore()
-      await new AgentClient(store, { url: '/agent', fetch, scheduler: syncScheduler }).send('Hi')
+      await new AgentClient(store, { url: '/agent', fetch, scheduler: syncScheduler, protocols: [vocionProtocol] }).send('Hi')
       const state = store.getState()
       const text = messageList(state.messages).filter((m) => m.role === 'assistant').map((m) => m.props.content).join('')
       console.log(JSON.stringify({ status: state.status, text, calls: fetch.calls.length }))

@@ -5,7 +5,7 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { AgentClient, createAgentStore, memoryStorage, syncScheduler } from 'weft/core'
+import { AgentClient, createAgentStore, memoryStorage, syncScheduler } from 'weft'
 import { fixtures } from 'weft/testing'
 import { agentHandlers, fixtureHandlers, type AgentReplyContext } from 'weft/testing/msw'
 import type { AgentClientOptions, AgentState } from 'weft/core'

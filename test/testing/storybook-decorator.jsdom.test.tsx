@@ -6,14 +6,14 @@
  */
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { registerProtocol } from 'weft/core'
+import { builtInProtocols } from 'weft'
 import type { AgentFixture } from 'weft/testing'
 import { agentArgTypes, agentTurnEnd, withAgent, type AgentArgs, type WithAgentOptions } from 'weft/testing/storybook'
 import { SupportChat } from '../../stories/testing/SupportChat'
 import { toyProtocol } from '../helpers/toy-protocol'
 
-// A host registers its own protocol, as it would in its Storybook preview.
-registerProtocol(toyProtocol)
+// A host gives the decorator its own protocol next to the built-ins, as it would in its Storybook preview.
+const protocols = [...builtInProtocols, toyProtocol]
 
 const toyFrames = [{ toy: 'say', text: 'One ' }, { toy: 'say', text: 'two ' }, { toy: 'say', text: 'three' }, { toy: 'done' }]
 const toyWithIds: AgentFixture = { protocol: 'toy', name: 'counting', title: 'Counts', frames: toyFrames.map((data, i) => ({ id: `t${i + 1}`, data })) }
@@ -22,7 +22,7 @@ const toyWithoutIds: AgentFixture = { ...toyWithIds, frames: toyFrames.map((data
 /** Renders SupportChat under the decorator, as Storybook would with these args. */
 function renderStory(options: WithAgentOptions, args: AgentArgs = {}) {
   const Story = () => <SupportChat initialQuestion="Hi" />
-  const Decorated = () => withAgent(options)(Story, { args: args as Record<string, unknown> })
+  const Decorated = () => withAgent({ protocols, ...options })(Story, { args: args as Record<string, unknown> })
   const view = render(<Decorated />)
   const stage = view.container.querySelector('[data-weft-agent-stage]')!
   return {

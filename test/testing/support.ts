@@ -1,5 +1,6 @@
 /** Helpers the weft/testing tests share: run a client to its end and compare states across runs. */
-import { AgentClient, createAgentStore, foldStream, snapshot, syncScheduler, type AgentClientOptions, type AgentState } from 'weft/core'
+// A host testing with weft/testing and the `weft` entry: the client and the fold speak the built-in protocols.
+import { AgentClient, createAgentStore, foldStream, snapshot, syncScheduler, type AgentClientOptions, type AgentState } from 'weft'
 import { encodeFrame, type AgentFixture } from 'weft/testing'
 import { messageRecord } from '../../src/core/message-table'
 

@@ -12,7 +12,6 @@ import { siblingAt } from '../branches'
 import { newId } from '../ids'
 import { preloadResume } from '../resume/load-binding'
 import type { AgentStore } from '../store'
-import { bindStoreClient } from '../store-client'
 import { edit, regenerate, submit } from './commands'
 import type { ClientContext } from './context'
 import { ContinuationLoop, refused } from './continuation-loop'
@@ -52,7 +51,6 @@ export class AgentClient {
       },
     }
     this.parts = { context, driver, loop: new ContinuationLoop(context) }
-    bindStoreClient(store, this)
     preloadFor(options)
   }
 

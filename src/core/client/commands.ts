@@ -6,7 +6,7 @@
 import { toWeftError, type WeftError } from '../errors'
 import { newId } from '../ids'
 import type { Op } from '../ops'
-import { protocolName } from '../protocol/registry'
+import { protocolName } from '../protocol/resolve'
 import { own } from '../util/record'
 import type { ClientContext } from './context'
 import type { ContinuationLoop } from './continuation-loop'

@@ -9,7 +9,7 @@ import type { Gate, ProtocolName } from '../model'
 import type { Op } from '../ops'
 import type { GateAnswerEntry } from '../protocol/request'
 import type { ProtocolDefinition } from '../protocol/types'
-import { getProtocol } from '../protocol/registry'
+import { candidatesOf, findProtocol } from '../protocol/resolve'
 import type { StreamRequest } from '../transport/open-stream'
 import { isRecord, own } from '../util/record'
 import type { ClientContext } from './context'
@@ -114,10 +114,7 @@ export class ContinuationLoop {
 
   /** The definition a turn's protocol name stands for, as this client would resolve it; `undefined` when none is known. */
   private protocolOf(name: ProtocolName | undefined): ProtocolDefinition | undefined {
-    if (name === undefined) return undefined
-    const option = this.ctx.options.protocol
-    if (typeof option === 'object' && option.name === name) return option
-    return this.ctx.options.protocols?.find((p) => p.name === name) ?? getProtocol(name)
+    return findProtocol(name, candidatesOf(this.ctx.options))
   }
 
   private nextScope(turnId: string): string {

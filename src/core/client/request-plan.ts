@@ -55,7 +55,7 @@ export function defaultRequest(
  * of a copy of the built body; without the option, the built body.
  *
  * @example
- * hostBody({ body: (_input, { built }) => ({ ...built, model: 'small' }) }, 'Hi', 'turn-1', { messages: [] }) // { messages: [], model: 'small' }
+ * hostBody({ body: (_input, { built }) => ({ ...(built as object), model: 'small' }) }, 'Hi', 'turn-1', { messages: [] }, 'submit') // { messages: [], model: 'small' }
  */
 export function hostBody(
   options: AgentClientOptions,

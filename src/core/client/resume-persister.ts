@@ -4,7 +4,7 @@
  * the request and the replay filter a reconnect uses, both read from that handle.
  */
 import { weftError, WeftStreamError } from '../errors'
-import { protocolName } from '../protocol/registry'
+import { protocolName } from '../protocol/resolve'
 import type { ReplayFilter, ResumeHandle } from '../resume/types'
 import type { RequestPlan } from './request-plan'
 import type { ActiveRun } from './run'

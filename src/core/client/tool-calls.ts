@@ -11,7 +11,7 @@ import { messageIn } from '../message-table'
  * server in the next request.
  *
  * @example
- * const getLocation: ClientTool = { description: 'The user's city', execute: async () => ({ city: 'Paris' }) }
+ * const getLocation: ClientTool = { description: "The user's city", execute: async () => ({ city: 'Paris' }) }
  */
 export interface ClientTool {
   description?: string

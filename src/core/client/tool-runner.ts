@@ -26,8 +26,9 @@ interface RunningCall {
  *
  * @example
  * const runner = new ClientToolRunner(store)
- * runner.start(turnId, { getLocation: { execute: async () => ({ city: 'Paris' }) } })
- * await runner.settle(turnId) // true: results arrived that no request has carried
+ * const tools = { getLocation: { execute: async () => ({ city: 'Paris' }) } }
+ * runner.start(turnId, tools)
+ * await runner.settle(turnId, tools) // true: results arrived that no request has carried
  */
 export class ClientToolRunner {
   /** Calls started (or finished) here, so none runs twice. */

@@ -7,7 +7,7 @@ import { toWeftError, weftError, type WeftError } from '../errors'
 import { newId } from '../ids'
 import type { AgentState, ProtocolName } from '../model'
 import type { Op } from '../ops'
-import { protocolName, resolveProtocol } from '../protocol/registry'
+import { candidatesOf, protocolName, resolveProtocol } from '../protocol/resolve'
 import type { GateAnswerEntry, RequestTrigger, ToolDeclaration } from '../protocol/request'
 import { TurnLedger } from '../resume/ledger'
 import { resolveResume } from '../resume/load-binding'
@@ -91,7 +91,7 @@ async function buildRequest(ctx: ClientContext, plan: TurnPlan, state: AgentStat
   const path = state.turnIds.slice(0, trigger === 'continue' ? at + 1 : Math.max(at, 0))
   const build = (over: SourceBuildOptions = {}): RequestBody | undefined => {
     const named = protocol ?? over.protocol
-    const builder = named === undefined ? undefined : resolveProtocol(named, options.protocols).request
+    const builder = named === undefined ? undefined : resolveProtocol(named, candidatesOf(options)).request
     return builder?.({
       state, path, turnId, trigger, conversationId: over.conversationId ?? ctx.conversationId, runId: newId('run'), input,
       tools: declareTools(options.tools), answers: plan.answers ?? [], replacing: plan.replacing,

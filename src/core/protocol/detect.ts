@@ -1,5 +1,5 @@
 /**
- * Protocol auto-detection: every registered protocol rates the response
+ * Protocol auto-detection: every protocol given rates the response
  * headers and the first event; the most confident one wins.
  */
 import type { ProtocolName } from '../model'

@@ -6,19 +6,20 @@
 import { weftError, WeftStreamError } from '../errors'
 import type { AgentState } from '../model'
 import type { Op } from '../ops'
-import { resolveProtocol } from './registry'
-import type { HistoryReader, ProtocolInput } from './types'
+import { resolveProtocol } from './resolve'
+import type { HistoryReader, ProtocolDefinition, ProtocolInput } from './types'
 
 /**
- * The history reader of a protocol (registered by name, or a definition).
- * Throws a `validation` error when the protocol is unknown or has no reader.
+ * The history reader of a protocol (a definition, or the name of one of
+ * `protocols`). Throws a `validation` error when the protocol is unknown or has
+ * no reader.
  *
  * @example
- * const read = historyReaderOf('yao')
+ * const read = historyReaderOf(yaoProtocol)
  * store.getState().dispatch(read(await res.json(), { state: store.getState() }))
  */
-export function historyReaderOf(protocol: ProtocolInput): HistoryReader {
-  const definition = resolveProtocol(protocol)
+export function historyReaderOf(protocol: ProtocolInput, protocols?: readonly ProtocolDefinition[]): HistoryReader {
+  const definition = resolveProtocol(protocol, protocols)
   if (!definition.history) {
     throw new WeftStreamError(weftError('validation', `the protocol "${definition.name}" has no history reader`, {
       detail: 'give its ProtocolDefinition a `history` slot',
@@ -32,8 +33,8 @@ export function historyReaderOf(protocol: ProtocolInput): HistoryReader {
  * and messages `state` already shows are skipped by the built-in readers).
  *
  * @example
- * store.getState().dispatch(readHistory('ui-message', await loadChat(id), store.getState()))
+ * store.getState().dispatch(readHistory(uiMessageProtocol, await loadChat(id), store.getState()))
  */
-export function readHistory(protocol: ProtocolInput, data: unknown, state: AgentState): Op[] {
-  return historyReaderOf(protocol)(data, { state })
+export function readHistory(protocol: ProtocolInput, data: unknown, state: AgentState, protocols?: readonly ProtocolDefinition[]): Op[] {
+  return historyReaderOf(protocol, protocols)(data, { state })
 }

@@ -9,7 +9,7 @@
 import { toWeftError, weftError, WeftStreamError, type WeftError } from '../errors'
 import { emptyState, type ProtocolName, type StreamCursor } from '../model'
 import { readHistory } from '../protocol/history'
-import { resolveProtocol } from '../protocol/registry'
+import { candidatesOf, resolveProtocol } from '../protocol/resolve'
 import type { AgentClientOptions, ResumeOptions } from '../client/options'
 import { RESUME_EXHAUSTED } from '../client/options'
 import type { RequestPlan } from '../client/request-plan'
@@ -145,7 +145,7 @@ export class ResumeBinding {
       }
       // History replaces the conversation, so it is read as a whole, against nothing.
       const protocol = protocolOfTurn() ?? options.protocol ?? handle?.protocol ?? ''
-      const ops = readHistory(resolveProtocol(protocol, options.protocols), data, emptyState())
+      const ops = readHistory(resolveProtocol(protocol, candidatesOf(options)), data, emptyState())
       const refusal = ops.every((op) => op.op === 'problem') && ops[0]
       if (refusal) throw new WeftStreamError({ ...refusal.error, message: `history could not be read: ${refusal.error.message}` })
       return ops
@@ -171,10 +171,10 @@ export function bindResume(options: AgentClientOptions): { binding?: ResumeBindi
 }
 
 function strategyOf(options: AgentClientOptions, resume: ResumeOptions): ResumeStrategy {
-  // A protocol given as a definition is a candidate too: `resume: 'ai-sdk'` needs no registry then.
-  const candidates = typeof options.protocol === 'object' ? [options.protocol, ...(options.protocols ?? [])] : options.protocols
+  // A protocol given as a definition is a candidate too: `resume: 'ai-sdk'` needs no list then.
+  const candidates = candidatesOf(options)
   if (resume.strategy !== undefined) return resolveResumeStrategy(resume.strategy, candidates)
-  const own = options.protocol === undefined ? undefined : resolveProtocol(options.protocol, options.protocols).resume?.()
+  const own = options.protocol === undefined ? undefined : resolveProtocol(options.protocol, candidates).resume?.()
   if (own) return own
   throw new WeftStreamError(weftError('validation', 'resume needs a strategy: name one, or give the client a protocol that has one'))
 }

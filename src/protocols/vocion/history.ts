@@ -4,8 +4,12 @@
  * through the Vocion decoder, so a loaded turn has the same messages, timeline
  * rows, sources and gates as the live one had.
  */
-import { type HistoryBatch, historyOps, type HistoryReader } from '../../core/index'
+import { type HistoryBatch, historyOps, type HistoryReader, type ProtocolDefinition } from '../../core/index'
 import { extrasOf, isRecord, isSafeKey, replayOps, streamToOps } from '../../protocol-kit/index'
+import { createVocionDecoder, sniffVocion } from './decoder'
+
+/** A turn's stored events are decoded as the live stream was, by the decoder itself (no list to find it in). */
+const VOCION_DECODER: ProtocolDefinition = { name: 'vocion', create: createVocionDecoder, sniff: sniffVocion }
 
 /** The fields read from a transcript turn (the events of an assistant turn are read by the decoder). */
 const USER_TURN_FIELDS: ReadonlySet<string> = new Set(['id', 'role', 'content'])
@@ -55,7 +59,7 @@ export function vocionHistory(transcript: unknown): HistoryBatch {
     } else if (raw.role === 'assistant' && Array.isArray(raw.events)) {
       const extra = extrasOf(raw, ASSISTANT_TURN_FIELDS)
       batch.turns.push({ turn: { id, role: 'assistant', status: 'done', protocol: 'vocion', ...(extra ? { metadata: { extra } } : {}) }, messages: [] })
-      ;(batch.replay as Record<string, unknown>)[id] = replayOps(streamToOps(raw.events, { protocol: 'vocion', turnId: id }), id)
+      ;(batch.replay as Record<string, unknown>)[id] = replayOps(streamToOps(raw.events, { protocol: VOCION_DECODER, turnId: id }), id)
     } else {
       batch.problems.push({ message: `turn ${index} ("${id}") is neither a user turn with content nor an assistant turn with events` })
     }

@@ -5,9 +5,13 @@
  * form one turn, replayed through the Yao decoder as whole (non-delta) chunks,
  * so `thinking`, `tool_call` and unknown types come out as they do live.
  */
-import { type HistoryBatch, historyOps, type HistoryReader } from '../../core/index'
+import { type HistoryBatch, historyOps, type HistoryReader, type ProtocolDefinition } from '../../core/index'
 import { extrasOf, isRecord, isSafeKey, replayOps, streamToOps } from '../../protocol-kit/index'
 import { YAO_CHUNK_FIELDS } from './chunk-fields'
+import { createYaoDecoder, sniffYao } from './decoder'
+
+/** A turn's stored chunks are decoded as the live stream was, by the decoder itself (no list to find it in). */
+const YAO_DECODER: ProtocolDefinition = { name: 'yao', create: createYaoDecoder, sniff: sniffYao }
 
 /** The fields read from a stored message. */
 const STORED_FIELDS: ReadonlySet<string> = new Set(['message_id', 'role', 'type', 'props', 'request_id', 'block_id', 'thread_id', 'sequence'])
@@ -86,7 +90,7 @@ export function yaoHistory(messages: unknown): HistoryBatch {
       turn: { id, role: 'assistant', status: 'done', protocol: 'yao', ...(group.requestId ? { metadata: { requestId: group.requestId } } : {}) },
       messages: [],
     })
-    ;(batch.replay as Record<string, unknown>)[id] = replayOps(streamToOps(chunks, { protocol: 'yao', turnId: id }), id)
+    ;(batch.replay as Record<string, unknown>)[id] = replayOps(streamToOps(chunks, { protocol: YAO_DECODER, turnId: id }), id)
   }
   return batch
 }

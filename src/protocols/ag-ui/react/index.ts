@@ -1,14 +1,14 @@
 /**
  * AG-UI's React side: its views, the definition with them attached, and the
  * history hook. `weft/protocols/ag-ui` is the protocol without React (decoding,
- * requests, resume, history); this entry adds what draws it. The `weft` entry
- * registers `agUiProtocolWithViews`, so AG-UI tool calls draw with `AgUiToolView`
- * there; with the split entries, register it (or pass `agUiViews`) yourself.
+ * requests, resume, history); this entry adds what draws it. The `weft` entry's
+ * built-in list has `agUiProtocolWithViews`, so AG-UI tool calls draw with
+ * `AgUiToolView` there; with the split entries, give it to the provider yourself.
  *
  * @example
- * import { registerProtocol } from 'weft/core'
+ * import { AgentProvider } from 'weft/react'
  * import { agUiProtocolWithViews } from 'weft/protocols/ag-ui/react'
- * registerProtocol(agUiProtocolWithViews)
+ * <AgentProvider protocols={[agUiProtocolWithViews]}><Chat /></AgentProvider>
  */
 import type { ProtocolDefinition, ProtocolViews } from '../../../core/index'
 import { agUiProtocol } from '../protocol'
@@ -31,13 +31,12 @@ export type { HistoryStatus } from '../../../protocol-kit/index'
 export const agUiViews: ProtocolViews = Object.freeze({ tool: AgUiToolView })
 
 /**
- * `agUiProtocol` with `agUiViews` attached: the definition the `weft` entry
- * registers. Register it in place of `agUiProtocol` (the same name, so it
- * replaces it and keeps its place in detection), or hand it to a
- * `RendererProvider`'s `protocols`.
+ * `agUiProtocol` with `agUiViews` attached: the definition in the `weft`
+ * entry's built-in list. Give it in place of `agUiProtocol` (the same name, so
+ * it decodes the same) to an `AgentProvider`'s or a `RendererProvider`'s `protocols`.
  *
  * @example
- * registerProtocol(agUiProtocolWithViews)
- * foldStream(sseText, { protocol: 'ag-ui' }) // decoded as before; tool calls now draw with AgUiToolView
+ * <AgentProvider protocols={[uiMessageProtocol, agUiProtocolWithViews]}><Chat /></AgentProvider>
+ * // decoded as with agUiProtocol; tool calls draw with AgUiToolView
  */
 export const agUiProtocolWithViews: ProtocolDefinition = Object.freeze({ ...agUiProtocol, views: agUiViews })
