@@ -215,7 +215,7 @@ export default defineConfig({
     // their workers, two Chromiums, Storybook's build and the host apps' builds overran the cores, and
     // the whole took longer than the groups one by one.
     // The resume machinery preloaded, as a host's has arrived by the time a person sends.
-    setupFiles: [here('test/preload-resume.ts')],
+    setupFiles: [here('test/setup.ts')],
     projects: [
       {
         extends: true,

@@ -54,7 +54,7 @@ const groupTests = GROUP_TESTS[process.env.MUTATE_GROUP ?? '']
 export default defineConfig({
   test: {
     environment: 'node',
-    setupFiles: ['test/preload-resume.ts', 'test/mutate-setup.ts'],
+    setupFiles: ['test/setup.ts', 'test/mutate-setup.ts'],
     include: groupTests ?? (foldGroup ? FOLD_TESTS : [
       'test/core/fold.test.ts', 'test/core/fold-safety.test.ts', 'test/core/fold-lifecycle.test.ts', 'test/core/message-table.test.ts', 'test/core/sealed-values.test.ts',
       'test/core/coalesce.test.ts', 'test/core/store.test.ts', 'test/core/timeline.test.ts', 'test/core/prototype-safety.test.ts', 'test/core/wire-strings.test.ts', 'test/core/end-of-stream.test.ts',

@@ -27,7 +27,9 @@ export interface BranchInfo {
   siblingIds: readonly string[]
 }
 
-const ALONE = new Map<string, BranchInfo>()
+/** A turn with no siblings: one per turn object, so a selector's result stays the same while the turn does. */
+const alone = new WeakMap<object, BranchInfo>()
+const NO_BRANCH: BranchInfo = Object.freeze({ index: 0, count: 0, siblingIds: Object.freeze([]) })
 const infos = new WeakMap<readonly string[], Map<string, BranchInfo>>()
 
 /**
@@ -40,9 +42,10 @@ export function selectBranch(state: AgentState, turnId: string): BranchInfo {
   const turn = own(state.turns, turnId)
   const siblings = turn ? own(state.branches ?? {}, turn.parentId ?? ROOT_BRANCH) : undefined
   if (!siblings || !siblings.includes(turnId)) {
-    let alone = ALONE.get(turnId)
-    if (!alone) ALONE.set(turnId, (alone = { index: 0, count: turn ? 1 : 0, siblingIds: turn ? [turnId] : [] }))
-    return alone
+    if (!turn) return NO_BRANCH
+    let info = alone.get(turn)
+    if (!info) alone.set(turn, (info = { index: 0, count: 1, siblingIds: [turnId] }))
+    return info
   }
   let byTurn = infos.get(siblings)
   if (!byTurn) infos.set(siblings, (byTurn = new Map()))

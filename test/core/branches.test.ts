@@ -100,3 +100,16 @@ describe('tree of turns', () => {
     }))
   })
 })
+
+describe('selectBranch of a turn alone', () => {
+  it('a turn asked about before it exists is counted once it does, and in each store on its own', () => {
+    const before = selectBranch(emptyState(), 'solo')
+    expect(before).toEqual({ index: 0, count: 0, siblingIds: [] })
+    const state = fold(emptyState(), [{ op: 'turn.open', turnId: 'solo', role: 'user' }])
+    const after = selectBranch(state, 'solo')
+    expect(after).toEqual({ index: 0, count: 1, siblingIds: ['solo'] })
+    // The same while the turn is the same: a selector that returns it does not re-render.
+    expect(selectBranch(state, 'solo')).toBe(after)
+    expect(selectBranch(emptyState(), 'solo')).toEqual({ index: 0, count: 0, siblingIds: [] })
+  })
+})

@@ -111,4 +111,81 @@ describe('layers', () => {
       expect(bad, name).toEqual([])
     }
   })
+
+  it('no source file is longer than 400 lines', () => {
+    const long = files(src).map((file) => relative(src, file)).filter((file) => readFileSync(join(src, file), 'utf8').split('\n').length > MAX_LINES)
+    expect(long.filter((file) => !LONG_PENDING.has(file))).toEqual([])
+    // A file split since is taken off the list: the list only shrinks.
+    expect([...LONG_PENDING].filter((file) => !long.includes(file))).toEqual([])
+  })
+
+  it('no module keeps a mutable registry: a module-level Map or Set is a read-only table, and a WeakMap only a cache of derived values', () => {
+    const found: string[] = []
+    const seen = new Set<string>()
+    for (const file of files(src)) {
+      const text = readFileSync(file, 'utf8')
+      for (const m of text.matchAll(/^(?:export )?(?:const|let) (\w+)(?:[ \t]*:[ \t]*([^=\n]+?))?[ \t]*=[ \t]*new (Map|Set|WeakMap|WeakSet)\b/gm)) {
+        const [, name, type = '', kind] = m
+        const readOnly = /^Readonly(Map|Set)\b/.test(type.trim())
+        const key = `${relative(src, file)}:${name}`
+        seen.add(key)
+        if (!readOnly && !DERIVED_CACHES.has(key) && !STORE_TABLES_PENDING.has(key)) found.push(`${key} (${kind})`)
+      }
+      // A function that adds to module state from the outside is a registry whatever it stores in.
+      if (/^export function register[A-Z]/m.test(text)) found.push(`${relative(src, file)}: exports a register function`)
+    }
+    expect(found).toEqual([])
+    expect([...STORE_TABLES_PENDING, ...DERIVED_CACHES].filter((key) => !seen.has(key))).toEqual([])
+  })
 })
+
+const MAX_LINES = 400
+
+/**
+ * Module-level caches that only memoize what their keys already determine
+ * (dropping them changes nothing but speed), or what a lazily loaded module
+ * resolved to. Nothing outside the module writes them.
+ */
+const DERIVED_CACHES: ReadonlySet<string> = new Set([
+  'components/markdown/markdown.tsx:markersOf',
+  'components/markdown/markdown.tsx:doneMarkers',
+  'components/hooks.ts:turnOutlines',
+  'components/hooks.ts:blockOutlines',
+  'shiki/highlight-with-shiki.ts:loaded',
+  'core/branches.ts:infos',
+  'core/branches.ts:alone',
+  'core/fold/trace.ts:waitingByRoots',
+  'core/message-table.ts:listed',
+  'core/message-table.ts:flattened',
+  'core/selectors.ts:turnMessages',
+  'core/selectors.ts:turnBlocks',
+  'core/selectors.ts:turnGates',
+  'core/selectors.ts:treeItems',
+  'core/selectors.ts:traceTrees',
+  'core/selectors.ts:traceLists',
+  'core/selectors.ts:summaries',
+  'core/util/paths.ts:parsedPaths',
+  'core/util/record.ts:sealedValues',
+  'protocols/yao/decoder.ts:plainKeys',
+  // Test helpers: which turn ends a page has already reported, keyed by the page's element.
+  'testing/storybook.tsx:reportedEnds',
+  'testing/turn-end.ts:reported',
+])
+
+/**
+ * State kept beside a store, keyed by it, that belongs in the store's own scope:
+ * each goes when it moves there. The list only shrinks (a key no longer found fails).
+ */
+const STORE_TABLES_PENDING: ReadonlySet<string> = new Set([
+  'core/resume/turn-memory.ts:byOwner',
+  'core/entry-subscriptions.ts:watchersOf',
+])
+
+/** Files over the limit, each to be split; the list only shrinks. */
+const LONG_PENDING: ReadonlySet<string> = new Set([
+  'core/conversations/conversations.ts',
+  'core/fold/fold.ts',
+  'core/util/partial-json.ts',
+  'protocols/ui-message/tool-calls.ts',
+  'protocols/yao/decoder.ts',
+])

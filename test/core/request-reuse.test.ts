@@ -8,7 +8,7 @@ import { createAgentStore } from '../../src/core/store'
 import { toAgUiMessages } from '../../src/protocols/ag-ui/request'
 import { toUIMessages } from '../../src/protocols/ui-message/ui-messages'
 import { sseStream } from '../helpers/streams'
-import '../preload-resume'
+import '../setup'
 
 /** The messages a request of this state carries, rebuilt from nothing. */
 const rebuilt: Record<'ui-message' | 'ag-ui', (state: AgentState, path: readonly string[]) => unknown[]> = {

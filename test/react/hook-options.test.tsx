@@ -10,6 +10,7 @@ import { Component, StrictMode, Suspense, startTransition, type ReactNode } from
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { AgentClient } from '../../src/core/client'
 import { createAgentStore } from '../../src/core/store'
+import { builtInProtocols } from '../../src/protocols/index'
 import { useStoreClient } from '../../src/react/use-store-client'
 import { startServer, type TestServer } from '../helpers/server'
 
@@ -41,7 +42,7 @@ function gate(): Gate {
 
 /** Uses the hook with `url`, then (when asked) suspends on `wait` or throws. */
 function Probe({ url, wait, fail }: { url: string; wait?: Gate; fail?: boolean }) {
-  client = useStoreClient(store, { url: srv.url + url, protocol: 'vocion' })
+  client = useStoreClient(store, { url: srv.url + url, protocol: 'vocion', protocols: builtInProtocols })
   if (wait && !wait.open) throw wait.promise
   if (fail) throw new Error('this render is thrown away')
   return <p>{url}</p>

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AgentClient, createAgentStore, syncScheduler, type AgentClientOptions } from 'weft/core'
+import { builtInProtocols } from 'weft/protocols'
 import { fixtures, getFixture, mockFetch, recordStream, streamResponse, toFixture, type AgentFixture } from 'weft/testing'
 import { scenarios } from '../../mock/scenarios/index'
 import { buildFixtures, buildIndex, FIXTURE_DIR } from '../../scripts/fixtures'
@@ -46,7 +47,7 @@ describe('mockFetch', () => {
   it('a list of answers is served in order, the last one repeating', async () => {
     const fetch = mockFetch({ '/api/agent': [fixtures.vocion.plain!, fixtures.vocion['error-mid-stream']!] })
     const store = createAgentStore()
-    const client = new AgentClient(store, { url: '/api/agent', protocol: 'vocion', fetch, scheduler: syncScheduler, body: (input) => ({ input }) })
+    const client = new AgentClient(store, { protocols: builtInProtocols, url: '/api/agent', protocol: 'vocion', fetch, scheduler: syncScheduler, body: (input) => ({ input }) })
     await client.send('one')
     expect(store.getState().status).toBe('done')
     await client.send('two')
@@ -72,7 +73,7 @@ describe('mockFetch', () => {
       ],
     })
     const store = createAgentStore()
-    const client = new AgentClient(store, { url: '/api/chat', protocol: 'ui-message', conversationId: 'chat-1', fetch, scheduler: syncScheduler })
+    const client = new AgentClient(store, { protocols: builtInProtocols, url: '/api/chat', protocol: 'ui-message', conversationId: 'chat-1', fetch, scheduler: syncScheduler })
     await client.send('Delete the Q3 report')
     const gate = Object.values(store.getState().gates)[0]!
     expect(gate.status).toBe('pending')
@@ -146,7 +147,7 @@ describe('recordStream', () => {
 
   it('records through a client it is given, and stop() puts the client’s fetch back', async () => {
     const store = createAgentStore()
-    const client = new AgentClient(store, { url: live('yao', 'concurrent-threads', '?chunk=random&seed=2'), scheduler: syncScheduler })
+    const client = new AgentClient(store, { protocols: builtInProtocols, url: live('yao', 'concurrent-threads', '?chunk=random&seed=2'), scheduler: syncScheduler })
     const recorder = recordStream(client, { name: 'threads' })
     await client.send('Brief me')
     recorder.stop()

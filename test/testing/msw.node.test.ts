@@ -5,7 +5,7 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { AgentClient, createAgentStore, memoryStorage, syncScheduler } from 'weft'
+import { AgentClient, builtInProtocols, createAgentStore, memoryStorage, syncScheduler } from 'weft'
 import { fixtures } from 'weft/testing'
 import { agentHandlers, fixtureHandlers, type AgentReplyContext } from 'weft/testing/msw'
 import type { AgentClientOptions, AgentState } from 'weft/core'
@@ -88,7 +88,7 @@ describe('agentHandlers with a reply', () => {
       },
     }))
     const store = createAgentStore()
-    const client = new AgentClient(store, { url: 'http://agent.test/api/loop', protocol: 'ui-message', scheduler: syncScheduler })
+    const client = new AgentClient(store, { protocols: builtInProtocols, url: 'http://agent.test/api/loop', protocol: 'ui-message', scheduler: syncScheduler })
     await client.send('delete the report')
     const gate = Object.values(store.getState().gates)[0]!
     expect(gate.status).toBe('pending')

@@ -1,13 +1,13 @@
 /** Helpers the weft/testing tests share: run a client to its end and compare states across runs. */
-// A host testing with weft/testing and the `weft` entry: the client and the fold speak the built-in protocols.
-import { AgentClient, createAgentStore, foldStream, snapshot, syncScheduler, type AgentClientOptions, type AgentState } from 'weft'
+// A host testing with weft/testing and the `weft` entry: its fold speaks the built-in protocols, and a client made by hand is given them.
+import { AgentClient, builtInProtocols, createAgentStore, foldStream, snapshot, syncScheduler, type AgentClientOptions, type AgentState } from 'weft'
 import { encodeFrame, type AgentFixture } from 'weft/testing'
 import { messageRecord } from '../../src/core/message-table'
 
 /** Sends once through a fresh client and store; resolves with the model when the turn ended. */
 export async function runClient(options: AgentClientOptions, input?: string): Promise<AgentState> {
   const store = createAgentStore()
-  const client = new AgentClient(store, { scheduler: syncScheduler, ...options })
+  const client = new AgentClient(store, { protocols: builtInProtocols, scheduler: syncScheduler, ...options })
   await client.send(input)
   return snapshot(store.getState())
 }

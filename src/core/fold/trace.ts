@@ -10,7 +10,7 @@ import { allNodeIds } from '../trace-tree'
 import { isRecord, mergedRecord, own, peek } from '../util/record'
 
 /** Fields a `trace.node` op may not overwrite from the wire. */
-const STRUCTURAL = new Set(['id', 'turnId', 'childIds'])
+const STRUCTURAL: ReadonlySet<string> = new Set(['id', 'turnId', 'childIds'])
 
 /**
  * Upsert one node.

@@ -21,7 +21,7 @@ function isPlainKey(key: string): boolean {
 
 const DELTA_ACTIONS: ReadonlySet<string> = new Set<DeltaAction>(['append', 'replace', 'merge', 'set'])
 
-const LIFECYCLE = new Set([
+const LIFECYCLE: ReadonlySet<string> = new Set([
   'stream_start', 'stream_end', 'block_start', 'block_end', 'message_start', 'message_end', 'thread_start', 'thread_end',
 ])
 

@@ -5,3 +5,8 @@
 import { preloadResume } from '../src/core/resume/load-binding'
 
 await preloadResume()
+
+// In the browser every source module is a resource of its own: past the default 250
+// entries the page stops recording, and a test that asks what was fetched (the lazy
+// shiki chunk) would read nothing. Set before any test file is imported.
+if (typeof performance !== 'undefined' && typeof performance.setResourceTimingBufferSize === 'function') performance.setResourceTimingBufferSize(100_000)
