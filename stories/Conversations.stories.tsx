@@ -5,7 +5,8 @@ import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { Composer, ThreadList, Transcript } from '../src/components'
 import { createConversations, type Conversations } from '../src/core/conversations/conversations'
 import { indexedDbConversations, type IndexedDbConversationStorage } from '../src/core/conversations/indexed-db'
-import { ConversationsProvider, useConversations } from '../src/react/conversations'
+import { useConversations } from '../src/react/conversations'
+import { ConversationsProvider } from '../src/umbrella/providers'
 import { useResumableStream } from '../src/react/use-resumable-stream'
 
 interface Page {

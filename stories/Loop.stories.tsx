@@ -7,7 +7,8 @@ import {
   type GateAnswer, type GateAnswerDetail,
 } from '../src/components'
 import type { Gate, ProtocolName } from '../src/core/model'
-import { AgentProvider, useAgentSelector, useAgentStream, type AgentStreamHandle } from '../src/react'
+import { useAgentSelector, useAgentStream, type AgentStreamHandle } from '../src/react'
+import { AgentProvider } from '../src/umbrella/providers'
 import { STREAM_TIMEOUT } from './support/play'
 import { allLoopHandlers, LOOP_URL } from './testing/loop-agent'
 

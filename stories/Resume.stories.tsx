@@ -5,7 +5,8 @@ import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { StateInspector, Transcript } from '../src/components'
 import { memoryStorage } from '../src/core/resume/storage'
 import type { ResumeStorage } from '../src/core/resume/types'
-import { AgentProvider, useAgentSelector, useAgentStore } from '../src/react'
+import { useAgentSelector, useAgentStore } from '../src/react'
+import { AgentProvider } from '../src/umbrella/providers'
 import { useResumableStream } from '../src/react/use-resumable-stream'
 
 const ANSWER =

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { expect, userEvent, within } from 'storybook/test'
 import { Trace, TraceHeadline } from '../src/components'
 import type { Op } from '../src/core/ops'
-import { AgentProvider } from '../src/react'
+import { AgentProvider } from '../src/umbrella/providers'
 import { useStaticStore } from './support/demo'
 
 /** The work timeline: rows nested by parent, `data-state` per row, and its one-line headline. */

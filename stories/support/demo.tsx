@@ -13,7 +13,8 @@ import type { NavigationParams } from '../../src/protocols/ag-ui/navigation'
 import type { Gate, ProtocolName } from '../../src/core/model'
 import type { Op } from '../../src/core/ops'
 import { createAgentStore, type AgentStore } from '../../src/core/store'
-import { AgentProvider, useAgentSelector, useAgentStore, useAgentStream } from '../../src/react'
+import { useAgentSelector, useAgentStore, useAgentStream } from '../../src/react'
+import { AgentProvider } from '../../src/umbrella/providers'
 
 /** A store with these ops folded in, made once per mount. */
 export function useStaticStore(ops: readonly Op[]): AgentStore {

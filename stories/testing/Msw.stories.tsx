@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
-import { AgentProvider } from '../../src/react'
+import { AgentProvider } from '../../src/umbrella/providers'
 import { agentHandlers } from '../../src/testing/msw'
 import { SupportChat } from './SupportChat'
 
