@@ -8,7 +8,7 @@
 // file and report in reports/, so a run that crashed or was stopped resumes where it
 // was, and a later run only retests what changed. docs/mutation.md has the scores.
 const groups = {
-  batcher: ['src/core/batcher.ts'],
+  batcher: ['src/core/store/batcher.ts'],
   fold: ['src/core/fold/fold.ts'],
   'fold-rules': ['src/core/fold/{deltas,coalesce,branches,trace}.ts', 'src/core/util/paths.ts'],
   'resume-align': ['src/core/resume/align.ts'],

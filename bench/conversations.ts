@@ -10,8 +10,8 @@ import { createConversations } from '../src/core/conversations/conversations'
 import { checkRecord, conversationRecord, type ConversationRecord } from '../src/core/conversations/record'
 import { memoryConversations } from '../src/core/conversations/storage'
 import { fold } from '../src/core/fold/fold'
-import { emptyState, type AgentState } from '../src/core/model'
-import type { Op } from '../src/core/ops'
+import { emptyState, type AgentState } from '../src/core/model/model'
+import type { Op } from '../src/core/model/ops'
 import { best, median, n, table } from './harness'
 
 /** A conversation of `messages` messages: questions and answers of a few sentences each. */

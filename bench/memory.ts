@@ -7,8 +7,8 @@
 import { chunkBytes, n, table } from './harness'
 import { weftClient } from './paths'
 import { scenarios } from './scenarios'
-import { createAgentStore } from '../src/core/store'
-import { messageList, messageRecord } from '../src/core/message-table'
+import { createAgentStore } from '../src/core/store/store'
+import { messageList, messageRecord } from '../src/core/model/message-table'
 
 const TURNS = 100
 const TOKENS_PER_TURN = 10_000

@@ -6,7 +6,7 @@
 import { busyMark, busySince, chunkBytes, median, n, table } from './harness'
 import { agUiClient, aiSdk, crowdedConversation, crowdedStore, parseFloor, resumable, perFrame, weftClient, weftFold } from './paths'
 import { scenarios, type Scenario } from './scenarios'
-import { messageRecord } from '../src/core/message-table'
+import { messageRecord } from '../src/core/model/message-table'
 
 const SIZES = [1_000, 10_000, 100_000] as const
 const ROUNDS: Record<number, number> = { 1_000: 9, 10_000: 5, 100_000: 3 }

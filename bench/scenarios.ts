@@ -2,7 +2,7 @@
  * The bench's streams: each scenario is SSE text a real server of its protocol
  * would send, sized by its number of deltas.
  */
-import type { ProtocolName } from '../src/core/model'
+import type { ProtocolName } from '../src/core/model/model'
 
 /** One stream to measure. */
 export interface Scenario {

@@ -2,8 +2,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite'
 import { useState } from 'react'
 import { expect, userEvent, within } from 'storybook/test'
 import { Composer, Sources, StateInspector, StatusBar, Suggestions } from '../src/components'
-import { weftError } from '../src/core/errors'
-import type { Op } from '../src/core/ops'
+import { weftError } from '../src/core/model/errors'
+import type { Op } from '../src/core/model/ops'
 import { HostLog, RecordingCallbacks, StaticAgent, useHostLog } from './support/demo'
 
 /** The parts around the transcript, each over a store built from ops. */

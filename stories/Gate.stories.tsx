@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { Transcript } from '../src/components'
-import type { Op } from '../src/core/ops'
+import type { Op } from '../src/core/model/ops'
 import { HostLog, RecordingCallbacks, StaticAgent, useHostLog } from './support/demo'
 
 /**

@@ -6,7 +6,7 @@ import {
   Attachments, BranchPicker, Composer, Gates, StatusBar, Transcript, TurnError, WeftCallbacksProvider, useAttachments,
   type GateAnswer, type GateAnswerDetail,
 } from '../src/components'
-import type { Gate, ProtocolName } from '../src/core/model'
+import type { Gate, ProtocolName } from '../src/core/model/model'
 import { useAgentSelector, useAgentStream, type AgentStreamHandle } from '../src/react'
 import { AgentProvider } from '../src/umbrella/providers'
 import { STREAM_TIMEOUT } from './support/play'

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, within } from 'storybook/test'
 import { Transcript } from '../src/components'
-import type { Op } from '../src/core/ops'
+import type { Op } from '../src/core/model/ops'
 import { HostLog, RecordingCallbacks, StaticAgent, useHostLog } from './support/demo'
 
 /** The default message renderers, each over a store built from ops. */

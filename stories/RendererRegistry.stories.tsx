@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, within } from 'storybook/test'
 import { RendererProvider, Transcript, type MessageRendererProps } from '../src/components'
-import type { Op } from '../src/core/ops'
+import type { Op } from '../src/core/model/ops'
 import { StaticAgent } from './support/demo'
 
 /**

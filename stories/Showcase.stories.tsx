@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite'
 import type { ReactNode } from 'react'
 import { expect, within } from 'storybook/test'
 import { Attachments, Chat, Composer, LabelsProvider, MarkdownSettingsProvider, WeftCallbacksProvider, type WeftLabels } from '../src/components'
-import type { Op } from '../src/core/ops'
+import type { Op } from '../src/core/model/ops'
 import { StaticAgent } from './support/demo'
 
 /**

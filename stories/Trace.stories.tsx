@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite'
 import { useState } from 'react'
 import { expect, userEvent, within } from 'storybook/test'
 import { Trace, TraceHeadline } from '../src/components'
-import type { Op } from '../src/core/ops'
+import type { Op } from '../src/core/model/ops'
 import { AgentProvider } from '../src/umbrella/providers'
 import { useStaticStore } from './support/demo'
 

@@ -11,8 +11,8 @@ import { createConversations } from '../../src/core/conversations/conversations'
 import { indexedDbConversations } from '../../src/core/conversations/indexed-db'
 import { conversationRecord } from '../../src/core/conversations/record'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { emptyState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import { ConversationsProvider } from '../../src/react/conversations'
 
 export interface ConversationsBenchResults {

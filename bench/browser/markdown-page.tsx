@@ -17,10 +17,10 @@ import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown
 import { MarkdownMessage } from '../../src/components/messages/text'
 import { RendererProvider, type MessageRendererProps } from '../../src/components/renderers'
 import { AgentProvider, useAgentStream } from '../../src/react/index'
-import { createAgentStore } from '../../src/core/store'
-import type { HydratedTurn } from '../../src/core/ops'
+import { createAgentStore } from '../../src/core/store/store'
+import type { HydratedTurn } from '../../src/core/model/ops'
 import { markdownAnswer } from '../../test/fixtures/markdown-answer'
-import { messageList, messageRecord } from '../../src/core/message-table'
+import { messageList, messageRecord } from '../../src/core/model/message-table'
 
 const EARLIER = 1_000
 const ANSWER_CHARS = 50_000

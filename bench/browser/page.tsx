@@ -7,10 +7,10 @@
 import { memo, useEffect, useLayoutEffect } from 'react'
 import { createRoot } from 'react-dom/client'
 import { AgentProvider, useAgentStream, useMessage, useTurn, useTurnIds } from '../../src/react/index'
-import { createAgentStore } from '../../src/core/store'
-import type { HydratedTurn } from '../../src/core/ops'
+import { createAgentStore } from '../../src/core/store/store'
+import type { HydratedTurn } from '../../src/core/model/ops'
 import { uiMessageProtocol } from '../../src/protocols/ui-message/index'
-import { messageList, messageRecord } from '../../src/core/message-table'
+import { messageList, messageRecord } from '../../src/core/model/message-table'
 
 const EARLIER = 1_000
 const TOKENS = 20_000

@@ -12,8 +12,8 @@ import { createRoot } from 'react-dom/client'
 import { Chat } from '../../src/components/chat'
 import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
 import { AgentProvider } from '../../src/react/index'
-import { createAgentStore } from '../../src/core/store'
-import type { HydratedTurn } from '../../src/core/ops'
+import { createAgentStore } from '../../src/core/store/store'
+import type { HydratedTurn } from '../../src/core/model/ops'
 
 const TURNS = 1_000
 /** Pixels per frame: 3,600 px a second at 60 frames, a fast wheel scroll; more rows mount per frame than at a reading pace. */

@@ -8,7 +8,7 @@ import {
   type ButtonHTMLAttributes, type HTMLAttributes, type MouseEvent, type ReactNode, type SyntheticEvent,
 } from 'react'
 import { checkFiles, type AttachmentLimits } from '../core/client/files'
-import type { WeftError } from '../core/errors'
+import type { WeftError } from '../core/model/errors'
 import { useLabels } from './labels'
 import { Slot } from './slot'
 

@@ -4,8 +4,8 @@
  * gate card with no `onGateAnswer`: it answers through the store's client.
  */
 import { createContext, useContext, useMemo, type ReactNode } from 'react'
-import type { Gate, Message } from '../core/model'
-import type { PartProps } from '../core/parts'
+import type { Gate, Message } from '../core/model/model'
+import type { PartProps } from '../core/model/parts'
 
 /**
  * The query parameters of an internal route a navigation hands to the host.

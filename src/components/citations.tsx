@@ -2,8 +2,8 @@
  * `[n]` citation markers in answer text, linked to the turn's sources.
  */
 import { forwardRef, useMemo, type AnchorHTMLAttributes, type ReactNode } from 'react'
-import type { Source } from '../core/model'
-import { selectCitation } from '../core/selectors'
+import type { Source } from '../core/model/model'
+import { selectCitation } from '../core/store/selectors'
 import { asText, sourceTitle } from './format'
 import { useAgentList } from './hooks'
 import { safeUrl } from './safe-url'

@@ -7,7 +7,7 @@ import {
   createContext, forwardRef, useContext, useState,
   type ButtonHTMLAttributes, type ChangeEvent, type FormEvent, type FormHTMLAttributes, type HTMLAttributes, type KeyboardEvent, type ReactNode, type Ref, type TextareaHTMLAttributes,
 } from 'react'
-import type { WeftError } from '../core/errors'
+import type { WeftError } from '../core/model/errors'
 import { useStatus } from '../react/selectors'
 import { useSendRefusal } from '../react/store-context'
 import { useAttachedCount } from './attachments'

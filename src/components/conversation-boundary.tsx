@@ -5,7 +5,7 @@
  * conversation are untouched. Selecting another conversation draws that one.
  */
 import type { ErrorInfo, ReactNode } from 'react'
-import type { WeftError } from '../core/errors'
+import type { WeftError } from '../core/model/errors'
 import { useConversationId } from '../react/conversations'
 import { ConversationGuard } from '../react/conversations-boundary'
 import { useLabels } from './labels'

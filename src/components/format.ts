@@ -2,7 +2,7 @@
  * Turning wire values into text. Everything a server sends is rendered as text,
  * never as markup.
  */
-import type { Source } from '../core/model'
+import type { Source } from '../core/model/model'
 
 /**
  * A value as display text: strings as they are, numbers and booleans spelled out,

@@ -6,8 +6,8 @@
  */
 import { forwardRef, useEffect, useRef, useState, type FormEvent, type HTMLAttributes } from 'react'
 import { isActionReview, isApprovalGate, type GateResponse } from '../core/client/gates'
-import type { Gate, Message } from '../core/model'
-import { partProps } from '../core/parts'
+import type { Gate, Message } from '../core/model/model'
+import { partProps } from '../core/model/parts'
 import { useAgentSelector, useGate } from '../react/selectors'
 import { useAgentStore } from '../react/store-context'
 import { useActingClient } from '../react/client-slots'
@@ -17,7 +17,7 @@ import { useLabels } from './labels'
 import { setRef } from './slot'
 import { summarizeInput } from './messages/tool'
 import { useTurnIdFrom } from './turn-context'
-import { messageIn } from '../core/message-table'
+import { messageIn } from '../core/model/message-table'
 
 /**
  * Props of `GateCard`.

@@ -2,12 +2,12 @@
  * Selector hooks the components need beyond the React binding's own. Each
  * returns a value that keeps its identity while its slice is unchanged.
  */
-import type { AgentState, Block, Turn } from '../core/model'
+import type { AgentState, Block, Turn } from '../core/model/model'
 import { memo, type Memo } from '../core/util/memo'
 import { useRef } from 'react'
 import { useAgentSelector } from '../react/selectors'
 import { own } from './format'
-import { messageIn } from '../core/message-table'
+import { messageIn } from '../core/model/message-table'
 
 /**
  * One entry of a turn's or block's outline: a message, a block or a thread,

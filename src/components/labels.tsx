@@ -3,7 +3,7 @@
  * default; a host passes its own (whole or in part) to `LabelsProvider`.
  */
 import { createContext, useContext, useMemo, type ReactNode } from 'react'
-import type { WeftError } from '../core/errors'
+import type { WeftError } from '../core/model/errors'
 
 /**
  * The visible and announced strings of the components.

@@ -11,7 +11,7 @@ import { useLabels } from './labels'
 import { markdownToText } from './markdown/plain'
 import { useTurnIdFrom } from './turn-context'
 import { ThumbDownIcon, ThumbUpIcon } from './icons'
-import { messageIn } from '../core/message-table'
+import { messageIn } from '../core/model/message-table'
 
 /**
  * Props of `MessageActions`.

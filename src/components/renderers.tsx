@@ -5,8 +5,8 @@
  * of its type and props.
  */
 import { createContext, useContext, useMemo, type ComponentType, type HTMLAttributes, type ReactNode } from 'react'
-import type { Message } from '../core/model'
-import type { PartProps } from '../core/parts'
+import type { Message } from '../core/model/model'
+import type { PartProps } from '../core/model/parts'
 import { findProtocol } from '../core/protocol/resolve'
 import { useProtocols } from '../react/protocols-context'
 import type { ProtocolDefinition } from '../core/protocol/types'

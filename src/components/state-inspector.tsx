@@ -1,7 +1,7 @@
 import { forwardRef, type HTMLAttributes } from 'react'
 import { useAgentSelector } from '../react/selectors'
-import type { AgentState } from '../core/model'
-import { messageRecord } from '../core/message-table'
+import type { AgentState } from '../core/model/model'
+import { messageRecord } from '../core/model/message-table'
 import { formatJson } from './format'
 import { useLabels } from './labels'
 

@@ -1,5 +1,5 @@
 import { forwardRef, type HTMLAttributes } from 'react'
-import type { StreamStatus } from '../core/model'
+import type { StreamStatus } from '../core/model/model'
 import { useStatus, useStreamError } from '../react/selectors'
 import { asText } from './format'
 import { useLabels } from './labels'

@@ -5,7 +5,7 @@
  */
 import { forwardRef, type HTMLAttributes } from 'react'
 import { RESUME_EXPIRED } from '../core/client/options'
-import { STREAM_TRUNCATED } from '../core/errors'
+import { STREAM_TRUNCATED } from '../core/model/errors'
 import { useAgentSelector } from '../react/selectors'
 import { useAgentStore } from '../react/store-context'
 import { useActingClient } from '../react/client-slots'

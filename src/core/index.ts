@@ -11,8 +11,8 @@
  */
 
 // The store and when it commits.
-export { createAgentStore, snapshot, type AgentStore, type AgentStoreState, type AgentStoreOptions } from './store'
-export { syncScheduler, type Scheduler } from './batcher'
+export { createAgentStore, snapshot, type AgentStore, type AgentStoreState, type AgentStoreOptions } from './store/store'
+export { syncScheduler, type Scheduler } from './store/batcher'
 
 // The client: one conversation against one endpoint.
 export { AgentClient, type AgentClientOptions, type SendInput, type StreamSource } from './client'
@@ -32,7 +32,7 @@ export {
 export { inProcessTransport, AGENT_FAILED, type InProcessAgent, type InProcessRequest } from './transport/in-process'
 
 // Folding without a client: a recorded stream, or ops from anywhere.
-export { foldStream, type FoldStreamOptions } from './fold-stream'
+export { foldStream, type FoldStreamOptions } from './protocol/fold-stream'
 export { applyOps } from './fold/fold'
 
 // The model.
@@ -41,16 +41,16 @@ export {
   type AgentState, type Turn, type Block, type Thread, type Message, type TraceNode, type Gate, type Source,
   type StreamStatus, type TurnStatus, type MessageStatus, type TraceStatus, type GateStatus, type ToolState, type ProtocolName,
   type SpanStatus, type StreamCursor, type TraceActor,
-} from './model'
+} from './model/model'
 export {
   partProps, type MessagePart, type PartProps, type TypeOfKey,
   type TextProps, type ReasoningProps, type ToolProps, type FileProps, type DataProps, type ErrorProps,
   type NoticeProps, type LoadingProps, type OpenProps, type RecommendedActionProps,
-} from './parts'
-export { messageList, messageRecord, type MessageTable, type MessageBucket } from './message-table'
+} from './model/parts'
+export { messageList, messageRecord, type MessageTable, type MessageBucket } from './model/message-table'
 
 // The ops a decoder emits and the fold applies.
-export type { Op, OpName, OpOf, HydratedTurn, TurnFields, MessagePlace, DeltaAction } from './ops'
+export type { Op, OpName, OpOf, HydratedTurn, TurnFields, MessagePlace, DeltaAction } from './model/ops'
 
 // Protocols as plug-ins.
 export type {
@@ -84,7 +84,7 @@ export {
   selectTurn, selectMessage, selectThread, selectTurnMessages, selectBlocks, selectGates,
   selectTraceTree, selectTraceList, selectHeadline, selectTraceSummary, selectCitation,
   type TraceTreeItem, type TraceSummary,
-} from './selectors'
+} from './store/selectors'
 
 // Errors.
-export { STREAM_TRUNCATED, WeftStreamError, weftError, type WeftError, type ErrorType } from './errors'
+export { STREAM_TRUNCATED, WeftStreamError, weftError, type WeftError, type ErrorType } from './model/errors'

@@ -46,19 +46,19 @@ export {
 
 // Writing ops: ids per stream, held text appends, problems.
 export { createIdScope, type IdScope } from '../core/protocol/scoped-ids'
-export { newId } from '../core/ids'
+export { newId } from '../core/model/ids'
 export { createHeldAppends, type HeldAppends } from '../core/protocol/held-appends'
 export { protocolProblem } from '../core/protocol/problem'
-export { toWeftError, toErrorType, quote } from '../core/errors'
+export { toWeftError, toErrorType, quote } from '../core/model/errors'
 
 // Reading the state a request or a history page is built from.
 export { memoByTurn } from '../core/protocol/turn-memo'
 export { plainMessages, type PlainMessage } from '../core/protocol/plain-messages'
-export { messageIn } from '../core/message-table'
+export { messageIn } from '../core/model/message-table'
 
 // Requests, history and resume.
 export { textOf } from '../core/client/request-plan'
 export { joinPath, withQuery } from '../core/resume/url'
 export { fetchJSON, type JSONResponse } from '../core/transport/fetch-json'
 export { replayOps, historyError, HistoryPager, type HistorySource, type HistoryStatus, type HistoryPageResult } from '../core/history/index'
-export { streamToOps } from '../core/fold-stream'
+export { streamToOps } from '../core/protocol/fold-stream'

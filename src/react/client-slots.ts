@@ -7,7 +7,7 @@
  */
 import { createContext, useContext, useSyncExternalStore } from 'react'
 import type { AgentClient } from '../core/client'
-import type { AgentStore } from '../core/store'
+import type { AgentStore } from '../core/store/store'
 
 /**
  * What a component may ask of the client that acts for its store.

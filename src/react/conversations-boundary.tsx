@@ -8,7 +8,7 @@
  */
 import { Component, createContext, useContext, type ErrorInfo, type ReactNode } from 'react'
 import { CONVERSATION_RENDER_FAILED } from '../core/conversations/types'
-import { weftError, type WeftError } from '../core/errors'
+import { weftError, type WeftError } from '../core/model/errors'
 
 /**
  * The typed error for a conversation whose drawing threw.

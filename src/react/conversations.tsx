@@ -6,8 +6,8 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react'
 import type { Conversations, ConversationsState, ConversationSummary } from '../core/conversations/conversations'
-import { weftError, type WeftError } from '../core/errors'
-import { createAgentStore } from '../core/store'
+import { weftError, type WeftError } from '../core/model/errors'
+import { createAgentStore } from '../core/store/store'
 import { ConversationGuard, RenderFailureContext } from './conversations-boundary'
 import type { ProtocolDefinition } from '../core/protocol/types'
 import { AgentProvider } from './provider'

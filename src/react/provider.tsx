@@ -7,7 +7,7 @@
 import { createContext, useContext, useLayoutEffect, useEffect, useState, type ReactNode } from 'react'
 import type { AgentClientOptions } from '../core/client'
 import type { ProtocolDefinition } from '../core/protocol/types'
-import { createAgentStore, type AgentStore } from '../core/store'
+import { createAgentStore, type AgentStore } from '../core/store/store'
 import { ClientSlots, ClientSlotsContext, type StoreClient } from './client-slots'
 import { ProtocolsContext } from './protocols-context'
 import { StoreContext } from './store-context'

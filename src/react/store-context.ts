@@ -4,8 +4,8 @@
  * makes one (the fold, immer, JSON Patch).
  */
 import { createContext, useContext } from 'react'
-import type { WeftError } from '../core/errors'
-import type { AgentStore } from '../core/store'
+import type { WeftError } from '../core/model/errors'
+import type { AgentStore } from '../core/store/store'
 
 /**
  * The store of the enclosing `AgentProvider`, or null.

@@ -2,7 +2,7 @@
  * Where a turn stands among its siblings, and a way to switch.
  */
 import { useCallback } from 'react'
-import { selectBranch, siblingAt } from '../core/branches'
+import { selectBranch, siblingAt } from '../core/store/branches'
 import { useActingClient } from './client-slots'
 import { useAgentStore } from './provider'
 import { useAgentSelector } from './selectors'

@@ -5,8 +5,8 @@
  */
 import { useCallback } from 'react'
 import type { ActionResult, AgentClient, AnswerResult, GateResponse, SendInput } from '../core/client'
-import type { WeftError } from '../core/errors'
-import type { AgentStore } from '../core/store'
+import type { WeftError } from '../core/model/errors'
+import type { AgentStore } from '../core/store/store'
 import { useSendRefusal } from './store-context'
 
 /** The client's actions as stable callbacks. */

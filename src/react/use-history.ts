@@ -4,7 +4,7 @@
  * reader's place kept.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore, type RefObject } from 'react'
-import { weftError, WeftStreamError, type WeftError } from '../core/errors'
+import { weftError, WeftStreamError, type WeftError } from '../core/model/errors'
 import { HistoryPager, type HistorySource } from '../core/history/pager'
 import { historyReaderOf } from '../core/protocol/history'
 import type { ProtocolInput } from '../core/protocol/types'

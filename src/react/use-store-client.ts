@@ -5,7 +5,7 @@
  */
 import { useContext, useEffect, useLayoutEffect, useState } from 'react'
 import { AgentClient, type AgentClientOptions } from '../core/client'
-import type { AgentStore } from '../core/store'
+import type { AgentStore } from '../core/store/store'
 import { ClientSlotsContext } from './client-slots'
 import { useConversationStore } from './conversations'
 

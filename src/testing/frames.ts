@@ -2,7 +2,7 @@
  * What a recorded agent stream is made of, and how it is written back as SSE bytes.
  * Shared by `streamResponse`, the MSW handlers, the recorder and the repository's mock server.
  */
-import type { ProtocolName } from '../core/model'
+import type { ProtocolName } from '../core/model/model'
 
 /** One SSE event (or comment) as a server writes it. */
 export interface FixtureFrame {

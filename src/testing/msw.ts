@@ -318,4 +318,4 @@ function queryOptions(query: URLSearchParams, defaultDelayMs: number): StreamRes
 // The types the handlers' options reach, so a host can name them from this entry too.
 export type { StreamSource, Pace, Chunking } from './stream-response'
 export type { AgentFixture, BuiltInProtocol, FixtureFrame, FixtureProtocol } from './frames'
-export type { ProtocolName } from '../core/model'
+export type { ProtocolName } from '../core/model/model'

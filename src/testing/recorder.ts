@@ -4,7 +4,7 @@
  */
 import { AgentClient, type AgentClientOptions } from '../core/client'
 import { foldStream } from '../umbrella/defaults'
-import type { ProtocolName } from '../core/model'
+import type { ProtocolName } from '../core/model/model'
 import { protocolName } from '../core/protocol/resolve'
 import type { ProtocolDefinition } from '../core/protocol/types'
 import { createFrameParser } from '../core/transport/frames'

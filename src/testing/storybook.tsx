@@ -5,9 +5,9 @@
  */
 import { useEffect, useState, type ComponentType, type ReactElement } from 'react'
 import type { AgentClientOptions } from '../core/client'
-import type { StreamStatus } from '../core/model'
+import type { StreamStatus } from '../core/model/model'
 import { memoryStorage } from '../core/resume/storage'
-import { createAgentStore, type AgentStore } from '../core/store'
+import { createAgentStore, type AgentStore } from '../core/store/store'
 import type { ProtocolDefinition } from '../core/protocol/types'
 import { AgentProvider } from '../umbrella/providers'
 import { fixtures, situations } from './fixtures'

@@ -1,9 +1,9 @@
 /**
  * Waiting for a turn to end by watching the store, never by sleeping.
  */
-import type { AgentState, StreamStatus } from '../core/model'
-import type { AgentStore } from '../core/store'
-import { snapshot } from '../core/store'
+import type { AgentState, StreamStatus } from '../core/model/model'
+import type { AgentStore } from '../core/store/store'
+import { snapshot } from '../core/store/store'
 
 const RUNNING: ReadonlySet<StreamStatus> = new Set(['connecting', 'streaming', 'reconnecting'])
 

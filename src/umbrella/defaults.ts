@@ -4,9 +4,9 @@
  * these are plain functions over the core's, so a host on
  * `weft/core` (or a bundler that drops what is unused) is not affected.
  */
-import { foldStream as coreFoldStream, streamToOps as coreStreamToOps, type FoldStreamOptions } from '../core/fold-stream'
-import type { AgentState } from '../core/model'
-import type { Op } from '../core/ops'
+import { foldStream as coreFoldStream, streamToOps as coreStreamToOps, type FoldStreamOptions } from '../core/protocol/fold-stream'
+import type { AgentState } from '../core/model/model'
+import type { Op } from '../core/model/ops'
 import { readHistory as coreReadHistory } from '../core/protocol/history'
 import type { ProtocolDefinition, ProtocolInput } from '../core/protocol/types'
 // The definitions without views: folding and clients need no React, so a server importing these loads none.

@@ -10,9 +10,9 @@ import {
   WeftCallbacksProvider, type GateAnswer, type Recommendation,
 } from '../../src/components'
 import type { NavigationParams } from '../../src/protocols/ag-ui/navigation'
-import type { Gate, ProtocolName } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import type { Gate, ProtocolName } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { useAgentSelector, useAgentStore, useAgentStream } from '../../src/react'
 import { AgentProvider } from '../../src/umbrella/providers'
 

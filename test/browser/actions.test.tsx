@@ -6,8 +6,8 @@ import { GateCard } from '../../src/components/gate-card'
 import { StatusBar } from '../../src/components/status-bar'
 import { Suggestions } from '../../src/components/suggestions'
 import { Transcript } from '../../src/components/transcript'
-import { weftError } from '../../src/core/errors'
-import type { Op } from '../../src/core/ops'
+import { weftError } from '../../src/core/model/errors'
+import type { Op } from '../../src/core/model/ops'
 import { renderWith, storeWith } from './support'
 
 const recommendation = {

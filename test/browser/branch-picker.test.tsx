@@ -2,7 +2,7 @@ import { act, fireEvent, screen } from '@testing-library/react'
 import { createRef } from 'react'
 import { describe, expect, it } from 'vitest'
 import { BranchPicker } from '../../src/components/branch-picker'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { useTurnIds } from '../../src/react/selectors'
 import { renderWith, storeWith } from './support'
 

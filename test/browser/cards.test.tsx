@@ -10,7 +10,7 @@ import { RendererProvider, type MessageRendererProps } from '../../src/component
 import { Sources } from '../../src/components/sources'
 import { Trace } from '../../src/components/trace'
 import { Transcript } from '../../src/components/transcript'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { renderWith, storeWith } from './support'
 
 const toolTurn = (props: Record<string, unknown>, status: 'streaming' | 'done' = 'done'): Op[] => [

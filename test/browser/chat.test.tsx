@@ -8,7 +8,7 @@ import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown
 import { markdownToText } from '../../src/components/markdown/plain'
 import { MessageActions } from '../../src/components/message-actions'
 import { Transcript } from '../../src/components/transcript'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { renderWith, scrollUp, storeWith, textTurn } from './support'
 
 const turns = (count: number): Op[] =>

@@ -10,9 +10,9 @@ import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown
 import { StatusBar } from '../../src/components/status-bar'
 import { Trace, TraceHeadline } from '../../src/components/trace'
 import { TurnError } from '../../src/components/transcript'
-import { weftError } from '../../src/core/errors'
-import type { Source } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { weftError } from '../../src/core/model/errors'
+import type { Source } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import { renderWith, storeWith } from './support'
 
 const source: Source = { id: 's1', kind: 'url', url: 'https://example.com/a', title: 'Example A', citationIndex: 1 }

@@ -9,7 +9,7 @@ import {
   checkRecord, conversationRecord, createConversations, indexedDbConversations,
   type ConversationStorage, type Conversations, type IndexedDbConversationStorage,
 } from '../../src/core/conversations/index'
-import { emptyState } from '../../src/core/model'
+import { emptyState } from '../../src/core/model/model'
 import { memoryStorage } from '../../src/core/resume/storage'
 import { exchange } from '../helpers/exchange'
 

@@ -13,7 +13,7 @@ import { ConversationBoundary } from '../../src/components/conversation-boundary
 import { ThreadList } from '../../src/components/thread-list'
 import { Transcript } from '../../src/components/transcript'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
-import type { WeftError } from '../../src/core/errors'
+import type { WeftError } from '../../src/core/model/errors'
 import { ConversationsProvider } from '../../src/umbrella/providers'
 import { useAgentSelector } from '../../src/react/selectors'
 import { exchange } from '../helpers/exchange'

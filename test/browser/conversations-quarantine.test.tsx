@@ -17,10 +17,10 @@ import {
   checkRecord, conversationRecord, createConversations, stateOf,
   type ConversationRecord, type ConversationStorage, type Conversations,
 } from '../../src/core/conversations/index'
-import type { AgentState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import type { AgentState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import { memoryStorage } from '../../src/core/resume/storage'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { ConversationsProvider } from '../../src/umbrella/providers'
 
 const lists: Conversations[] = []

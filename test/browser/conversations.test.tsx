@@ -8,7 +8,7 @@ import {
   CONVERSATION_CORRUPT, checkRecord, createConversations, indexedDbConversations,
   type Conversations, type IndexedDbConversationStorage,
 } from '../../src/core/conversations/index'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { memoryStorage } from '../../src/core/resume/storage'
 import type { ResumeStorage } from '../../src/core/resume/types'
 import { useConversations } from '../../src/react/conversations'

@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react'
 import { useRef } from 'react'
 import { describe, expect, it } from 'vitest'
 import { Transcript } from '../../src/components/transcript'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { AgentProvider } from '../../src/umbrella/providers'
 import { useHistory, useOlderOnScroll } from '../../src/react/use-history'
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   conversationRecord, indexedDbConversations, summaryOf, type ConversationChange, type ConversationRecord, type IndexedDbConversationStorage,
 } from '../../src/core/conversations/index'
-import { emptyState } from '../../src/core/model'
+import { emptyState } from '../../src/core/model/model'
 
 const storages: IndexedDbConversationStorage[] = []
 afterEach(() => {

@@ -9,7 +9,7 @@ import { BranchPicker } from '../../src/components/branch-picker'
 import { LabelsProvider, type WeftLabels } from '../../src/components/labels'
 import { ThreadList } from '../../src/components/thread-list'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
-import { weftError } from '../../src/core/errors'
+import { weftError } from '../../src/core/model/errors'
 import { ConversationsProvider } from '../../src/umbrella/providers'
 import { renderWith, storeWith } from './support'
 

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Sources } from '../../src/components/sources'
 import { Transcript } from '../../src/components/transcript'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { renderWith, storeWith, textTurn } from './support'
 
 describe('links from the server', () => {

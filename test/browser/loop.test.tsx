@@ -7,7 +7,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Composer } from '../../src/components/composer'
 import { Transcript } from '../../src/components/transcript'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { useAgentStream } from '../../src/react/use-agent-stream'
 import { renderWith } from './support'
 

@@ -4,7 +4,7 @@ import { Lexer } from 'marked'
 import { Markdown, MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
 import { groupsOf, MarkdownBlocks } from '../../src/components/markdown/blocks'
 import { Transcript } from '../../src/components/transcript'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { markdownAnswer } from '../fixtures/markdown-answer'
 import { renderWith, storeWith } from './support'
 

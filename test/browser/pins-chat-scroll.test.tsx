@@ -11,7 +11,7 @@ import '../../src/components/styles.css'
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Chat } from '../../src/components/chat'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { renderWith, scrollUp, storeWith } from './support'
 
 const turns = (count: number): Op[] =>

@@ -9,7 +9,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { GateCard } from '../../src/components/gate-card'
 import { AgentClient } from '../helpers/built-in-client'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { renderWith } from './support'
 
 function sse(events: unknown[]): Response {

@@ -9,13 +9,13 @@ import { userEvent } from 'vitest/browser'
 import { RendererProvider } from '../../src/components/renderers'
 import { Transcript } from '../../src/components/transcript'
 import { foldStream } from '../../src/umbrella/defaults'
-import type { Op } from '../../src/core/ops'
-import { createAgentStore } from '../../src/core/store'
+import type { Op } from '../../src/core/model/ops'
+import { createAgentStore } from '../../src/core/store/store'
 import { useHistory } from '../../src/react/use-history'
 import { toyProtocol, toySse } from '../helpers/toy-protocol'
 import { AgentProvider } from '../../src/react/provider'
 import { renderWith, storeWith } from './support'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 function toyStore(protocol: string | undefined = 'toy') {
   const state = foldStream(toySse(['Hello'], 'From the toy'), { protocol: toyProtocol })

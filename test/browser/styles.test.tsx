@@ -5,11 +5,11 @@
 import '../../src/components/styles.css'
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../src/core/model'
+import type { Message } from '../../src/core/model/model'
 import { RecommendedActionCard } from '../../src/components/messages/recommended-action'
 import { TraceHeadline } from '../../src/components/trace'
 import { TurnError } from '../../src/components/transcript'
-import { weftError } from '../../src/core/errors'
+import { weftError } from '../../src/core/model/errors'
 import { NavigationActions } from '../../src/protocols/ag-ui/react/index'
 import { renderWith, storeWith } from './support'
 

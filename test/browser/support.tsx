@@ -2,8 +2,8 @@ import type { StoreClient } from '../../src/react/client-slots'
 import { cleanup, fireEvent, render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach } from 'vitest'
-import type { Op } from '../../src/core/ops'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import type { Op } from '../../src/core/model/ops'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { AgentProvider } from '../../src/umbrella/providers'
 
 afterEach(() => cleanup())

@@ -12,7 +12,7 @@ import { ThreadList } from '../../src/components/thread-list'
 import { Transcript } from '../../src/components/transcript'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
 import { foldStream } from '../../src/umbrella/defaults'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { ConversationsProvider } from '../../src/umbrella/providers'
 import { AgentProvider } from '../../src/umbrella/providers'
 

@@ -2,7 +2,7 @@ import { act } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Trace, TraceHeadline } from '../../src/components/trace'
 import { foldStream } from '../../src/umbrella/defaults'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { vocionScenarios } from '../../mock/scenarios/vocion'
 import { renderWith, storeWith } from './support'
 

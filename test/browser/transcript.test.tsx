@@ -4,7 +4,7 @@ import { RendererProvider, type MessageRendererProps } from '../../src/component
 import { Trace } from '../../src/components/trace'
 import { Transcript } from '../../src/components/transcript'
 import { foldStream } from '../../src/umbrella/defaults'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { yaoScenarios } from '../../mock/scenarios/yao'
 import { renderWith, storeWith, textTurn } from './support'
 

@@ -7,7 +7,7 @@ import { Chat } from '../../src/components/chat'
 import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
 import { MarkdownMessage } from '../../src/components/messages/text'
 import { RendererProvider, type MessageRendererProps } from '../../src/components/renderers'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { renderWith, scrollUp, storeWith } from './support'
 
 /** `count` finished turns, user and assistant in turn, the answers two paragraphs long. */

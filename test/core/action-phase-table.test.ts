@@ -11,10 +11,10 @@
 import { describe, expect, it } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
 import type { AgentClientOptions } from '../../src/core/client/options'
-import { messageIn } from '../../src/core/message-table'
-import type { AgentState } from '../../src/core/model'
+import { messageIn } from '../../src/core/model/message-table'
+import type { AgentState } from '../../src/core/model/model'
 import { memoryStorage } from '../../src/core/resume/storage'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { ScriptedAgent } from '../helpers/scripted-agent'
 
 const PHASES = ['idle', 'connecting', 'streaming', 'reconnecting', 'awaiting gate', 'awaiting client tool', 'continuing'] as const

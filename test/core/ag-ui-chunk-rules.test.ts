@@ -5,8 +5,8 @@
  * of another kind (or a run's end) closes the stream.
  */
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import type { Message } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import { createAgUiDecoder } from '../../src/protocols/ag-ui/decoder'
 
 type Ev = Record<string, unknown>

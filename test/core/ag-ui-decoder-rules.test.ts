@@ -6,9 +6,9 @@
  * text, reasoning and thinking messages.
  */
 import { describe, expect, it } from 'vitest'
-import { weftError } from '../../src/core/errors'
-import type { Message } from '../../src/core/model'
-import type { MessagePlace, Op } from '../../src/core/ops'
+import { weftError } from '../../src/core/model/errors'
+import type { Message } from '../../src/core/model/model'
+import type { MessagePlace, Op } from '../../src/core/model/ops'
 import { protocolProblem } from '../../src/core/protocol/problem'
 import type { DataPart, DecodeContext } from '../../src/core/protocol/types'
 import { createAgUiDecoder } from '../../src/protocols/ag-ui/decoder'

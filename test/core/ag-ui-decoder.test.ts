@@ -5,9 +5,9 @@ import { createAgUiDecoder, agUiInputMessageId } from '../../src/protocols/ag-ui
 import { sniffAgUi, AG_UI_EVENT_TYPES } from '../../src/protocols/ag-ui/event-types'
 import type { DataPart } from '../../src/core/protocol/types'
 import { foldStream, streamToOps } from '../../src/umbrella/defaults'
-import type { AgentState, Message } from '../../src/core/model'
-import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import type { AgentState, Message } from '../../src/core/model/model'
+import { messageIn, messageList, messageRecord } from '../../src/core/model/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 
 type Ev = Record<string, unknown>
 

@@ -14,8 +14,8 @@ import fc from 'fast-check'
 import { from, lastValueFrom, tap } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../src/umbrella/defaults'
-import { messageIn } from '../../src/core/message-table'
-import type { AgentState } from '../../src/core/model'
+import { messageIn } from '../../src/core/model/message-table'
+import type { AgentState } from '../../src/core/model/model'
 
 type Ev = Record<string, unknown>
 

@@ -8,8 +8,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
 import { foldStream } from '../../src/umbrella/defaults'
-import { messageList } from '../../src/core/message-table'
-import type { AgentState } from '../../src/core/model'
+import { messageList } from '../../src/core/model/message-table'
+import type { AgentState } from '../../src/core/model/model'
 import { agUiHistoryOps } from '../../src/protocols/ag-ui/history'
 
 type Ev = Record<string, unknown>

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { agUiHistoryOps, agUiHistoryUrl, type AgUiHistoryPage } from '../../src/protocols/ag-ui/history'
 import { fold } from '../../src/core/fold/fold'
 import { foldStream } from '../../src/umbrella/defaults'
-import { emptyState, type AgentState } from '../../src/core/model'
-import { messageIn } from '../../src/core/message-table'
+import { emptyState, type AgentState } from '../../src/core/model/model'
+import { messageIn } from '../../src/core/model/message-table'
 
 const page = (messages: unknown[], extra: Partial<AgUiHistoryPage> = {}): AgUiHistoryPage => ({
   scope: 'history_day', threadId: 'th', day: '2026-03-16', hasMore: false, messages, ...extra,

@@ -11,14 +11,14 @@ import { RunAgentInputSchema } from '@ag-ui/core/schemas'
 import { EventEncoder } from '@ag-ui/encoder'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
-import type { AgentState } from '../../src/core/model'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import type { AgentState } from '../../src/core/model/model'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { agUiRunsSource } from '../../src/protocols/ag-ui/runs'
 import { startWebServer, type WebServer } from '../helpers/web-server'
 
 /** Every id the kit makes, in order, so a test can name the run id a request was given. */
 const ids = vi.hoisted(() => ({ issued: [] as string[] }))
-vi.mock('../../src/core/ids', () => ({
+vi.mock('../../src/core/model/ids', () => ({
   newId: (prefix: string) => {
     const id = `${prefix}-${ids.issued.length + 1}`
     ids.issued.push(id)

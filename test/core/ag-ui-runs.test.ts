@@ -5,13 +5,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { encodeFrame } from '../../mock/scenario'
 import { AgUiHistory } from '../../src/protocols/ag-ui/history'
 import { agUiRunsSource, type AgUiRunAccepted } from '../../src/protocols/ag-ui/runs'
-import { syncScheduler } from '../../src/core/batcher'
+import { syncScheduler } from '../../src/core/store/batcher'
 import { AgentClient } from '../helpers/built-in-client'
 import { agUiInputMessageId } from '../../src/protocols/ag-ui/index'
-import type { AgentState } from '../../src/core/model'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
-import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import type { AgentState } from '../../src/core/model/model'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
+import { messageIn, messageList, messageRecord } from '../../src/core/model/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 
 // ------------------------------------------------------------------ the back end of the document, on loopback
 

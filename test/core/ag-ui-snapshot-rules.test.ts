@@ -6,8 +6,8 @@
  * extra fields of a chunk.
  */
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import type { Message } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import type { DataPart } from '../../src/core/protocol/types'
 import { createAgUiDecoder } from '../../src/protocols/ag-ui/decoder'
 import { eventExtras } from '../../src/protocols/ag-ui/event-fields'

@@ -5,7 +5,7 @@
  * result as `readToolResult` reads it, and an interrupt's hold on a call.
  */
 import { describe, expect, it } from 'vitest'
-import type { MessagePlace, Op } from '../../src/core/ops'
+import type { MessagePlace, Op } from '../../src/core/model/ops'
 import { protocolProblem } from '../../src/core/protocol/problem'
 import { createAgUiDecoder } from '../../src/protocols/ag-ui/decoder'
 import { parseJson, readToolResult } from '../../src/protocols/ag-ui/tool-result'

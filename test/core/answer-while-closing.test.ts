@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 
 const frame = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`
 const HEADERS = { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' }

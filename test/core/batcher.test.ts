@@ -5,8 +5,8 @@
  * nothing here waits on a real clock.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createBatcher, defaultScheduler, frameScheduler, microtaskScheduler, type Scheduler } from '../../src/core/batcher'
-import type { Op } from '../../src/core/ops'
+import { createBatcher, defaultScheduler, frameScheduler, microtaskScheduler, type Scheduler } from '../../src/core/store/batcher'
+import type { Op } from '../../src/core/model/ops'
 import { manualScheduler } from '../helpers/manual-scheduler'
 
 const op = (status: 'connecting' | 'streaming'): Op => ({ op: 'stream.status', status })

@@ -5,9 +5,9 @@
  * client tool that finishes after the switch says so on its turn.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { syncScheduler } from '../../src/core/batcher'
+import { syncScheduler } from '../../src/core/store/batcher'
 import { AgentClient } from '../helpers/built-in-client'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 
 const sse = (chunks: unknown[]) => `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { selectBranch, siblingAt } from '../../src/core/branches'
+import { selectBranch, siblingAt } from '../../src/core/store/branches'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type AgentState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { emptyState, type AgentState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 
 const open = (turnId: string, role: 'user' | 'assistant', parentId?: string | null): Op =>
   parentId === undefined ? { op: 'turn.open', turnId, role } : { op: 'turn.open', turnId, role, parentId }

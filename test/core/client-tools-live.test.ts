@@ -16,10 +16,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { type ClientTool } from '../../src/core/client'
 import { AgentClient } from '../helpers/built-in-client'
-import type { AgentState, Message } from '../../src/core/model'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import type { AgentState, Message } from '../../src/core/model/model'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
-import { messageIn, messageList } from '../../src/core/message-table'
+import { messageIn, messageList } from '../../src/core/model/message-table'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
 /** How long a server holds its stream for a tool to start before it gives up and ends it. */

@@ -5,12 +5,12 @@
  * too short to merge comes back as it was.
  */
 import { describe, expect, it } from 'vitest'
-import { weftError } from '../../src/core/errors'
+import { weftError } from '../../src/core/model/errors'
 import { coalesce } from '../../src/core/fold/coalesce'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState } from '../../src/core/model'
-import type { Op, OpOf } from '../../src/core/ops'
-import { messageIn } from '../../src/core/message-table'
+import { emptyState } from '../../src/core/model/model'
+import type { Op, OpOf } from '../../src/core/model/ops'
+import { messageIn } from '../../src/core/model/message-table'
 
 type Delta = OpOf<'message.delta'>
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { coalesce } from '../../src/core/fold/coalesce'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
-import { messageIn } from '../../src/core/message-table'
+import { emptyState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
+import { messageIn } from '../../src/core/model/message-table'
 
 /** A small deterministic generator of plausible op batches. */
 function randomOps(seed: number, count: number): Op[] {

@@ -9,8 +9,8 @@ import {
   CONVERSATION_CORRUPT, checkRecord, conversationRecord, createConversations, memoryConversations, rawJson,
   type ConversationRecord, type Conversations,
 } from '../../src/core/conversations/index'
-import { createAgentStore } from '../../src/core/store'
-import type { Op } from '../../src/core/ops'
+import { createAgentStore } from '../../src/core/store/store'
+import type { Op } from '../../src/core/model/ops'
 import { memoryStorage } from '../../src/core/resume/storage'
 
 const open: Conversations[] = []

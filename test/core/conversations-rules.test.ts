@@ -14,11 +14,11 @@ import {
 import { Journal } from '../../src/core/conversations/journal'
 import { messageOf, saveErrorOf } from '../../src/core/conversations/saver'
 import { storedRevision } from '../../src/core/conversations/storage'
-import { emptyState, type AgentState } from '../../src/core/model'
+import { emptyState, type AgentState } from '../../src/core/model/model'
 import { fold } from '../../src/core/fold/fold'
 import { memoryStorage } from '../../src/core/resume/storage'
 import type { ResumeStorage } from '../../src/core/resume/types'
-import { messageList } from '../../src/core/message-table'
+import { messageList } from '../../src/core/model/message-table'
 import { exchange } from '../helpers/exchange'
 
 const open: Conversations[] = []

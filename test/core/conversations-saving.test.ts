@@ -9,7 +9,7 @@ import {
   ConversationConflictError, checkRecord, conversationRecord, createConversations, memoryConversations, plainData,
   type ConversationChange, type ConversationStorage, type Conversations,
 } from '../../src/core/conversations/index'
-import { emptyState } from '../../src/core/model'
+import { emptyState } from '../../src/core/model/model'
 import { memoryStorage } from '../../src/core/resume/storage'
 import type { ResumeStorage } from '../../src/core/resume/types'
 import { exchange } from '../helpers/exchange'

@@ -1,18 +1,18 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { syncScheduler } from '../../src/core/batcher'
+import { syncScheduler } from '../../src/core/store/batcher'
 import { AgentClient } from '../helpers/built-in-client'
 import {
   CONVERSATION_CONFLICT, CONVERSATION_CORRUPT, CONVERSATION_FOREIGN, CONVERSATION_NEWER, CONVERSATION_VERSION,
   checkRecord, conversationRecord, createConversations, memoryConversations, settleInterrupted, stateOf,
   type ConversationStorage, type Conversations,
 } from '../../src/core/conversations/index'
-import { emptyState } from '../../src/core/model'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
-import type { Op } from '../../src/core/ops'
+import { emptyState } from '../../src/core/model/model'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
+import type { Op } from '../../src/core/model/ops'
 import { memoryStorage } from '../../src/core/resume/storage'
 import { startServer, type TestServer } from '../helpers/server'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 const open: Conversations[] = []
 afterEach(async () => {

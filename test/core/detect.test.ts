@@ -4,15 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
-import { syncScheduler } from '../../src/core/batcher'
+import { syncScheduler } from '../../src/core/store/batcher'
 import { foldStream } from '../../src/umbrella/defaults'
-import { FrameDecoder } from '../../src/core/pipeline'
+import { FrameDecoder } from '../../src/core/protocol/frame-decoder'
 import { builtInProtocols } from '../../src/protocols/index'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { encodeFrame } from '../../mock/scenario'
 import { scenarios } from '../../mock/scenarios/index'
 import { startServer, type TestServer } from '../helpers/server'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 const sseOf = (name: string, protocol: string) => {
   const scenario = scenarios.find((s) => s.protocol === protocol && s.name === name)!

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { expect } from 'vitest'
-import type { ProtocolName } from '../../src/core/model'
+import type { ProtocolName } from '../../src/core/model/model'
 import { comparable, cutAt, liveFold, recordedFold } from '../helpers/live-fold'
 import { splits, sseStream } from '../helpers/streams'
 

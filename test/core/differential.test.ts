@@ -11,7 +11,7 @@
  * `WEFT_RUNS` and `WEFT_PATH` to start at the failing stream).
  */
 import { describe, expect, it } from 'vitest'
-import type { ProtocolName } from '../../src/core/model'
+import type { ProtocolName } from '../../src/core/model/model'
 import { checkDifferential, failureReport, rerunCommand, type DifferentialRun } from './differential-property'
 
 const PROTOCOLS = (process.env.WEFT_PROTOCOLS?.split(',') ?? ['yao', 'ui-message', 'vocion', 'ag-ui']) as ProtocolName[]

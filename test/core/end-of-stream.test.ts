@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
-import { syncScheduler } from '../../src/core/batcher'
-import type { AgentState, ProtocolName } from '../../src/core/model'
-import { selectTurnMessages } from '../../src/core/selectors'
-import { createAgentStore } from '../../src/core/store'
+import { syncScheduler } from '../../src/core/store/batcher'
+import type { AgentState, ProtocolName } from '../../src/core/model/model'
+import { selectTurnMessages } from '../../src/core/store/selectors'
+import { createAgentStore } from '../../src/core/store/store'
 import { comparable, liveFold, perFrame, recordedFold } from '../helpers/live-fold'
 import { sse } from '../helpers/yao'
 

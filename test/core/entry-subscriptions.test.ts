@@ -4,10 +4,10 @@
  * and nothing of any other entry; unsubscribing stops it, once.
  */
 import { describe, expect, it } from 'vitest'
-import { subscribeEntry } from '../../src/core/entry-subscriptions'
-import { createAgentStore } from '../../src/core/store'
-import type { Op } from '../../src/core/ops'
-import { messageIn } from '../../src/core/message-table'
+import { subscribeEntry } from '../../src/core/store/entry-subscriptions'
+import { createAgentStore } from '../../src/core/store/store'
+import type { Op } from '../../src/core/model/ops'
+import { messageIn } from '../../src/core/model/message-table'
 
 const append = (messageId: string, value: string): Op => ({ op: 'message.delta', turnId: 't1', messageId, action: 'append', path: 'content', value })
 

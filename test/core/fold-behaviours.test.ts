@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../src/umbrella/defaults'
-import { messageList } from '../../src/core/message-table'
-import type { AgentState, Message, TraceNode } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { messageList } from '../../src/core/model/message-table'
+import type { AgentState, Message, TraceNode } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import { createAgUiDecoder } from '../../src/protocols/ag-ui/decoder'
 
 type Ev = Record<string, unknown>

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest'
 import { pathTo, prependChain, selectTurnBranch } from '../../src/core/fold/branches'
 import { fold, produceWith } from '../../src/core/fold/fold'
-import { emptyState, type AgentState, type Turn } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { emptyState, type AgentState, type Turn } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import { checkRecord, conversationRecord, stateOf as recordState } from '../../src/core/conversations/record'
 
 const open = (turnId: string, role: 'user' | 'assistant', parentId?: string | null): Op =>

@@ -6,13 +6,13 @@
  * refusal while it keeps what was there.
  */
 import { describe, expect, it } from 'vitest'
-import { weftError } from '../../src/core/errors'
+import { weftError } from '../../src/core/model/errors'
 import { applyDelta, DeltaError } from '../../src/core/fold/deltas'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type AgentState } from '../../src/core/model'
-import type { DeltaAction, Op } from '../../src/core/ops'
+import { emptyState, type AgentState } from '../../src/core/model/model'
+import type { DeltaAction, Op } from '../../src/core/model/ops'
 import { PathError } from '../../src/core/util/paths'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 const open: Op = { op: 'turn.open', turnId: 't1', role: 'assistant' }
 const put = (props: Record<string, unknown>): Op => ({ op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', props })

@@ -8,9 +8,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type AgentState } from '../../src/core/model'
-import type { DeltaAction, Op } from '../../src/core/ops'
-import { messageIn, messageRecord } from '../../src/core/message-table'
+import { emptyState, type AgentState } from '../../src/core/model/model'
+import type { DeltaAction, Op } from '../../src/core/model/ops'
+import { messageIn, messageRecord } from '../../src/core/model/message-table'
 
 const open: Op = { op: 'turn.open', turnId: 't1', role: 'assistant' }
 const append = (value: unknown, place: { blockId?: string; threadId?: string; path?: string } = {}): Op => {

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type Turn } from '../../src/core/model'
-import type { HydratedTurn, Op } from '../../src/core/ops'
-import { messageIn, messageRecord } from '../../src/core/message-table'
+import { emptyState, type Turn } from '../../src/core/model/model'
+import type { HydratedTurn, Op } from '../../src/core/model/ops'
+import { messageIn, messageRecord } from '../../src/core/model/message-table'
 
 const bare = (id: string, fields: Partial<Turn> = {}): Turn => ({
   id, role: 'assistant', status: 'done', blockIds: [], messageIds: [], traceRootIds: [], gateIds: [],

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type AgentState } from '../../src/core/model'
-import type { HydratedTurn, Op } from '../../src/core/ops'
+import { emptyState, type AgentState } from '../../src/core/model/model'
+import type { HydratedTurn, Op } from '../../src/core/model/ops'
 
 const refusal = (id: string, code: string) =>
   ({ type: 'protocol', message: `refused the id "${id}" sent by the server`, code, retryable: false })

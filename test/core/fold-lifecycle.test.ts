@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { weftError } from '../../src/core/errors'
+import { weftError } from '../../src/core/model/errors'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type AgentState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
-import { messageIn, messageRecord } from '../../src/core/message-table'
+import { emptyState, type AgentState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
+import { messageIn, messageRecord } from '../../src/core/model/message-table'
 
 const open = (turnId: string): Op => ({ op: 'turn.open', turnId, role: 'assistant' })
 const text = (turnId: string, messageId: string, place: { blockId?: string; threadId?: string } = {}): Op =>

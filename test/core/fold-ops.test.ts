@@ -3,11 +3,11 @@
  * it keeps, and the problem (type, message, code) it records when it cannot apply.
  */
 import { describe, expect, it } from 'vitest'
-import { weftError } from '../../src/core/errors'
+import { weftError } from '../../src/core/model/errors'
 import { fold, foldIsolated } from '../../src/core/fold/fold'
-import { emptyState, type AgentState, type Gate } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
-import { messageIn, messageRecord } from '../../src/core/message-table'
+import { emptyState, type AgentState, type Gate } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
+import { messageIn, messageRecord } from '../../src/core/model/message-table'
 
 const open: Op = { op: 'turn.open', turnId: 't1', role: 'assistant' }
 const started = (...ops: Op[]): AgentState => fold(emptyState(), [open, ...ops])

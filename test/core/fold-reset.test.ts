@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
-import { messageRecord } from '../../src/core/message-table'
+import { emptyState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
+import { messageRecord } from '../../src/core/model/message-table'
 
 const put = (messageId: string, place: { blockId?: string; threadId?: string } = {}): Op =>
   ({ op: 'message.put', turnId: 't1', messageId, type: 'text', props: { content: messageId }, ...place })

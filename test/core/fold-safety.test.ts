@@ -3,20 +3,20 @@
  * issue 7's classes 2 and 4, each a named regression test.
  */
 import { describe, expect, it } from 'vitest'
-import { createBatcher, frameScheduler, syncScheduler, type Scheduler } from '../../src/core/batcher'
+import { createBatcher, frameScheduler, syncScheduler, type Scheduler } from '../../src/core/store/batcher'
 import { AgentClient } from '../helpers/built-in-client'
 import { applyOps, fold, foldIsolated } from '../../src/core/fold/fold'
 import { applyDelta, DeltaError } from '../../src/core/fold/deltas'
 import { MAX_PATH_SEGMENTS, PathError } from '../../src/core/util/paths'
 import { foldStream } from '../../src/umbrella/defaults'
-import { emptyState, type AgentState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
-import { MAX_EVENT_DEPTH } from '../../src/core/pipeline'
-import { createAgentStore } from '../../src/core/store'
+import { emptyState, type AgentState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
+import { MAX_EVENT_DEPTH } from '../../src/core/protocol/frame-decoder'
+import { createAgentStore } from '../../src/core/store/store'
 import { liveFold, piecesFetch } from '../helpers/live-fold'
 import { contents, sse } from '../helpers/yao'
-import { messageIn, messageRecord } from '../../src/core/message-table'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import { messageIn, messageRecord } from '../../src/core/model/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 
 const yao = (events: unknown[]) => foldStream(events, { protocol: 'yao' })
 // Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).

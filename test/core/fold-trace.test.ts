@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type AgentState, type TraceNode } from '../../src/core/model'
-import type { Op, OpOf } from '../../src/core/ops'
+import { emptyState, type AgentState, type TraceNode } from '../../src/core/model/model'
+import type { Op, OpOf } from '../../src/core/model/ops'
 
 type NodePatch = OpOf<'trace.node'>['node']
 

@@ -4,10 +4,10 @@
  * does not name keeps its value.
  */
 import { describe, expect, it } from 'vitest'
-import { weftError } from '../../src/core/errors'
+import { weftError } from '../../src/core/model/errors'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type AgentState, type Turn } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { emptyState, type AgentState, type Turn } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 
 const bare = (id: string, fields: Partial<Turn> = {}): Turn => ({
   id, role: 'assistant', status: 'streaming', blockIds: [], messageIds: [], traceRootIds: [], gateIds: [],

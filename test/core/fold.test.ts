@@ -3,9 +3,9 @@ import { fold } from '../../src/core/fold/fold'
 import { applyDelta } from '../../src/core/fold/deltas'
 import { parsePath } from '../../src/core/util/paths'
 import { clean } from '../../src/core/util/record'
-import { emptyState, type AgentState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
-import { messageIn } from '../../src/core/message-table'
+import { emptyState, type AgentState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
+import { messageIn } from '../../src/core/model/message-table'
 
 const open: Op = { op: 'turn.open', turnId: 't1', role: 'assistant' }
 

@@ -7,12 +7,12 @@ import { fold } from '../../src/core/fold/fold'
 import { foldStream } from '../../src/umbrella/defaults'
 import { historyOps } from '../../src/core/history/merge'
 import { HistoryPager } from '../../src/core/history/pager'
-import { emptyState, type AgentState } from '../../src/core/model'
+import { emptyState, type AgentState } from '../../src/core/model/model'
 import { uiMessages } from '../helpers/ui-message-arbitraries'
 
 /** What the AI SDK request builder sends for the active path. */
 const toUIMessages = (state: AgentState) => builderMessages(state, state.turnIds)
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { historyReaderOf } from '../../src/core/protocol/history'
 import { findProtocol } from '../../src/core/protocol/resolve'
 import { builtInProtocols } from '../../src/protocols/index'
@@ -23,8 +23,8 @@ import { uiMessageHistory, type UIMessageLike } from '../../src/protocols/ui-mes
 import { toUIMessages as builderMessages } from '../../src/protocols/ui-message/ui-messages'
 import { vocionHistory } from '../../src/protocols/vocion/history'
 import { yaoHistory } from '../../src/protocols/yao/history'
-import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import { messageIn, messageList, messageRecord } from '../../src/core/model/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 
 const load = (batch: ReturnType<typeof uiMessageHistory>, state: AgentState = emptyState()) => fold(state, historyOps(batch, state))
 

@@ -70,7 +70,7 @@ describe('layers', () => {
       .map((file) => relative(src, file))
       .filter((file) => !file.startsWith('core/fold/'))
       .flatMap((file) => importsOf(file).filter(({ target }) => target.startsWith('core/fold/')))
-      .filter(({ file }) => !['core/store.ts', 'core/fold-stream.ts', 'core/index.ts'].includes(file))
+      .filter(({ file }) => !['core/store/store.ts', 'core/protocol/fold-stream.ts', 'core/index.ts'].includes(file))
     expect(bad).toEqual([])
   })
 
@@ -152,18 +152,18 @@ const DERIVED_CACHES: ReadonlySet<string> = new Set([
   'components/hooks.ts:turnOutlines',
   'components/hooks.ts:blockOutlines',
   'shiki/highlight-with-shiki.ts:loaded',
-  'core/branches.ts:infos',
-  'core/branches.ts:alone',
+  'core/store/branches.ts:infos',
+  'core/store/branches.ts:alone',
   'core/fold/trace.ts:waitingByRoots',
-  'core/message-table.ts:listed',
-  'core/message-table.ts:flattened',
-  'core/selectors.ts:turnMessages',
-  'core/selectors.ts:turnBlocks',
-  'core/selectors.ts:turnGates',
-  'core/selectors.ts:treeItems',
-  'core/selectors.ts:traceTrees',
-  'core/selectors.ts:traceLists',
-  'core/selectors.ts:summaries',
+  'core/model/message-table.ts:listed',
+  'core/model/message-table.ts:flattened',
+  'core/store/selectors.ts:turnMessages',
+  'core/store/selectors.ts:turnBlocks',
+  'core/store/selectors.ts:turnGates',
+  'core/store/selectors.ts:treeItems',
+  'core/store/selectors.ts:traceTrees',
+  'core/store/selectors.ts:traceLists',
+  'core/store/selectors.ts:summaries',
   'core/util/paths.ts:parsedPaths',
   'core/util/record.ts:sealedValues',
   'protocols/yao/decoder.ts:plainKeys',
@@ -178,7 +178,7 @@ const DERIVED_CACHES: ReadonlySet<string> = new Set([
  */
 const STORE_TABLES_PENDING: ReadonlySet<string> = new Set([
   'core/resume/turn-memory.ts:byOwner',
-  'core/entry-subscriptions.ts:watchersOf',
+  'core/store/entry-subscriptions.ts:watchersOf',
 ])
 
 /** Files over the limit, each to be split; the list only shrinks. */

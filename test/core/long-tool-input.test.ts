@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { emptyState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import type { Decoder } from '../../src/core/protocol/types'
 import { IncrementalJsonParser } from '../../src/core/util/partial-json'
 import { createAgUiDecoder } from '../../src/protocols/ag-ui/decoder'
 import { createUIMessageDecoder } from '../../src/protocols/ui-message/decoder'
-import { messageList } from '../../src/core/message-table'
+import { messageList } from '../../src/core/model/message-table'
 
 /** A long tool input: a query and `count` items, as one JSON text. */
 const longInput = (count: number) => ({ query: 'plan the week', items: Array.from({ length: count }, (_, i) => ({ id: i, title: `Item ${i}`, done: i % 3 === 0 })) })

@@ -8,12 +8,12 @@ import { EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/core'
 import { RunAgentInputSchema } from '@ag-ui/core/schemas'
 import { EventEncoder } from '@ag-ui/encoder'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { selectBranch } from '../../src/core/branches'
+import { selectBranch } from '../../src/core/store/branches'
 import { AgentClient } from '../helpers/built-in-client'
-import type { AgentState } from '../../src/core/model'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import type { AgentState } from '../../src/core/model/model'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 let server: WebServer
 let store: AgentStore

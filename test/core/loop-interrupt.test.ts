@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
-import type { AgentState } from '../../src/core/model'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import type { AgentState } from '../../src/core/model/model'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 const REVIEW = {
   action_requests: [

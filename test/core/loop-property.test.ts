@@ -14,9 +14,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
 import { createConversations, memoryConversations } from '../../src/core/conversations/index'
-import { messageList } from '../../src/core/message-table'
-import type { AgentState } from '../../src/core/model'
-import { selectBranch } from '../../src/core/branches'
+import { messageList } from '../../src/core/model/message-table'
+import type { AgentState } from '../../src/core/model/model'
+import { selectBranch } from '../../src/core/store/branches'
 import { ScriptedAgent, type Reply } from '../helpers/scripted-agent'
 
 const FAULTS = ['complete', 'cut', 'drop', 'status 500', 'status 400', 'approval', 'hold'] as const

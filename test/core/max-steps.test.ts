@@ -10,9 +10,9 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { AgentClient } from '../helpers/built-in-client'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
 const tools = { getLocation: tool({ description: "The user's city", inputSchema: z.object({}), outputSchema: z.object({ city: z.string() }) }) }

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bucketOf, deleteMessage, messageIn, messageList, messageRecord, putMessage, toMessageTable, type MessageTable } from '../../src/core/message-table'
+import { bucketOf, deleteMessage, messageIn, messageList, messageRecord, putMessage, toMessageTable, type MessageTable } from '../../src/core/model/message-table'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type Message } from '../../src/core/model'
+import { emptyState, type Message } from '../../src/core/model/model'
 import { checkRecord, conversationRecord, stateOf } from '../../src/core/conversations/record'
 
 const message = (id: string, content = id, turnId = 't1'): Message => ({ id, turnId, role: 'assistant', type: 'text', props: { content }, status: 'done' })

@@ -4,12 +4,12 @@
  * demonstrate approve → continue, a client tool, regenerate, edit and a branch switch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { selectBranch } from '../../src/core/branches'
+import { selectBranch } from '../../src/core/store/branches'
 import { AgentClient } from '../helpers/built-in-client'
-import type { AgentState, ProtocolName } from '../../src/core/model'
-import { createAgentStore } from '../../src/core/store'
+import type { AgentState, ProtocolName } from '../../src/core/model/model'
+import { createAgentStore } from '../../src/core/store/store'
 import { startServer, type TestServer } from '../helpers/server'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 let srv: TestServer
 beforeAll(async () => {

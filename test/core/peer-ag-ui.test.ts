@@ -9,8 +9,8 @@ import { from } from 'rxjs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { findScenario } from '../../mock/scenarios/index'
 import { foldStream } from '../../src/umbrella/defaults'
-import type { AgentState } from '../../src/core/model'
-import { messageIn, messageList } from '../../src/core/message-table'
+import type { AgentState } from '../../src/core/model/model'
+import { messageIn, messageList } from '../../src/core/model/message-table'
 
 type Ev = Record<string, unknown>
 

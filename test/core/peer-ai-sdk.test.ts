@@ -7,8 +7,8 @@ import { getToolName, isToolUIPart, readUIMessageStream, type UIMessage, type UI
 import { describe, expect, it } from 'vitest'
 import { uiMessageChunks } from '../../mock/scenarios/ui-message'
 import { foldStream } from '../../src/umbrella/defaults'
-import type { AgentState, Message, TraceStatus } from '../../src/core/model'
-import { messageIn } from '../../src/core/message-table'
+import type { AgentState, Message, TraceStatus } from '../../src/core/model/model'
+import { messageIn } from '../../src/core/model/message-table'
 
 type Chunk = Record<string, unknown> & { type: string }
 const TURN = 'turn-1'

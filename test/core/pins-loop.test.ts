@@ -10,11 +10,11 @@ import { convertToModelMessages, simulateReadableStream, streamText, tool, valid
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { selectBranch } from '../../src/core/branches'
+import { selectBranch } from '../../src/core/store/branches'
 import { AgentClient } from '../helpers/built-in-client'
-import { messageIn } from '../../src/core/message-table'
-import type { AgentState, Message } from '../../src/core/model'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import { messageIn } from '../../src/core/model/message-table'
+import type { AgentState, Message } from '../../src/core/model/model'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { startWebServer, type WebServer } from '../helpers/web-server'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }

@@ -9,8 +9,8 @@
 import { describe, expect, it } from 'vitest'
 import { type AgentClientOptions } from '../../src/core/client'
 import { AgentClient } from '../helpers/built-in-client'
-import type { AgentState } from '../../src/core/model'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import type { AgentState } from '../../src/core/model/model'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { fakeFetch, type Call } from '../helpers/fake-fetch'
 
 const API = 'http://agent.test/api/chat'

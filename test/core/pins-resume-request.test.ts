@@ -10,7 +10,7 @@ import { type AgentClientOptions } from '../../src/core/client'
 import { AgentClient } from '../helpers/built-in-client'
 import { memoryStorage, writeHandle } from '../../src/core/resume/storage'
 import type { ResumeHandle } from '../../src/core/resume/types'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { fakeFetch, type Call } from '../helpers/fake-fetch'
 
 const API = 'http://agent.test/api/chat'

@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { foldStream } from '../../src/umbrella/defaults'
-import type { AgentState } from '../../src/core/model'
-import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
+import type { AgentState } from '../../src/core/model/model'
+import { messageIn, messageList, messageRecord } from '../../src/core/model/message-table'
 
 const HOSTILE = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf']
 

@@ -6,10 +6,10 @@
  * bodies sent as they are, the text of a send input).
  */
 import { describe, expect, it } from 'vitest'
-import { WeftStreamError } from '../../src/core/errors'
+import { WeftStreamError } from '../../src/core/model/errors'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type AgentState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { emptyState, type AgentState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import type { RequestContext } from '../../src/core/protocol/request'
 import { defaultRequest, hostBody, textOf } from '../../src/core/client/request-plan'
 import { agUiRequest as agUiBody, toAgUiMessages } from '../../src/protocols/ag-ui/request'

@@ -9,11 +9,11 @@ import { convertToModelMessages, simulateReadableStream, streamText, validateUIM
 import { MockLanguageModelV3 } from 'ai/test'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { memoryStorage } from '../../src/core/resume/storage'
 import { toyProtocol } from '../helpers/toy-protocol'
 import { startWebServer, type WebServer } from '../helpers/web-server'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
 

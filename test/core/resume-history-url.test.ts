@@ -6,13 +6,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { syncScheduler } from '../../src/core/batcher'
+import { syncScheduler } from '../../src/core/store/batcher'
 import { RESUME_EXPIRED, type ResumeOptions } from '../../src/core/client'
 import { AgentClient } from '../helpers/built-in-client'
-import type { AgentState, ProtocolName } from '../../src/core/model'
+import type { AgentState, ProtocolName } from '../../src/core/model/model'
 import { memoryStorage, resumeStorageKey } from '../../src/core/resume/storage'
-import { createAgentStore } from '../../src/core/store'
-import { messageIn, messageList } from '../../src/core/message-table'
+import { createAgentStore } from '../../src/core/store/store'
+import { messageIn, messageList } from '../../src/core/model/message-table'
 
 const answer = 'The whole answer, as the server stored it.'
 

@@ -25,8 +25,8 @@ function files(dir: string): string[] {
 async function freshClient() {
   vi.resetModules()
   const { AgentClient } = await import('../helpers/built-in-client')
-  const { createAgentStore } = await import('../../src/core/store')
-  const { syncScheduler } = await import('../../src/core/batcher')
+  const { createAgentStore } = await import('../../src/core/store/store')
+  const { syncScheduler } = await import('../../src/core/store/batcher')
   const { memoryStorage } = await import('../../src/core/resume/storage')
   const { preloadResume } = await import('../../src/core/resume/load-binding')
   return { AgentClient, createAgentStore, syncScheduler, memoryStorage, preloadResume }

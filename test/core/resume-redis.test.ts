@@ -12,10 +12,10 @@ import { createResumableStreamContext, type ResumableStreamContext } from 'resum
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
 import { memoryStorage } from '../../src/core/resume/storage'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { startRedis, type RedisServer } from '../helpers/redis'
 import { startWebServer, type WebServer } from '../helpers/web-server'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 const WORDS = Array.from({ length: 60 }, (_, i) => `w${i} `)
 const FULL = WORDS.join('')

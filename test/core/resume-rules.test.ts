@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { WeftStreamError } from '../../src/core/errors'
+import { WeftStreamError } from '../../src/core/model/errors'
 import type { ProtocolDefinition } from '../../src/core/protocol/types'
 import { fingerprint } from '../../src/core/resume/fingerprint'
 import { TurnLedger } from '../../src/core/resume/ledger'

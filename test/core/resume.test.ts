@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createResumeRoutes } from '../../mock/resume'
-import { syncScheduler } from '../../src/core/batcher'
+import { syncScheduler } from '../../src/core/store/batcher'
 import { AgentClient } from '../helpers/built-in-client'
 import { alignReplay } from '../../src/core/resume/align'
 import { backoffDelay } from '../../src/core/resume/backoff'
@@ -18,10 +18,10 @@ import { vocionResume, type VocionHandle } from '../../src/protocols/vocion/inde
 import { yaoResume } from '../../src/protocols/yao/index'
 import type { ReplayItem, ResumeHandle, ResumeState, ResumeStrategy } from '../../src/core/resume/types'
 import { joinPath, withQuery } from '../../src/core/resume/url'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import type { SSEFrame } from '../../src/core/transport/frames'
 import { startServer, type TestServer } from '../helpers/server'
-import { messageList } from '../../src/core/message-table'
+import { messageList } from '../../src/core/model/message-table'
 
 function item(data: string, extra: Partial<ReplayItem> = {}): ReplayItem {
   const frame: SSEFrame = { data, ...(extra.frame ?? {}) }

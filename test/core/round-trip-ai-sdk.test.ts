@@ -15,11 +15,11 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
 import { historyOps } from '../../src/core/history/merge'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { uiMessageHistory, type UIMessageLike } from '../../src/protocols/ui-message/history'
 import { settledUiMessages } from '../helpers/ui-message-arbitraries'
 import { startWebServer, type WebServer } from '../helpers/web-server'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }
 

@@ -26,16 +26,16 @@ vi.mock('../../src/core/client/run-state', async (importOriginal) => {
 let srv: TestServer
 // The setup file already loaded the client; a fresh module graph is what sees the watched transition.
 let AgentClient: typeof import('../helpers/built-in-client').AgentClient
-let createAgentStore: typeof import('../../src/core/store').createAgentStore
+let createAgentStore: typeof import('../../src/core/store/store').createAgentStore
 let memoryStorage: typeof import('../../src/core/resume/storage').memoryStorage
-let syncScheduler: typeof import('../../src/core/batcher').syncScheduler
+let syncScheduler: typeof import('../../src/core/store/batcher').syncScheduler
 beforeAll(async () => {
   srv = await startServer({ scenarios, routes: createResumeRoutes() })
   vi.resetModules()
   ;({ AgentClient } = await import('../helpers/built-in-client'))
-  ;({ createAgentStore } = await import('../../src/core/store'))
+  ;({ createAgentStore } = await import('../../src/core/store/store'))
   ;({ memoryStorage } = await import('../../src/core/resume/storage'))
-  ;({ syncScheduler } = await import('../../src/core/batcher'))
+  ;({ syncScheduler } = await import('../../src/core/store/batcher'))
 })
 afterAll(() => srv.close())
 beforeEach(() => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { createBatcher, defaultScheduler, microtaskScheduler } from '../../src/core/batcher'
+import { createBatcher, defaultScheduler, microtaskScheduler } from '../../src/core/store/batcher'
 import { AgentClient } from '../helpers/built-in-client'
-import type { Op } from '../../src/core/ops'
-import { createAgentStore } from '../../src/core/store'
-import { messageList } from '../../src/core/message-table'
+import type { Op } from '../../src/core/model/ops'
+import { createAgentStore } from '../../src/core/store/store'
+import { messageList } from '../../src/core/model/message-table'
 
 /** A Yao answer of `events` text deltas, as SSE text. */
 function yaoAnswer(events: number): string {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { emptyState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import { seal } from '../../src/core/util/record'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 const at = { turnId: 't1', messageId: 'm1', type: 'tool' } as const
 const sealedInput = () => seal({ items: seal([seal({ id: 1 })]), q: 'a', nested: seal({ deep: seal({ x: 1 }) }) })

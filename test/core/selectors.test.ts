@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState, type AgentState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { emptyState, type AgentState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import {
   selectBlocks, selectCitation, selectGates, selectHeadline, selectMessage, selectThread, selectTraceList,
   selectTraceSummary, selectTraceTree, selectTurn, selectTurnMessages,
-} from '../../src/core/selectors'
+} from '../../src/core/store/selectors'
 
 const T = 't1'
 const node = (id: string, fields: Record<string, unknown> = {}): Op =>

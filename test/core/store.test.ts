@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createBatcher, syncScheduler } from '../../src/core/batcher'
-import { weftError } from '../../src/core/errors'
-import { createAgentStore, snapshot } from '../../src/core/store'
-import { messageIn } from '../../src/core/message-table'
+import { createBatcher, syncScheduler } from '../../src/core/store/batcher'
+import { weftError } from '../../src/core/model/errors'
+import { createAgentStore, snapshot } from '../../src/core/store/store'
+import { messageIn } from '../../src/core/model/message-table'
 
 describe('createAgentStore', () => {
   it('makes independent stores', () => {

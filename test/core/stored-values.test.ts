@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { fold } from '../../src/core/fold/fold'
-import { messageIn } from '../../src/core/message-table'
-import { emptyState } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
+import { messageIn } from '../../src/core/model/message-table'
+import { emptyState } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
 import { cleanCopy } from '../../src/core/util/record'
 
 const delta = (action: 'set' | 'merge' | 'append' | 'replace', path: string, value: unknown): Op => ({

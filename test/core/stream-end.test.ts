@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import '../../src/protocols/index'
 import { AgentClient } from '../helpers/built-in-client'
 import { memoryStorage } from '../../src/core/resume/storage'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { fakeFetch } from '../helpers/fake-fetch'
 import { manualScheduler } from '../helpers/manual-scheduler'
 

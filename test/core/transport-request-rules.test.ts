@@ -6,7 +6,7 @@
  * Every response here is a real `Response` from an injected fetch.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { WeftStreamError } from '../../src/core/errors'
+import { WeftStreamError } from '../../src/core/model/errors'
 import { fetchJSON, httpError, parseRetryAfter } from '../../src/core/transport'
 import { networkError, readStart, requestInit } from '../../src/core/transport/request'
 import { caught, fakeFetch, headerList, rejection } from '../helpers/fake-fetch'

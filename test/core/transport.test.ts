@@ -2,7 +2,7 @@ import { mulberry32 } from '../../mock/sse'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { WeftStreamError, type WeftError } from '../../src/core/errors'
+import { WeftStreamError, type WeftError } from '../../src/core/model/errors'
 import { fetchJSON, openStream, type OpenedStream, type SSEFrame } from '../../src/core/transport'
 
 // ---------------------------------------------------------------- test server

@@ -5,10 +5,10 @@
  * client and in `foldStream`, for every split of the bytes and every protocol.
  */
 import { describe, expect, it } from 'vitest'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 import { foldStream } from '../../src/umbrella/defaults'
-import type { AgentState, ProtocolName } from '../../src/core/model'
-import { selectTurnMessages } from '../../src/core/selectors'
+import type { AgentState, ProtocolName } from '../../src/core/model/model'
+import { selectTurnMessages } from '../../src/core/store/selectors'
 import { comparable, liveFold, perFrame, recordedFold } from '../helpers/live-fold'
 import { sse } from '../helpers/yao'
 

@@ -7,8 +7,8 @@
  * chunk count as extra.
  */
 import { describe, expect, it } from 'vitest'
-import { weftError } from '../../src/core/errors'
-import type { Op } from '../../src/core/ops'
+import { weftError } from '../../src/core/model/errors'
+import type { Op } from '../../src/core/model/ops'
 import { protocolProblem } from '../../src/core/protocol/problem'
 import type { DecodeContext, Decoder } from '../../src/core/protocol/types'
 import { chunkExtras } from '../../src/protocols/ui-message/chunk-fields'

@@ -4,10 +4,10 @@ import { uiMessageChunks, uiMessageScenarios } from '../../mock/scenarios/ui-mes
 import { createUIMessageDecoder } from '../../src/protocols/ui-message/decoder'
 import { fold } from '../../src/core/fold/fold'
 import { foldStream } from '../../src/umbrella/defaults'
-import { emptyState, type AgentState, type Message } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
-import { messageIn } from '../../src/core/message-table'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import { emptyState, type AgentState, type Message } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
+import { messageIn } from '../../src/core/model/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 
 type Chunk = Record<string, unknown>
 const TURN = 'turn-1'

@@ -6,7 +6,7 @@
  * across a flush.
  */
 import { describe, expect, it } from 'vitest'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { protocolProblem } from '../../src/core/protocol/problem'
 import type { Decoder } from '../../src/core/protocol/types'
 import { createUIMessageDecoder } from '../../src/protocols/ui-message/decoder'

@@ -5,11 +5,11 @@ import { detectProtocol } from '../../src/core/protocol/detect'
 import { builtInProtocols as protocols } from '../../src/protocols/index'
 import type { DataPart } from '../../src/core/protocol/types'
 import { fold } from '../../src/core/fold/fold'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 import { foldStream } from '../../src/umbrella/defaults'
-import { emptyState, type AgentState, type Message } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
-import { messageIn } from '../../src/core/message-table'
+import { emptyState, type AgentState, type Message } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
+import { messageIn } from '../../src/core/model/message-table'
 
 type Chunk = Record<string, unknown>
 

@@ -6,7 +6,7 @@
  * sure the sniffer is from a stream's first event.
  */
 import { describe, expect, it } from 'vitest'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { classifyVocionError, createVocionDecoder, sniffVocion } from '../../src/protocols/vocion/decoder'
 
 const decoder = () => createVocionDecoder({ turnId: 't1', scope: 't1' })

@@ -7,7 +7,7 @@
  * exact problems a malformed event reports.
  */
 import { describe, expect, it } from 'vitest'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { createVocionDecoder } from '../../src/protocols/vocion/decoder'
 
 type Ev = Record<string, unknown>

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AgentClient } from '../helpers/built-in-client'
-import type { Gate } from '../../src/core/model'
-import { createAgentStore } from '../../src/core/store'
+import type { Gate } from '../../src/core/model/model'
+import { createAgentStore } from '../../src/core/store/store'
 import { startServer, type TestServer } from '../helpers/server'
 
 let srv: TestServer

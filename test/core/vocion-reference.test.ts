@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../src/umbrella/defaults'
-import type { AgentState, TraceNode } from '../../src/core/model'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import type { AgentState, TraceNode } from '../../src/core/model/model'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 
 type Event = Record<string, unknown>
 const TURN = 'turn-1'

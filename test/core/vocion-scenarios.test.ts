@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { encodeFrame, type Scenario } from '../../mock/scenario'
 import { findScenario } from '../../mock/scenarios/index'
 import { foldStream } from '../../src/umbrella/defaults'
-import type { AgentState } from '../../src/core/model'
+import type { AgentState } from '../../src/core/model/model'
 import {
   selectCitation, selectGates, selectTraceSummary, selectTraceTree, selectTurn, selectTurnMessages,
-} from '../../src/core/selectors'
+} from '../../src/core/store/selectors'
 
 /** Folds a scenario exactly as it goes over the wire, letting detection pick the protocol. */
 function play(name: string): AgentState {

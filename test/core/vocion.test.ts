@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { createVocionDecoder, classifyVocionError } from '../../src/protocols/vocion/decoder'
 import { vocionProtocol } from '../../src/protocols/vocion/index'
 import { foldStream, streamToOps } from '../../src/umbrella/defaults'
-import type { AgentState, Message, TraceNode } from '../../src/core/model'
-import { selectCitation, selectTraceList, selectTurnMessages } from '../../src/core/selectors'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import type { AgentState, Message, TraceNode } from '../../src/core/model/model'
+import { selectCitation, selectTraceList, selectTurnMessages } from '../../src/core/store/selectors'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 
 // Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
 const problemsOf = (state: AgentState) => state.turns['turn-1']!.problems.filter((p) => p.code !== STREAM_TRUNCATED)

@@ -9,11 +9,11 @@ import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../src/umbrella/defaults'
 import { fold } from '../../src/core/fold/fold'
 import { historyOps } from '../../src/core/history/merge'
-import { emptyState, type AgentState } from '../../src/core/model'
+import { emptyState, type AgentState } from '../../src/core/model/model'
 import { YAO_LIFECYCLE_FIELDS } from '../../src/protocols/yao/chunk-fields'
 import { createYaoDecoder } from '../../src/protocols/yao/decoder'
 import { yaoHistory } from '../../src/protocols/yao/history'
-import { messageIn, messageList } from '../../src/core/message-table'
+import { messageIn, messageList } from '../../src/core/model/message-table'
 
 type Ev = Record<string, unknown>
 const TURN = 'turn-1'

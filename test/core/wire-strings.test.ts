@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../src/umbrella/defaults'
-import { selectTraceList } from '../../src/core/selectors'
-import { messageIn } from '../../src/core/message-table'
+import { selectTraceList } from '../../src/core/store/selectors'
+import { messageIn } from '../../src/core/model/message-table'
 
 const INHERITED = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf']
 

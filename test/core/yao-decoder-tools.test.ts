@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createYaoDecoder } from '../../src/protocols/yao/decoder'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 
 type Ev = Record<string, unknown>
 const decoder = () => createYaoDecoder({ turnId: 't1', scope: 't1' })

@@ -8,15 +8,15 @@
  * merged append that a value refuses one by one, each where it arrived.
  */
 import { describe, expect, it } from 'vitest'
-import { emptyState, type AgentState } from '../../src/core/model'
+import { emptyState, type AgentState } from '../../src/core/model/model'
 import { fold } from '../../src/core/fold/fold'
-import { weftError } from '../../src/core/errors'
-import type { Op } from '../../src/core/ops'
+import { weftError } from '../../src/core/model/errors'
+import type { Op } from '../../src/core/model/ops'
 import { createHeldAppends } from '../../src/core/protocol/held-appends'
 import { comparable, cutAt, liveFold, perFrame, recordedFold } from '../helpers/live-fold'
 import { sse } from '../helpers/yao'
 import { checkDifferential, rerunCommand } from './differential-property'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 
 const encoder = new TextEncoder()
 const REFUSED = 'cannot append string to an object; the object was kept'

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../src/umbrella/defaults'
-import type { AgentState } from '../../src/core/model'
+import type { AgentState } from '../../src/core/model/model'
 import { encodeFrame } from '../../mock/scenario'
 import { findScenario } from '../../mock/scenarios/index'
 import { contents, messagesOf, sse } from '../helpers/yao'
-import { messageIn } from '../../src/core/message-table'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import { messageIn } from '../../src/core/model/message-table'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 
 // Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
 const problemsOf = (s: { turns: Record<string, { problems: Array<{ code?: string }> } | undefined> }) => s.turns['turn-1']!.problems.filter((p) => p.code !== STREAM_TRUNCATED)

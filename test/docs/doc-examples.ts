@@ -12,7 +12,7 @@ export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const examplesDir = join(root, 'test', '.examples')
 
 export interface Example {
-  /** The source file, relative to the repository (`src/core/model.ts`). */
+  /** The source file, relative to the repository (`src/core/model/model.ts`). */
   file: string
   /** Which `@example` of the file it is, counting from 1. */
   index: number

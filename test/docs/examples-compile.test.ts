@@ -100,7 +100,7 @@ const PROBES = {
 }
 
 function probes(): Example[] {
-  return Object.values(PROBES).map((code, i) => ({ file: 'src/core/selectors.ts', index: 1000 + i, line: 1, code }))
+  return Object.values(PROBES).map((code, i) => ({ file: 'src/core/store/selectors.ts', index: 1000 + i, line: 1, code }))
 }
 
 describe('@example blocks in src', () => {

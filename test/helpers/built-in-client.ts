@@ -4,7 +4,7 @@
  * provider are. Tests that are about the protocol list pass `protocols` themselves.
  */
 import { AgentClient as CoreAgentClient, type AgentClientOptions } from '../../src/core/client'
-import type { AgentStore } from '../../src/core/store'
+import type { AgentStore } from '../../src/core/store/store'
 import { builtInProtocols } from '../../src/protocols/index'
 
 const withBuiltIns = (options: AgentClientOptions): AgentClientOptions =>

@@ -1,4 +1,4 @@
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 
 /** Ops for one finished exchange: question `u<n>` and its answer `a<n>`, each with one text. */
 export const exchange = (n: number, question: string, answer: string): Op[] => [

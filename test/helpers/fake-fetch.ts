@@ -4,7 +4,7 @@
  * that read a rejection as the kit's typed error.
  */
 import { expect } from 'vitest'
-import { WeftStreamError, type WeftError } from '../../src/core/errors'
+import { WeftStreamError, type WeftError } from '../../src/core/model/errors'
 
 /** One request the fake fetch was asked for. */
 export interface Call {

@@ -3,11 +3,11 @@
  * body arrives in the given pieces) and through `foldStream`, so a test can hold
  * the two paths to the same state.
  */
-import { syncScheduler, type Scheduler } from '../../src/core/batcher'
+import { syncScheduler, type Scheduler } from '../../src/core/store/batcher'
 import { AgentClient } from './built-in-client'
 import { foldStream } from '../../src/umbrella/defaults'
-import type { AgentState, ProtocolName } from '../../src/core/model'
-import { createAgentStore } from '../../src/core/store'
+import type { AgentState, ProtocolName } from '../../src/core/model/model'
+import { createAgentStore } from '../../src/core/store/store'
 
 /** A fetch answering every request with `pieces`, one read each (empty pieces are empty reads). */
 export function piecesFetch(pieces: readonly Uint8Array[], headers: Record<string, string> = {}): typeof fetch {

@@ -4,7 +4,7 @@
  * and hostile values, written as SSE text with either line ending.
  */
 import fc from 'fast-check'
-import type { ProtocolName } from '../../src/core/model'
+import type { ProtocolName } from '../../src/core/model/model'
 
 /** Values a server should never send where text belongs. */
 export const hostile = fc.constantFrom<unknown>(

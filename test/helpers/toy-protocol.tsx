@@ -4,11 +4,11 @@
  * `{"toy":"card","title":"..."}` adds a card only this protocol draws,
  * `{"toy":"done"}` ends the turn. It exercises every slot a definition has.
  */
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import type { Decoder, ProtocolDefinition } from '../../src/core/protocol/types'
 import { lastEventIdResume } from '../../src/core/resume/strategies/last-event-id'
 import type { MessageRendererProps } from '../../src/components/renderers'
-import { weftError } from '../../src/core/errors'
+import { weftError } from '../../src/core/model/errors'
 
 function createToyDecoder({ turnId, scope }: { turnId: string; scope: string }): Decoder {
   let ended = false

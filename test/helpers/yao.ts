@@ -1,6 +1,6 @@
 /** Helpers to read a folded Yao state in tests. */
-import type { AgentState, Message } from '../../src/core/model'
-import { messageIn } from '../../src/core/message-table'
+import type { AgentState, Message } from '../../src/core/model/model'
+import { messageIn } from '../../src/core/model/message-table'
 
 /** Messages of a turn in order. */
 export function messagesOf(state: AgentState, turnId = 'turn-1'): Message[] {

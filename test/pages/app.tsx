@@ -15,7 +15,7 @@ import { indexedDbConversations, type IndexedDbConversationStorage } from '../..
 import { useConversations } from '../../src/react/conversations'
 import { ConversationsProvider } from '../../src/umbrella/providers'
 import { useResumableStream } from '../../src/react/use-resumable-stream'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 declare global {
   interface Window {

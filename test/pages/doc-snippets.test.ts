@@ -17,7 +17,7 @@ import { build, type Plugin } from 'esbuild'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startWebServer, type WebServer } from '../helpers/web-server'
-import { messageRecord } from '../../src/core/message-table'
+import { messageRecord } from '../../src/core/model/message-table'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const executablePath = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? '/usr/bin/chromium'

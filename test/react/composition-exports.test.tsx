@@ -19,13 +19,13 @@ import {
 import * as agUi from '../../src/protocols/ag-ui/react/index'
 import { AgUiToolView, NavigationActions } from '../../src/protocols/ag-ui/react/index'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
-import { weftError } from '../../src/core/errors'
-import type { Message, Source } from '../../src/core/model'
-import type { Op } from '../../src/core/ops'
-import { createAgentStore } from '../../src/core/store'
+import { weftError } from '../../src/core/model/errors'
+import type { Message, Source } from '../../src/core/model/model'
+import type { Op } from '../../src/core/model/ops'
+import { createAgentStore } from '../../src/core/store/store'
 import { ConversationsProvider } from '../../src/umbrella/providers'
 import { AgentProvider } from '../../src/umbrella/providers'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 const FORWARD_REF = Symbol.for('react.forward_ref')
 const MEMO = Symbol.for('react.memo')

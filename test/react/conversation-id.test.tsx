@@ -6,7 +6,7 @@
  */
 import { act, cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { syncScheduler } from '../../src/core/batcher'
+import { syncScheduler } from '../../src/core/store/batcher'
 import { createConversations, type Conversations } from '../../src/core/conversations/conversations'
 import { memoryConversations } from '../../src/core/conversations/storage'
 import { memoryStorage } from '../../src/core/resume/storage'

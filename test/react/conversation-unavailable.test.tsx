@@ -8,10 +8,10 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Composer } from '../../src/components/composer'
-import { syncScheduler } from '../../src/core/batcher'
+import { syncScheduler } from '../../src/core/store/batcher'
 import { createConversations, type Conversations } from '../../src/core/conversations/conversations'
 import { memoryConversations } from '../../src/core/conversations/storage'
-import type { WeftError } from '../../src/core/errors'
+import type { WeftError } from '../../src/core/model/errors'
 import { ConversationsProvider } from '../../src/umbrella/providers'
 import { useAgentStream, type AgentStreamHandle } from '../../src/react/use-agent-stream'
 

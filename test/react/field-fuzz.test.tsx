@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest'
 import { Trace } from '../../src/components/trace'
 import { Transcript } from '../../src/components/transcript'
 import { foldStream } from '../../src/umbrella/defaults'
-import type { AgentState, ProtocolName } from '../../src/core/model'
-import { createAgentStore } from '../../src/core/store'
+import type { AgentState, ProtocolName } from '../../src/core/model/model'
+import { createAgentStore } from '../../src/core/store/store'
 import { AgentProvider } from '../../src/umbrella/providers'
-import { messageIn, messageList, messageRecord } from '../../src/core/message-table'
+import { messageIn, messageList, messageRecord } from '../../src/core/model/message-table'
 
 function nested(depth: number): unknown {
   let node: unknown = 'leaf'

@@ -2,12 +2,12 @@ import { act, renderHook } from '@testing-library/react'
 import { createElement, type ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
 import { blockOutline, turnOutline, useAgentList } from '../../src/components/hooks'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { own } from '../../src/core/util/record'
 import { AgentProvider } from '../../src/umbrella/providers'
 import { fold } from '../../src/core/fold/fold'
-import { emptyState } from '../../src/core/model'
-import { messageIn, messageRecord } from '../../src/core/message-table'
+import { emptyState } from '../../src/core/model/model'
+import { messageIn, messageRecord } from '../../src/core/model/message-table'
 
 describe('a turn outline is recomputed only when where messages sit changes', () => {
   const opened = fold(emptyState(), [

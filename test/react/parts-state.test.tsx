@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { Attachments, useAttachments, type AttachmentsState } from '../../src/components/attachments'
 import { Chat } from '../../src/components/chat'
 import { Transcript } from '../../src/components/transcript'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { AgentProvider } from '../../src/umbrella/providers'
 
 beforeAll(() => {

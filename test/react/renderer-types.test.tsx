@@ -12,7 +12,7 @@ import {
 } from '../../src/components/index'
 import { applyOps, createAgentStore, emptyState, partProps, type Message, type PartProps } from '../../src/core/index'
 import { AgentProvider } from '../../src/umbrella/providers'
-import { messageIn } from '../../src/core/message-table'
+import { messageIn } from '../../src/core/model/message-table'
 
 interface ChartProps {
   points: number[]

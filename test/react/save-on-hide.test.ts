@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createConversations, type Conversations } from '../../src/core/conversations/conversations'
 import { memoryConversations } from '../../src/core/conversations/storage'
-import type { Op } from '../../src/core/ops'
+import type { Op } from '../../src/core/model/ops'
 import { memoryStorage } from '../../src/core/resume/storage'
 
 const opened: Conversations[] = []

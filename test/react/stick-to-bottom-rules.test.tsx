@@ -13,8 +13,8 @@ import { createRef } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Chat } from '../../src/components/chat'
 import { Transcript } from '../../src/components/transcript'
-import type { Op } from '../../src/core/ops'
-import { createAgentStore } from '../../src/core/store'
+import type { Op } from '../../src/core/model/ops'
+import { createAgentStore } from '../../src/core/store/store'
 import { AgentProvider } from '../../src/umbrella/providers'
 
 /** The viewport's layout: its content's height, its own, and where it is scrolled to. */

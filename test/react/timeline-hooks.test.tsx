@@ -1,6 +1,6 @@
 import { act, cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAgentStore } from '../../src/core/store'
+import { createAgentStore } from '../../src/core/store/store'
 import { useCitations, useGate, useHeadline, useSources, useTraceNode, useTraceSummary } from '../../src/react/index'
 import { AgentProvider } from '../../src/umbrella/providers'
 

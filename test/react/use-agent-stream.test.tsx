@@ -1,12 +1,12 @@
 import { act, cleanup, configure, render, screen, waitFor } from '@testing-library/react'
 import { Profiler, StrictMode, memo, useState } from 'react'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createAgentStore, type AgentStore } from '../../src/core/store'
+import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { useAgentStream, useMessage, useStatus, useTurn, useTurnIds, useBlocks, useThread, useTrace, useTurns } from '../../src/react/index'
 import { AgentProvider } from '../../src/umbrella/providers'
 import { startServer, type TestServer } from '../helpers/server'
 import { findScenario } from '../../mock/scenarios/index'
-import { messageList, messageRecord } from '../../src/core/message-table'
+import { messageList, messageRecord } from '../../src/core/model/message-table'
 
 let srv: TestServer
 beforeAll(async () => {

@@ -5,8 +5,8 @@
  */
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { syncScheduler } from '../../src/core/batcher'
-import { createAgentStore } from '../../src/core/store'
+import { syncScheduler } from '../../src/core/store/batcher'
+import { createAgentStore } from '../../src/core/store/store'
 import { AgentProvider } from '../../src/umbrella/providers'
 import { useBranch } from '../../src/react/use-branch'
 import { useAgentStream, type AgentStreamHandle } from '../../src/react/use-agent-stream'

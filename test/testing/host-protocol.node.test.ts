@@ -12,7 +12,7 @@ import {
 import { agentHandlers, fixtureHandlers } from 'weft/testing/msw'
 import { toyProtocol, toySse } from '../helpers/toy-protocol'
 import { content, runClient } from './support'
-import { messageList } from '../../src/core/message-table'
+import { messageList } from '../../src/core/model/message-table'
 
 /** A fixture of the toy protocol, as a host would check one in. */
 const toyFixture: AgentFixture = {

@@ -13,7 +13,7 @@ import { buildFixtures, buildIndex, FIXTURE_DIR } from '../../scripts/fixtures'
 import { startServer, type TestServer } from '../helpers/server'
 import { content, runClient } from './support'
 import type { AgentState } from 'weft/core'
-import { messageRecord, toMessageTable } from '../../src/core/message-table'
+import { messageRecord, toMessageTable } from '../../src/core/model/message-table'
 
 /** The state as it was after the n-th send: its first n user and assistant turns. */
 function snapshotTurn(state: AgentState, n: number): AgentState {

@@ -10,7 +10,7 @@ import { fixtures } from 'weft/testing'
 import { agentHandlers, fixtureHandlers, type AgentReplyContext } from 'weft/testing/msw'
 import type { AgentClientOptions, AgentState } from 'weft/core'
 import { content, referenceFold, runClient } from './support'
-import { messageIn, messageList } from '../../src/core/message-table'
+import { messageIn, messageList } from '../../src/core/model/message-table'
 
 const server = setupServer(...fixtureHandlers({ prefix: 'http://agent.test/mock' }))
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { AgentState, Message } from 'weft/core'
 import { getFixture, situations, streamResponse, type AgentFixture, type BuiltInProtocol, type Situation } from 'weft/testing'
 import { runClient } from './support'
-import { messageIn, messageList } from '../../src/core/message-table'
+import { messageIn, messageList } from '../../src/core/model/message-table'
 
 /** The fixture played to its end through a client, in random byte splits, as a host's test sees it. */
 async function play(fixture: AgentFixture): Promise<AgentState> {

@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { allFixtures, fixtures, streamResponse, type AgentFixture } from 'weft/testing'
-import { STREAM_TRUNCATED } from '../../src/core/errors'
+import { STREAM_TRUNCATED } from '../../src/core/model/errors'
 import { content, referenceFold, runClient } from './support'
 
 const clean = allFixtures().filter((f) => f.end !== 'drop')

@@ -2,7 +2,7 @@
 // A host testing with weft/testing and the `weft` entry: its fold speaks the built-in protocols, and a client made by hand is given them.
 import { AgentClient, builtInProtocols, createAgentStore, foldStream, snapshot, syncScheduler, type AgentClientOptions, type AgentState } from 'weft'
 import { encodeFrame, type AgentFixture } from 'weft/testing'
-import { messageRecord } from '../../src/core/message-table'
+import { messageRecord } from '../../src/core/model/message-table'
 
 /** Sends once through a fresh client and store; resolves with the model when the turn ended. */
 export async function runClient(options: AgentClientOptions, input?: string): Promise<AgentState> {

@@ -3,7 +3,7 @@
  */
 import { forwardRef, memo, useMemo, useRef, type HTMLAttributes, type ReactNode } from 'react'
 import type { Token } from 'marked'
-import type { Source } from '../../core/model'
+import type { Source } from '../../core/model/model'
 import { NONE } from '../format'
 import { citationMarkers, useCitationMap } from '../citations'
 import { groupsOf, MarkdownBlocks, type MarkdownBlock, type MarkdownBlockList } from './blocks'

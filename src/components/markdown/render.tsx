@@ -6,7 +6,7 @@
  */
 import { memo, type ComponentType, type ReactNode } from 'react'
 import type { Token, Tokens } from 'marked'
-import type { Source } from '../../core/model'
+import type { Source } from '../../core/model/model'
 import { safeUrl } from '../safe-url'
 import { Citation, splitCitations } from '../citations'
 

@@ -1,5 +1,5 @@
 import { forwardRef } from 'react'
-import { partProps } from '../../core/parts'
+import { partProps } from '../../core/model/parts'
 import { useLabels } from '../labels'
 import type { MessageLeafProps } from '../renderers'
 import { safeUrl } from '../safe-url'

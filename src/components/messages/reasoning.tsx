@@ -1,5 +1,5 @@
 import { forwardRef, type Ref } from 'react'
-import { partProps } from '../../core/parts'
+import { partProps } from '../../core/model/parts'
 import { useLabels } from '../labels'
 import { Markdown } from '../markdown/markdown'
 import type { MessagePartProps } from '../renderers'

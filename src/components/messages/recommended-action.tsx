@@ -1,5 +1,5 @@
 import { forwardRef, type Ref } from 'react'
-import { partProps } from '../../core/parts'
+import { partProps } from '../../core/model/parts'
 import { useWeftCallbacks } from '../callbacks'
 import { useLabels } from '../labels'
 import type { MessagePartProps } from '../renderers'

@@ -1,5 +1,5 @@
 import { forwardRef, Fragment, useMemo, type Ref } from 'react'
-import { partProps } from '../../core/parts'
+import { partProps } from '../../core/model/parts'
 import { Citation, citationMarkers, splitCitations, useCitationMap } from '../citations'
 import { Markdown } from '../markdown/markdown'
 import type { MessagePartProps } from '../renderers'

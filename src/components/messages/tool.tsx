@@ -1,6 +1,6 @@
 import { forwardRef, useState, type ComponentType, type ReactNode, type Ref } from 'react'
-import type { Gate, Message, ToolState } from '../../core/model'
-import { partProps } from '../../core/parts'
+import type { Gate, Message, ToolState } from '../../core/model/model'
+import { partProps } from '../../core/model/parts'
 import { useAgentSelector } from '../../react/selectors'
 import { recordOf, formatJson, own } from '../format'
 import { useLabels } from '../labels'

@@ -8,10 +8,10 @@
  * commands (`commands.ts`) open turns, and the continuation loop
  * (`continuation-loop.ts`) carries gate answers and client-tool results.
  */
-import { siblingAt } from '../branches'
-import { newId } from '../ids'
+import { siblingAt } from '../store/branches'
+import { newId } from '../model/ids'
 import { preloadResume } from '../resume/load-binding'
-import type { AgentStore } from '../store'
+import type { AgentStore } from '../store/store'
 import { edit, regenerate, submit } from './commands'
 import type { ClientContext } from './context'
 import { ContinuationLoop, refused } from './continuation-loop'

@@ -3,9 +3,9 @@
  * edit a question. Each opens its turns in the store and starts a run; the
  * continuation loop then goes on from its end.
  */
-import { toWeftError, type WeftError } from '../errors'
-import { newId } from '../ids'
-import type { Op } from '../ops'
+import { toWeftError, type WeftError } from '../model/errors'
+import { newId } from '../model/ids'
+import type { Op } from '../model/ops'
 import { protocolName } from '../protocol/resolve'
 import { own } from '../util/record'
 import type { ClientContext } from './context'

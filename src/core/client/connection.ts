@@ -3,8 +3,8 @@
  * a reconnect's replay with what the store holds, and say how the connection
  * ended. It never ends the run itself: the driver decides what an outcome means.
  */
-import { toWeftError, weftError } from '../errors'
-import { FrameDecoder } from '../pipeline'
+import { toWeftError, weftError } from '../model/errors'
+import { FrameDecoder } from '../protocol/frame-decoder'
 import type { ReplayItem } from '../resume/types'
 import { isDoneFrame, type SSEFrame } from '../transport/frames'
 import type { StreamEndReason } from '../transport/open-stream'

@@ -3,7 +3,7 @@
  * the run driver, the client-tool runner and the host calls in flight. The
  * `AgentClient` front makes one per client and hands it to each part.
  */
-import type { AgentStore } from '../store'
+import type { AgentStore } from '../store/store'
 import type { AgentClientOptions } from './options'
 import type { RunDriver } from './run-driver'
 import type { ClientToolRunner } from './tool-runner'

@@ -4,9 +4,9 @@
  * request, and go on while nothing waits for the person (at most `maxSteps`
  * requests in a row). A stop withdraws what has not left yet.
  */
-import { toWeftError, weftError, type WeftError } from '../errors'
-import type { Gate, ProtocolName } from '../model'
-import type { Op } from '../ops'
+import { toWeftError, weftError, type WeftError } from '../model/errors'
+import type { Gate, ProtocolName } from '../model/model'
+import type { Op } from '../model/ops'
 import type { GateAnswerEntry } from '../protocol/request'
 import type { ProtocolDefinition } from '../protocol/types'
 import { candidatesOf, findProtocol } from '../protocol/resolve'

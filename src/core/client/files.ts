@@ -2,7 +2,7 @@
  * Files a person attaches: checked against the host's limits before anything is
  * sent, then turned into message parts (a data URL, or the host's upload URL).
  */
-import { weftError, type WeftError } from '../errors'
+import { weftError, type WeftError } from '../model/errors'
 
 /**
  * Limits on what a user may attach.

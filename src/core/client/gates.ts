@@ -3,9 +3,9 @@
  * shows it at once, and how a gate goes back to pending when its continuation
  * fails. Pure: the client dispatches what these return.
  */
-import { weftError, type WeftError } from '../errors'
-import type { AgentState, Gate } from '../model'
-import type { Op } from '../ops'
+import { weftError, type WeftError } from '../model/errors'
+import type { AgentState, Gate } from '../model/model'
+import type { Op } from '../model/ops'
 import { isRecord, own } from '../util/record'
 import { toolMessage } from './tool-calls'
 

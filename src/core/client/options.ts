@@ -1,13 +1,13 @@
 /**
  * What a host configures an agent client with, and what it sends.
  */
-import type { Scheduler } from '../batcher'
-import type { WeftError } from '../errors'
+import type { Scheduler } from '../store/batcher'
+import type { WeftError } from '../model/errors'
 import type { AttachmentLimits } from './files'
 import type { ClientTool } from './tool-calls'
-import type { Gate } from '../model'
+import type { Gate } from '../model/model'
 import type { RequestTrigger } from '../protocol/request'
-import type { Op } from '../ops'
+import type { Op } from '../model/ops'
 import type { DataPart, ProtocolDefinition, ProtocolInput } from '../protocol/types'
 import type { ResumeStrategyName } from '../resume/strategies/index'
 import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from '../resume/types'

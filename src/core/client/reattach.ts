@@ -2,8 +2,8 @@
  * Picking a stream up again: `attach` after a reload or a remount (from the
  * handle stored for the conversation), `retry` after a resumable run parked.
  */
-import { weftError } from '../errors'
-import type { Op } from '../ops'
+import { weftError } from '../model/errors'
+import type { Op } from '../model/ops'
 import { resolveResume } from '../resume/load-binding'
 import { own } from '../util/record'
 import type { ClientContext } from './context'

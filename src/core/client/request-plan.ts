@@ -4,7 +4,7 @@
  */
 import type { AgentClientOptions, RequestBody, SendInput } from './options'
 import type { RequestTrigger } from '../protocol/request'
-import { weftError, WeftStreamError } from '../errors'
+import { weftError, WeftStreamError } from '../model/errors'
 import type { StreamRequest } from '../transport/open-stream'
 
 /** A request the client will open as a stream (it adds the signal and `fetch`). */

@@ -3,7 +3,7 @@
  * binding's storage when it changes, and forgotten when the turn is over. Also
  * the request and the replay filter a reconnect uses, both read from that handle.
  */
-import { weftError, WeftStreamError } from '../errors'
+import { weftError, WeftStreamError } from '../model/errors'
 import { protocolName } from '../protocol/resolve'
 import type { ReplayFilter, ResumeHandle } from '../resume/types'
 import type { RequestPlan } from './request-plan'

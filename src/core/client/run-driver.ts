@@ -3,7 +3,7 @@
  * state machine in `run-state.ts` — connect, read, and while the stream is lost
  * reconnect with backoff until it ends, gives up (parks) or is stopped.
  */
-import { toWeftError } from '../errors'
+import { toWeftError } from '../model/errors'
 import { connect } from './connection'
 import { currentHandle, resumeRequest } from './resume-persister'
 import type { RequestPlan } from './request-plan'

@@ -4,8 +4,8 @@
  * parked, failed, or stopped. Each flushes what arrived first, settles the
  * handle, and moves the run through the state machine once.
  */
-import { toWeftError, weftError, type WeftError } from '../errors'
-import type { HydratedTurn, Op } from '../ops'
+import { toWeftError, weftError, type WeftError } from '../model/errors'
+import type { HydratedTurn, Op } from '../model/ops'
 import type { HistoryResult } from '../resume/types'
 import { own } from '../util/record'
 import { RESUME_EXPIRED } from './options'

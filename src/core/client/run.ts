@@ -4,13 +4,13 @@
  * (the binding, the latest handle). The run driver, the persister and the
  * endings all work on this one record.
  */
-import { createBatcher, defaultScheduler, type Batcher } from '../batcher'
-import { toWeftError, type WeftError } from '../errors'
-import type { Op } from '../ops'
+import { createBatcher, defaultScheduler, type Batcher } from '../store/batcher'
+import { toWeftError, type WeftError } from '../model/errors'
+import type { Op } from '../model/ops'
 import type { ResumeBinding } from '../resume/binding'
 import type { TurnMemory } from '../resume/turn-memory'
 import type { ResumeHandle } from '../resume/types'
-import type { AgentStore } from '../store'
+import type { AgentStore } from '../store/store'
 import type { AgentClientOptions } from './options'
 import { persist } from './resume-persister'
 import { isSettled, type RunPhase } from './run-state'

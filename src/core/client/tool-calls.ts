@@ -2,9 +2,9 @@
  * The tool calls of a turn as the loop sees them: which ones the client runs,
  * and when nothing in the turn waits any more so the answer may go on.
  */
-import type { AgentState, Message } from '../model'
+import type { AgentState, Message } from '../model/model'
 import { own } from '../util/record'
-import { messageIn } from '../message-table'
+import { messageIn } from '../model/message-table'
 
 /**
  * A tool the browser runs. Its output (or its error's message) goes back to the

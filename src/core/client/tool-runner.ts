@@ -5,11 +5,11 @@
  * answer may go on once every call that started has a result.
  */
 import { clientCalls, type ClientTool } from './tool-calls'
-import type { Message } from '../model'
-import type { Op } from '../ops'
-import type { AgentStore } from '../store'
+import type { Message } from '../model/model'
+import type { Op } from '../model/ops'
+import type { AgentStore } from '../store/store'
 import { own } from '../util/record'
-import { messageIn } from '../message-table'
+import { messageIn } from '../model/message-table'
 
 /** What a stopped tool reports (its own later result is ignored). */
 const STOPPED = 'The tool was stopped.'

@@ -3,10 +3,10 @@
  * request is built (the protocol's builder, a host `source`, or a plan given
  * ready) and the driver streams it; `halt` ends whatever runs.
  */
-import { toWeftError, weftError, type WeftError } from '../errors'
-import { newId } from '../ids'
-import type { AgentState, ProtocolName } from '../model'
-import type { Op } from '../ops'
+import { toWeftError, weftError, type WeftError } from '../model/errors'
+import { newId } from '../model/ids'
+import type { AgentState, ProtocolName } from '../model/model'
+import type { Op } from '../model/ops'
 import { candidatesOf, protocolName, resolveProtocol } from '../protocol/resolve'
 import type { GateAnswerEntry, RequestTrigger, ToolDeclaration } from '../protocol/request'
 import { TurnLedger } from '../resume/ledger'

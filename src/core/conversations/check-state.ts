@@ -1,6 +1,6 @@
 /**
  * The deep check of a stored model: every field the components read has the type
- * the model gives it (`src/core/model.ts`), every list of ids names entries that
+ * the model gives it (`src/core/model/model.ts`), every list of ids names entries that
  * exist, and every id is safe as a key. A record that passes draws without a
  * crash; one that does not is quarantined by the conversation store, never drawn.
  */

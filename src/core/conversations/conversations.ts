@@ -13,11 +13,11 @@
  * written over.
  */
 import type { StoreApi } from 'zustand/vanilla'
-import { weftError } from '../errors'
-import { newId } from '../ids'
+import { weftError } from '../model/errors'
+import { newId } from '../model/ids'
 import { defaultResumeStorage } from '../resume/storage'
 import type { ResumeStorage } from '../resume/types'
-import { createAgentStore, type AgentStore } from '../store'
+import { createAgentStore, type AgentStore } from '../store/store'
 import { Journal } from './journal'
 import { Ledger, type Entry, type Removed } from './ledger'
 import { Loader } from './loader'

@@ -4,8 +4,8 @@
  * they end as aborted so the page does not show a spinner forever.
  */
 import { own } from '../util/record'
-import type { Op } from '../ops'
-import type { AgentStore } from '../store'
+import type { Op } from '../model/ops'
+import type { AgentStore } from '../store/store'
 
 /**
  * End the turns a previous page left streaming; returns how many there were.

@@ -4,8 +4,8 @@
  * into any conversation never re-renders the list; only a turn or status change does.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { AgentState, StreamStatus } from '../model'
-import type { AgentStore, AgentStoreState } from '../store'
+import type { AgentState, StreamStatus } from '../model/model'
+import type { AgentStore, AgentStoreState } from '../store/store'
 import type { ConversationRecord, TitleSource } from './record'
 import { messageTitle, serverTitle, UNTITLED } from './title'
 import type { ConversationStatus, ConversationsState, ConversationSummary } from './types'

@@ -3,9 +3,9 @@
  * into its store (or the journal this tab left), the stored copy again when another
  * tab saved it, and the quarantine of a record that fails the check.
  */
-import { weftError, type WeftError } from '../errors'
-import { emptyState } from '../model'
-import { createAgentStore, type AgentStore } from '../store'
+import { weftError, type WeftError } from '../model/errors'
+import { emptyState } from '../model/model'
+import { createAgentStore, type AgentStore } from '../store/store'
 import type { Journal } from './journal'
 import type { Entry, Ledger } from './ledger'
 import { checkRecord, checkSummary, readableTitle, stateOf, type ConversationRecord } from './record'

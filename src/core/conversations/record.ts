@@ -3,11 +3,11 @@
  * A record that is not ours, is damaged, or was written by a newer weft is
  * reported for that conversation alone, and is never written over.
  */
-import { weftError, type WeftError } from '../errors'
+import { weftError, type WeftError } from '../model/errors'
 import { isRecord } from '../util/record'
-import { ROOT_BRANCH } from '../branches'
-import { emptyState, type AgentState, type Message } from '../model'
-import { messageRecord, toMessageTable } from '../message-table'
+import { ROOT_BRANCH } from '../store/branches'
+import { emptyState, type AgentState, type Message } from '../model/model'
+import { messageRecord, toMessageTable } from '../model/message-table'
 import { stateProblem } from './check-state'
 import { plainData } from './plain-data'
 

@@ -5,8 +5,8 @@
  * later save fail. A save the storage refuses stores nothing (the storage's
  * contract), so the page keeps its revision and the next save goes through.
  */
-import { weftError, type WeftError } from '../errors'
-import type { AgentState } from '../model'
+import { weftError, type WeftError } from '../model/errors'
+import type { AgentState } from '../model/model'
 import type { Journal } from './journal'
 import type { Entry, Ledger } from './ledger'
 import { plainData } from './plain-data'

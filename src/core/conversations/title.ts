@@ -3,8 +3,8 @@
  * carries one, else the first user message cut to a readable length.
  */
 import { isRecord, own } from '../util/record'
-import type { AgentState } from '../model'
-import { messageIn } from '../message-table'
+import type { AgentState } from '../model/model'
+import { messageIn } from '../model/message-table'
 
 /** The title of a conversation nothing has been said in yet. */
 export const UNTITLED = 'New chat'

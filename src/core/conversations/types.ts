@@ -2,7 +2,7 @@
  * The conversation store's public shapes: a row of the list, the list's state,
  * the options, and the `code`s of the errors a conversation can show.
  */
-import type { WeftError } from '../errors'
+import type { WeftError } from '../model/errors'
 import type { ResumeStorage } from '../resume/types'
 import type { ConversationStorage } from './storage'
 

@@ -4,8 +4,8 @@
  * path, the only part the transcript, the selectors and a request ever see.
  * Nothing on another branch is deleted.
  */
-import type { AgentState, Turn } from '../model'
-import { ROOT_BRANCH as ROOT } from '../branches'
+import type { AgentState, Turn } from '../model/model'
+import { ROOT_BRANCH as ROOT } from '../store/branches'
 import { own } from '../util/record'
 
 /**

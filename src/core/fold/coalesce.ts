@@ -4,7 +4,7 @@
  * tokens to a message once, instead of once per token, keeps the proxy work
  * per batch proportional to the messages touched, not to the tokens.
  */
-import type { Op, OpOf } from '../ops'
+import type { Op, OpOf } from '../model/ops'
 
 /**
  * A string append that stands for several in a row: `value` is the pieces joined,

@@ -1,7 +1,7 @@
 /**
  * The four delta actions, applied to a message's props (an immer draft).
  */
-import type { DeltaAction } from '../ops'
+import type { DeltaAction } from '../model/ops'
 import { parentAt, parsePath, PathError } from '../util/paths'
 
 /**

@@ -4,18 +4,18 @@
  */
 // The default export is the one shape that works both in Node's ESM loader (CJS main) and in bundlers.
 import { Immer, type Draft } from 'immer'
-import { weftError, type WeftError } from '../errors'
-import type { AgentState, Block, Message, Thread, Turn } from '../model'
-import type { MessagePlace, Op, OpOf } from '../ops'
+import { weftError, type WeftError } from '../model/errors'
+import type { AgentState, Block, Message, Thread, Turn } from '../model/model'
+import type { MessagePlace, Op, OpOf } from '../model/ops'
 import { mergeAppends, type MergedAppend, type PiecePlaces } from './coalesce'
 import { applyDelta, DeltaError } from './deltas'
 import { getAt, parsePath, PathError } from '../util/paths'
 import { cleanCopy, isRecord, isSafeKey, mergedRecord, own } from '../util/record'
 import { patchJsonData } from '../util/json-data'
 import { attachTurn, prependChain, selectTurnBranch } from './branches'
-import { allNodeIds } from '../trace-tree'
+import { allNodeIds } from '../store/trace-tree'
 import { failToolNode, finalizeTrace, upsertTraceNode } from './trace'
-import { deleteMessage, messageIn, putMessage } from '../message-table'
+import { deleteMessage, messageIn, putMessage } from '../model/message-table'
 
 /**
  * Apply ops to a state and return the next one (the input is untouched).

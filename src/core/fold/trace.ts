@@ -4,9 +4,9 @@
  * arrives before its parent nests once the parent comes; a finished turn
  * closes every open row; a tool error fails its row.
  */
-import type { AgentState, TraceNode, Turn } from '../model'
-import type { OpOf } from '../ops'
-import { allNodeIds } from '../trace-tree'
+import type { AgentState, TraceNode, Turn } from '../model/model'
+import type { OpOf } from '../model/ops'
+import { allNodeIds } from '../store/trace-tree'
 import { isRecord, mergedRecord, own, peek } from '../util/record'
 
 /** Fields a `trace.node` op may not overwrite from the wire. */

@@ -4,11 +4,11 @@
  * batch into a store drops what the store already shows, so an overlapping page
  * (or history after a live stream) never shows a turn or a message twice.
  */
-import { weftError, type WeftError } from '../errors'
-import type { AgentState } from '../model'
-import type { HydratedTurn, Op } from '../ops'
+import { weftError, type WeftError } from '../model/errors'
+import type { AgentState } from '../model/model'
+import type { HydratedTurn, Op } from '../model/ops'
 import { own } from '../util/record'
-import { messageIn } from '../message-table'
+import { messageIn } from '../model/message-table'
 
 /**
  * What a protocol's history loader makes of what the server returned.

@@ -4,11 +4,11 @@
  * kept in `status.error` and loading again retries that page. Every protocol's
  * history goes through this one pager (AG-UI's `AgUiHistory` is one).
  */
-import { toWeftError, weftError, WeftStreamError, type WeftError } from '../errors'
-import type { AgentState } from '../model'
-import type { Op } from '../ops'
+import { toWeftError, weftError, WeftStreamError, type WeftError } from '../model/errors'
+import type { AgentState } from '../model/model'
+import type { Op } from '../model/ops'
 import type { HistoryReader } from '../protocol/types'
-import type { AgentStore } from '../store'
+import type { AgentStore } from '../store/store'
 import { historyOps, type HistoryBatch } from './merge'
 
 /**

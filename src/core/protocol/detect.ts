@@ -2,7 +2,7 @@
  * Protocol auto-detection: every protocol given rates the response
  * headers and the first event; the most confident one wins.
  */
-import type { ProtocolName } from '../model'
+import type { ProtocolName } from '../model/model'
 import type { DetectInput, ProtocolDefinition } from './types'
 
 /** Below this, a guess is not good enough to act on. */

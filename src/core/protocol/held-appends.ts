@@ -11,7 +11,7 @@
  * one by one would. So the state does not depend on where reads ended. The list
  * is not enumerable: the op reads, compares and serializes as the one append it is.
  */
-import type { MessagePlace, Op } from '../ops'
+import type { MessagePlace, Op } from '../model/ops'
 
 /**
  * The held appends of one stream.

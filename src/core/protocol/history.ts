@@ -3,9 +3,9 @@
  * end stores. `readHistory` finds the slot, so a host (and `useHistory`) never
  * needs to know which reader a protocol uses, and a host protocol brings its own.
  */
-import { weftError, WeftStreamError } from '../errors'
-import type { AgentState } from '../model'
-import type { Op } from '../ops'
+import { weftError, WeftStreamError } from '../model/errors'
+import type { AgentState } from '../model/model'
+import type { Op } from '../model/ops'
 import { resolveProtocol } from './resolve'
 import type { HistoryReader, ProtocolDefinition, ProtocolInput } from './types'
 

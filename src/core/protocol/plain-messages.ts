@@ -2,9 +2,9 @@
  * The active path as plain chat messages (`{ role, content }`), the shape
  * OpenAI-style chat APIs take.
  */
-import type { AgentState } from '../model'
+import type { AgentState } from '../model/model'
 import { own } from '../util/record'
-import { messageIn } from '../message-table'
+import { messageIn } from '../model/message-table'
 
 /**
  * One plain chat message.

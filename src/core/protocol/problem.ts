@@ -2,8 +2,8 @@
  * The op a decoder emits for input it cannot use: a `protocol` error with a
  * code and a short quote of what arrived, so nothing is lost silently.
  */
-import { quote, weftError } from '../errors'
-import type { OpOf } from '../ops'
+import { quote, weftError } from '../model/errors'
+import type { OpOf } from '../model/ops'
 import { safeJson } from '../util/values'
 
 /**

@@ -3,7 +3,7 @@
  * conversation and why the request is made. It returns the wire's own body.
  */
 import type { RequestBody, SendInput } from '../client/options'
-import type { AgentState } from '../model'
+import type { AgentState } from '../model/model'
 
 /**
  * Why a request is made: a new user turn, a new answer to the same question,

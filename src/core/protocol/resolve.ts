@@ -5,8 +5,8 @@
  * clients on one page can speak different sets, and a bundler that drops an
  * unused module drops nothing a host relies on.
  */
-import { weftError, WeftStreamError } from '../errors'
-import type { ProtocolName } from '../model'
+import { weftError, WeftStreamError } from '../model/errors'
+import type { ProtocolName } from '../model/model'
 import type { ProtocolDefinition, ProtocolInput } from './types'
 
 /**

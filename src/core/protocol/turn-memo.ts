@@ -5,8 +5,8 @@
  * objects. The store changes by copy (immer), never in place, so an object that is
  * the same is unchanged.
  */
-import { messageIn } from '../message-table'
-import type { AgentState, Turn } from '../model'
+import { messageIn } from '../model/message-table'
+import type { AgentState, Turn } from '../model/model'
 import { own } from '../util/record'
 
 /**

@@ -2,8 +2,8 @@
  * What a protocol decoder is: a small object with its own per-stream state that
  * turns one decoded event into ops. All protocol knowledge lives in decoders.
  */
-import type { AgentState, Message, ProtocolName, StreamCursor } from '../model'
-import type { Op } from '../ops'
+import type { AgentState, Message, ProtocolName, StreamCursor } from '../model/model'
+import type { Op } from '../model/ops'
 import type { ResumeStrategy } from '../resume/types'
 import type { RequestBuilder } from './request'
 

@@ -6,8 +6,8 @@
  * The client loads this module only when its options name `resume`, so a host
  * that never resumes does not ship it (`load-binding.ts`).
  */
-import { toWeftError, weftError, WeftStreamError, type WeftError } from '../errors'
-import { emptyState, type ProtocolName, type StreamCursor } from '../model'
+import { toWeftError, weftError, WeftStreamError, type WeftError } from '../model/errors'
+import { emptyState, type ProtocolName, type StreamCursor } from '../model/model'
 import { readHistory } from '../protocol/history'
 import { candidatesOf, resolveProtocol } from '../protocol/resolve'
 import type { AgentClientOptions, ResumeOptions } from '../client/options'

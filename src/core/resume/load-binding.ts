@@ -4,7 +4,7 @@
  * host which never resumes neither ships nor fetches.
  */
 import type { AgentClientOptions } from '../client/options'
-import { toWeftError, type WeftError } from '../errors'
+import { toWeftError, type WeftError } from '../model/errors'
 import type { ResumeBinding } from './binding'
 
 /** The options' binding, or why there is none; empty when the options do not resume. */

@@ -4,7 +4,7 @@
  * state). Kept per store, so a component that unmounts and mounts again over the
  * same store picks the turn up where it was; a fresh store (a real reload) has none.
  */
-import type { FrameDecoder } from '../pipeline'
+import type { FrameDecoder } from '../protocol/frame-decoder'
 import { TurnLedger } from './ledger'
 
 /**

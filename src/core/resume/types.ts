@@ -3,8 +3,8 @@
  * What counts as the cursor, what to persist, how to ask again, and how to drop
  * what the server sends twice.
  */
-import type { ProtocolName, StreamCursor } from '../model'
-import type { HydratedTurn, Op } from '../ops'
+import type { ProtocolName, StreamCursor } from '../model/model'
+import type { HydratedTurn, Op } from '../model/ops'
 import type { SSEFrame } from '../transport/frames'
 import type { LedgerView } from './ledger'
 

@@ -2,7 +2,7 @@
  * Plain JSON requests (starting a run, loading history) with the same error
  * mapping as streams.
  */
-import { quote, weftError, WeftStreamError } from '../errors'
+import { quote, weftError, WeftStreamError } from '../model/errors'
 import { httpError } from './http-errors'
 import { networkError, readStart, requestInit, type HttpRequest } from './request'
 

@@ -1,7 +1,7 @@
 /**
  * Map an unsuccessful HTTP response to a typed error.
  */
-import { quote, weftError, type ErrorType, type WeftError } from '../errors'
+import { quote, weftError, type ErrorType, type WeftError } from '../model/errors'
 import { isRecord } from '../util/record'
 
 /**

@@ -2,7 +2,7 @@
  * A transport that calls an agent function in the page: no server, for demos,
  * stories and tests.
  */
-import { quote, weftError, WeftStreamError } from '../errors'
+import { quote, weftError, WeftStreamError } from '../model/errors'
 import type { SSEFrame } from './frames'
 import { Lifeline } from './lifeline'
 import { DEFAULT_IDLE_TIMEOUT_MS } from './open-stream'

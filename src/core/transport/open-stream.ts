@@ -1,7 +1,7 @@
 /**
  * Open a server-sent event stream over `fetch` and iterate its frames.
  */
-import { quote, weftError, WeftStreamError } from '../errors'
+import { quote, weftError, WeftStreamError } from '../model/errors'
 import { createFrameParser, isDoneFrame, type SSEFrame } from './frames'
 import { httpError } from './http-errors'
 import { Lifeline } from './lifeline'

@@ -3,7 +3,7 @@
  * socket's queue, an async iterator): the abort, idle timeout, grace and
  * `[DONE]` rules every transport shares with the HTTP one.
  */
-import { weftError, WeftStreamError } from '../errors'
+import { weftError, WeftStreamError } from '../model/errors'
 import { isDoneFrame, type SSEFrame } from './frames'
 import type { Lifeline } from './lifeline'
 import type { TransportHooks, TransportStream } from './transport'

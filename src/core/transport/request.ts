@@ -1,7 +1,7 @@
 /**
  * Pieces shared by the streaming and the JSON request paths.
  */
-import { quote, weftError, WeftStreamError } from '../errors'
+import { quote, weftError, WeftStreamError } from '../model/errors'
 import { isRecord } from '../util/record'
 
 /**

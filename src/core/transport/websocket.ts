@@ -2,7 +2,7 @@
  * A transport over a WebSocket: one socket per request, the request as the
  * first message, one frame per incoming message.
  */
-import { quote, weftError, WeftStreamError } from '../errors'
+import { quote, weftError, WeftStreamError } from '../model/errors'
 import type { SSEFrame } from './frames'
 import { Lifeline } from './lifeline'
 import { DEFAULT_IDLE_TIMEOUT_MS, type StreamRequest } from './open-stream'

@@ -8,7 +8,7 @@ import { Chat } from '../../../src/components/chat'
 import { Composer } from '../../../src/components/composer'
 import { Trace } from '../../../src/components/trace'
 import { Transcript } from '../../../src/components/transcript'
-import type { Op } from '../../../src/core/ops'
+import type { Op } from '../../../src/core/model/ops'
 
 const answer = `## Weather in Paris
 

@@ -2,7 +2,7 @@
  * Resume strategies by name: `sse` is the kit's own; every other name is a
  * protocol's (the name of a protocol the client was given, or the name its strategy reports).
  */
-import { weftError, WeftStreamError } from '../../errors'
+import { weftError, WeftStreamError } from '../../model/errors'
 import type { ProtocolDefinition } from '../../protocol/types'
 import type { ResumeStrategy } from '../types'
 import { lastEventIdResume } from './last-event-id'

@@ -6,10 +6,10 @@
  * watches, and only in the records that changed, and calls the listeners of the
  * entries that did.
  */
-import { messageIn } from './message-table'
-import type { AgentState, Gate, Message, TraceNode, Thread, Turn } from './model'
+import { messageIn } from '../model/message-table'
+import type { AgentState, Gate, Message, TraceNode, Thread, Turn } from '../model/model'
 import type { AgentStore } from './store'
-import { own } from './util/record'
+import { own } from '../util/record'
 
 /** What an entry of each watchable record is. */
 export interface EntryTypes {

@@ -1,8 +1,8 @@
 /**
  * Reading the tree of turns: where a turn stands among its siblings.
  */
-import type { AgentState } from './model'
-import { own } from './util/record'
+import type { AgentState } from '../model/model'
+import { own } from '../util/record'
 
 /**
  * The `branches` key of the turns that have no parent.

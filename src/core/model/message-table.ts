@@ -7,7 +7,7 @@
  * without an index, and the same id lands in the same bucket in every state.
  */
 import type { Message } from './model'
-import { isRecord, own } from './util/record'
+import { isRecord, own } from '../util/record'
 
 /** How many buckets: near √n for the longest histories measured (5,000 messages), cheap for short ones. */
 const BUCKETS = 64

@@ -1,8 +1,8 @@
 /**
  * Walking a turn's work timeline, which the fold builds and the selectors read.
  */
-import type { AgentState, Turn } from './model'
-import { own } from './util/record'
+import type { AgentState, Turn } from '../model/model'
+import { own } from '../util/record'
 
 /**
  * Every node of a turn, depth first, in timeline order.

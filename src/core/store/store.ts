@@ -4,9 +4,9 @@
  * runs the fold inside one immer `produce`.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import { applyOps, foldIsolated } from './fold/fold'
-import { emptyState, type AgentState } from './model'
-import type { Op } from './ops'
+import { applyOps, foldIsolated } from '../fold/fold'
+import { emptyState, type AgentState } from '../model/model'
+import type { Op } from '../model/ops'
 
 /** The store's state: the model plus the two ways to change it. */
 export interface AgentStoreState extends AgentState {

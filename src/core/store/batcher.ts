@@ -2,7 +2,7 @@
  * Collects ops and hands them to the store once per animation frame, so a
  * 10,000-token answer costs at most one React commit per frame.
  */
-import type { Op } from './ops'
+import type { Op } from '../model/ops'
 
 /** Asks for `flush` to run later; returns a function that cancels the request. */
 export type Scheduler = (flush: () => void) => () => void

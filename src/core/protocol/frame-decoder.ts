@@ -2,15 +2,15 @@
  * Frames in, ops out: JSON parsing, protocol detection and the decoder, shared
  * by the live client and by `foldStream`.
  */
-import { quote, STREAM_TRUNCATED, weftError } from './errors'
-import type { ProtocolName, StreamCursor } from './model'
-import type { Op } from './ops'
-import { detectProtocol } from './protocol/detect'
-import { protocolProblem } from './protocol/problem'
-import { candidatesOf, resolveProtocol } from './protocol/resolve'
-import type { DataPart, DecodeContext, Decoder, FrameMeta, ProtocolDefinition, ProtocolInput } from './protocol/types'
-import type { SSEFrame } from './transport/frames'
-import { safeJson } from './util/values'
+import { quote, STREAM_TRUNCATED, weftError } from '../model/errors'
+import type { ProtocolName, StreamCursor } from '../model/model'
+import type { Op } from '../model/ops'
+import { detectProtocol } from './detect'
+import { protocolProblem } from './problem'
+import { candidatesOf, resolveProtocol } from './resolve'
+import type { DataPart, DecodeContext, Decoder, FrameMeta, ProtocolDefinition, ProtocolInput } from './types'
+import type { SSEFrame } from '../transport/frames'
+import { safeJson } from '../util/values'
 
 /** How many events to hold back while the protocol is still unknown. */
 const DETECT_WINDOW = 8

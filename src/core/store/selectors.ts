@@ -4,10 +4,10 @@
  * a list they build is reused while its items are the same objects, so a
  * subscriber comparing by identity re-renders only when its slice changed.
  */
-import { own } from './util/record'
-import { memo, sameItems, type Memo } from './util/memo'
-import type { AgentState, Block, Gate, Message, Source, Thread, TraceNode, Turn } from './model'
-import { messageIn } from './message-table'
+import { own } from '../util/record'
+import { memo, sameItems, type Memo } from '../util/memo'
+import type { AgentState, Block, Gate, Message, Source, Thread, TraceNode, Turn } from '../model/model'
+import { messageIn } from '../model/message-table'
 
 /** One row of the work timeline with the rows nested under it. */
 export interface TraceTreeItem {

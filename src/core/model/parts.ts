@@ -6,7 +6,7 @@
  * of the wrong type.
  */
 import type { Message, ToolState } from './model'
-import { recordOf } from './util/record'
+import { recordOf } from '../util/record'
 
 /**
  * What any part may carry beyond its own fields: `extra`, `providerMetadata`, a protocol's own, kept as they came.

@@ -2,12 +2,12 @@
  * Fold a recorded stream into a state snapshot without React: for servers,
  * history, fixtures and tests.
  */
-import { fold } from './fold/fold'
-import { emptyState, type AgentState } from './model'
-import type { Op } from './ops'
-import { FrameDecoder } from './pipeline'
-import type { DataPart, ProtocolDefinition, ProtocolInput } from './protocol/types'
-import { isDoneFrame, parseSSEText } from './transport/frames'
+import { fold } from '../fold/fold'
+import { emptyState, type AgentState } from '../model/model'
+import type { Op } from '../model/ops'
+import { FrameDecoder } from './frame-decoder'
+import type { DataPart, ProtocolDefinition, ProtocolInput } from './types'
+import { isDoneFrame, parseSSEText } from '../transport/frames'
 
 /** Options for `foldStream`. */
 export interface FoldStreamOptions {
