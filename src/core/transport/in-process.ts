@@ -19,6 +19,8 @@ import type { StreamTransport } from './transport'
  *   const body = request.body as { messages?: unknown[] }
  *   yield { type: 'text-delta', id: 't1', delta: `${body.messages?.length ?? 0} messages so far` }
  * }
+ *
+ * @beta Experimental: the shape may change in a minor release.
  */
 export interface InProcessRequest {
   /** The url the client built (a resume strategy's differs from a send's). */
@@ -46,6 +48,8 @@ export interface InProcessRequest {
  *   yield { type: 'text-end', id: 't1' }
  *   yield { type: 'finish' }
  * }
+ *
+ * @beta Experimental: the shape may change in a minor release.
  */
 export type InProcessAgent = (request: InProcessRequest, context: { signal: AbortSignal }) => AsyncIterable<unknown> | Iterable<unknown>
 
@@ -55,6 +59,8 @@ export type InProcessAgent = (request: InProcessRequest, context: { signal: Abor
  *
  * @example
  * if (turn.error?.code === AGENT_FAILED) console.warn(turn.error.message)
+ *
+ * @beta Experimental: the shape may change in a minor release.
  */
 export const AGENT_FAILED = 'agent_failed'
 
@@ -83,6 +89,8 @@ export const AGENT_FAILED = 'agent_failed'
  *     yield { type: 'finish' }
  *   }),
  * })
+ *
+ * @beta Experimental: the shape may change in a minor release.
  */
 export function inProcessTransport(agent: InProcessAgent): StreamTransport {
   return {

@@ -23,6 +23,8 @@ interface SocketEvent {
  *
  * @example
  * const socket: WebSocketLike = new WebSocket('wss://agent.example/chat')
+ *
+ * @beta Experimental: the shape may change in a minor release.
  */
 export interface WebSocketLike {
   /** Set to `arraybuffer`, so a binary message can be read as UTF-8. */
@@ -40,6 +42,8 @@ export interface WebSocketLike {
  *
  * @example
  * const Ctor: WebSocketConstructor = WebSocket
+ *
+ * @beta Experimental: the shape may change in a minor release.
  */
 export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => WebSocketLike
 
@@ -53,6 +57,8 @@ export type WebSocketConstructor = new (url: string, protocols?: string | string
  *   const request = JSON.parse(String(raw)) as WebSocketRequestMessage
  *   const chat = request.body ? JSON.parse(request.body) : undefined
  * })
+ *
+ * @beta Experimental: the shape may change in a minor release.
  */
 export interface WebSocketRequestMessage {
   type: 'request'
@@ -73,6 +79,8 @@ export interface WebSocketRequestMessage {
  *
  * @example
  * const options: WebSocketTransportOptions = { url: 'wss://agent.example/chat', WebSocket: WebSocket }
+ *
+ * @beta Experimental: the shape may change in a minor release.
  */
 export interface WebSocketTransportOptions {
   /**
@@ -111,6 +119,8 @@ export interface WebSocketTransportOptions {
  * @example
  * const transport = webSocketTransport({ url: 'wss://agent.example/chat' })
  * const client = new AgentClient(createAgentStore(), { url: '/chat', transport, protocol: 'ui-message' })
+ *
+ * @beta Experimental: the shape may change in a minor release.
  */
 export function webSocketTransport(options: WebSocketTransportOptions = {}): StreamTransport {
   return {
