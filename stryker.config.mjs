@@ -14,7 +14,7 @@ const groups = {
   'resume-align': ['src/core/resume/align.ts'],
   resume: ['src/core/resume/**/*.ts', '!src/core/resume/align.ts'],
   transport: ['src/core/transport/**/*.ts'],
-  yao: ['src/protocols/yao/{decoder,chunk-fields}.ts'],
+  yao: ['src/protocols/yao/{decoder,chunk-fields,lifecycle,message-places,tool-calls}.ts'],
   // A decoder group is the decoder and every module it is built from; the request
   // builders, history readers and views are not part of the stream's fold.
   'ui-message': ['src/protocols/ui-message/{decoder,stream-context,text-parts,think-tags,tool-calls,data-parts,chunk-fields}.ts'],

@@ -64,3 +64,23 @@ export function yaoLifecycleExtras(name: string, data: Record<string, unknown>, 
   const outer = yaoChunkExtras(chunk)
   return own && outer ? { ...outer, ...own } : own ?? outer
 }
+
+/**
+ * One Yao chunk, as far as the decoder reads it.
+ *
+ * @example
+ * const chunk: YaoChunk = { chunk_id: 'C1', message_id: 'M1', type: 'text', props: { content: 'Hi' }, delta: true }
+ */
+export interface YaoChunk {
+  type?: unknown
+  props?: unknown
+  chunk_id?: unknown
+  message_id?: unknown
+  block_id?: unknown
+  thread_id?: unknown
+  delta?: unknown
+  delta_path?: unknown
+  delta_action?: unknown
+  type_change?: unknown
+  metadata?: { sequence?: unknown }
+}
