@@ -17,7 +17,7 @@ const groups = {
   yao: ['src/protocols/yao/{decoder,chunk-fields,lifecycle,message-places,tool-calls}.ts'],
   // A decoder group is the decoder and every module it is built from; the request
   // builders, history readers and views are not part of the stream's fold.
-  'ui-message': ['src/protocols/ui-message/{decoder,stream-context,text-parts,think-tags,tool-calls,data-parts,chunk-fields}.ts'],
+  'ui-message': ['src/protocols/ui-message/{decoder,stream-context,text-parts,think-tags,tool-calls,tool-tracks,tool-approvals,data-parts,chunk-fields}.ts'],
   vocion: ['src/protocols/vocion/{decoder,answer,event-fields,lanes,parts,search,stream-state,tool-calls,trace-rows}.ts'],
   'ag-ui': ['src/protocols/ag-ui/{decoder,chunks,event-fields,event-types,lanes,snapshots,stream-state,text-messages,tool-events,tool-calls,tool-result,messages}.ts'],
   // The user-facing layer: what goes out in a request, what is kept of a conversation,

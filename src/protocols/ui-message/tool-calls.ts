@@ -9,30 +9,11 @@
  * batch is parsed once, natively. What is wrong with an input is reported when it
  * ends (see `StreamedInput`).
  */
-import type { DeltaAction, Op } from '../../core/index'
-import { booleanOf, defined, idOf, isSafeKey, MAX_PATH_SEGMENTS, recordOf, safeJson, StreamedInput, stringOf } from '../../protocol-kit/index'
-import { chunkExtras } from './chunk-fields'
+import type { Op } from '../../core/index'
+import { booleanOf, idOf, MAX_PATH_SEGMENTS, safeJson, StreamedInput, stringOf } from '../../protocol-kit/index'
 import type { StreamContext } from './stream-context'
-
-interface ToolTrack {
-  toolCallId: string
-  messageId: string
-  name: string
-  title: string | undefined
-  blockId: string | undefined
-  /** `text` inputs (the AI SDK's `inputEncoding`) are plain strings, not JSON. */
-  encoding: 'json' | 'text'
-  /** The streamed JSON input, until it ends. */
-  input: StreamedInput | undefined
-  /** Input text that came since the message's `inputText` was last written. */
-  unsent: string
-  streamed: boolean
-  preliminary: boolean
-  gateId: string | undefined
-  gatePending: boolean
-}
-
-type Chunk = Record<string, unknown>
+import { createToolApprovals } from './tool-approvals'
+import { type Chunk, createToolTracks, type ToolTrack } from './tool-tracks'
 
 /**
  * The tool calls of one stream, keyed by `toolCallId`.
@@ -72,78 +53,13 @@ export interface ToolCalls {
  */
 export function createToolCalls(stream: StreamContext): ToolCalls {
   const { turnId } = stream
-  const tracks = new Map<string, ToolTrack>()
-  const approvals = new Map<string, ToolTrack>()
+  const calls = createToolTracks(stream)
+  const { tracks, newTrack, delta, props, kept, row, known } = calls
+  const { approvalRequest, approvalResponse, resolveGate, ...approvals } = createToolApprovals(stream, calls)
   /** Calls whose input grew since the last flush. */
   const pending = new Set<ToolTrack>()
   /** Input nested deeper than this would not fit in a path under `props.input`. */
   const maxDepth = MAX_PATH_SEGMENTS - 1
-
-  function newTrack(toolCallId: string, name: string, chunk: Chunk): ToolTrack {
-    const track: ToolTrack = {
-      toolCallId, messageId: stream.scoped('tool', toolCallId), name, title: stringOf(chunk.title),
-      blockId: stream.step?.blockId, encoding: chunk.inputEncoding === 'text' ? 'text' : 'json', input: undefined, unsent: '',
-      streamed: false, preliminary: false, gateId: undefined, gatePending: false,
-    }
-    tracks.set(toolCallId, track)
-    return track
-  }
-
-  /** A delta on the tool message's props (creating the message if needed). */
-  const delta = (track: ToolTrack, action: DeltaAction, path: string, value: unknown): Op => ({
-    op: 'message.delta', turnId, messageId: track.messageId, type: 'tool', role: 'assistant', blockId: track.blockId,
-    action, path, value,
-  })
-
-  /** A shallow set of the tool message's props; `undefined` fields are left alone. */
-  const props = (track: ToolTrack, value: Record<string, unknown>): Op => delta(track, 'set', '', defined(value))
-
-  /**
-   * What a chunk carries that the AI SDK keeps on its tool part (the provider's metadata
-   * of the call or of the result, `toolMetadata`), plus every field weft does not read,
-   * merged into `props.extra`.
-   */
-  function kept(track: ToolTrack, chunk: Chunk, metadataField: 'callProviderMetadata' | 'resultProviderMetadata' | undefined, ops: Op[]): void {
-    // Most chunks (every input delta) carry neither: no allocation for them.
-    if (chunk.toolMetadata !== undefined || (metadataField && chunk.providerMetadata != null)) {
-      const fields: Record<string, unknown> = { toolMetadata: recordOf(chunk.toolMetadata) }
-      if (metadataField) fields[metadataField] = chunk.providerMetadata ?? undefined
-      const known = defined(fields)
-      if (Object.keys(known).length > 0) ops.push(props(track, known))
-    }
-    const extra = chunkExtras(chunk as Chunk & { type: string })
-    if (extra) ops.push(delta(track, 'merge', '', { extra }))
-  }
-
-  const row = (track: ToolTrack, fields: Record<string, unknown>): Op => ({
-    op: 'trace.node', turnId,
-    node: { id: track.messageId, kind: 'tool', tool: track.name, label: track.title ?? track.name, ...defined(fields) },
-  })
-
-  /** A call the stream never announced: start it so nothing the chunk carries is lost. */
-  function known(chunk: Chunk, what: string): { track: ToolTrack; ops: Op[] } | { ops: Op[] } {
-    const toolCallId = idOf(chunk.toolCallId)
-    if (!toolCallId) return { ops: [stream.problem(`${what} without a toolCallId`, chunk, 'missing_id')] }
-    const found = tracks.get(toolCallId)
-    if (found) return { track: found, ops: [] }
-    // The answer goes on after the user acted: the call is an earlier stream's, and its message is kept.
-    const prior = stream.priorToolCall?.(toolCallId)
-    if (prior) {
-      const track = newTrack(toolCallId, prior.name, chunk)
-      track.messageId = prior.messageId
-      track.blockId = undefined
-      return { track, ops: [] }
-    }
-    const track = newTrack(toolCallId, idOf(chunk.toolName) ?? 'tool', chunk)
-    return {
-      track,
-      ops: [
-        stream.problem(`${what} for "${toolCallId}" came before the call; the call was started`, chunk, 'repaired'),
-        props(track, { toolCallId, name: track.name }),
-        row(track, { status: 'start', parentId: track.blockId }),
-      ],
-    }
-  }
 
   function inputStart(chunk: Chunk): Op[] {
     const toolCallId = idOf(chunk.toolCallId)
@@ -332,61 +248,6 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
     return ops
   }
 
-  function resolveGate(track: ToolTrack, status: 'approved' | 'rejected', response?: unknown): Op {
-    track.gatePending = false
-    return { op: 'gate.resolve', gateId: track.gateId as string, status, response }
-  }
-
-  function approvalRequest(chunk: Chunk): Op[] {
-    const approvalId = idOf(chunk.approvalId)
-    if (!approvalId) return [stream.problem('tool-approval-request without an approvalId', chunk, 'missing_id')]
-    const found = known(chunk, 'tool-approval-request')
-    if (!('track' in found)) return found.ops
-    const { track, ops } = found
-    const reason = stringOf(chunk.reason)
-    track.gateId = stream.scoped('approval', approvalId)
-    track.gatePending = true
-    approvals.set(approvalId, track)
-    ops.push(
-      {
-        op: 'gate.open',
-        gate: {
-          id: track.gateId, turnId, kind: 'tool-approval', question: reason ?? `Allow ${track.title ?? track.name}?`,
-          payload: defined({ approvalId, toolCallId: track.toolCallId, toolName: track.name, reason }), toolCallId: track.toolCallId,
-        },
-      },
-      props(track, {
-        state: 'approval-requested',
-        // What the AI SDK keeps on the approval, so it goes back to the server as it came.
-        approval: defined({
-          id: approvalId, reason, descriptor: chunk.approvalDescriptor ?? undefined, signature: stringOf(chunk.signature),
-          inputSchemaInput: chunk.inputSchemaInput, isAutomatic: booleanOf(chunk.isAutomatic),
-        }),
-      }),
-      row(track, { status: 'progress' }),
-    )
-    kept(track, chunk, undefined, ops)
-    return ops
-  }
-
-  function approvalResponse(chunk: Chunk): Op[] {
-    const approvalId = idOf(chunk.approvalId)
-    if (!approvalId) return [stream.problem('tool-approval-response without an approvalId', chunk, 'missing_id')]
-    if (typeof chunk.approved !== 'boolean') return [stream.problem('tool-approval-response without a boolean "approved"', chunk, 'invalid')]
-    const track = approvals.get(approvalId)
-    if (!track) return [stream.problem(`tool-approval-response for "${approvalId}", which was never requested`, chunk, 'invalid')]
-    const reason = stringOf(chunk.reason)
-    const approval = defined({ id: approvalId, approved: chunk.approved, reason })
-    const ops: Op[] = [
-      resolveGate(track, chunk.approved ? 'approved' : 'rejected', defined({ approved: chunk.approved, reason })),
-      props(track, { state: 'approval-responded' }),
-      // Merged, so what the request carried (descriptor, signature) stays on the approval.
-      delta(track, 'merge', 'approval', approval),
-    ]
-    kept(track, chunk, undefined, ops)
-    return ops
-  }
-
   return {
     inputStart, inputDelta, inputAvailable, inputError, outputAvailable, outputError, outputDenied, approvalRequest, approvalResponse, flush,
     forgetStep(blockId) {
@@ -395,7 +256,7 @@ export function createToolCalls(stream: StreamContext): ToolCalls {
         tracks.delete(id)
         pending.delete(track)
       }
-      for (const [id, track] of approvals) if (track.blockId === blockId) approvals.delete(id)
+      approvals.forgetStep(blockId)
     },
   }
 }
