@@ -5,6 +5,7 @@
  * same store picks the turn up where it was; a fresh store (a real reload) has none.
  */
 import type { FrameDecoder } from '../protocol/frame-decoder'
+import { findStoreLocal, storeLocal, storeLocalKey } from '../store/store-locals'
 import { TurnLedger } from './ledger'
 
 /**
@@ -19,7 +20,8 @@ export interface TurnMemory {
   reader?: FrameDecoder
 }
 
-const byOwner = new WeakMap<object, Map<string, TurnMemory>>()
+/** The owner's turn memories by turn id, kept on the owner (`store-locals.ts`). */
+const TURNS = storeLocalKey<Map<string, TurnMemory>>('turn memories')
 
 /**
  * The memory of a turn, if this owner (a store) still has it.
@@ -28,7 +30,7 @@ const byOwner = new WeakMap<object, Map<string, TurnMemory>>()
  * findTurnMemory(store, 'turn-1')?.ledger.count
  */
 export function findTurnMemory(owner: object, turnId: string): TurnMemory | undefined {
-  return byOwner.get(owner)?.get(turnId)
+  return findStoreLocal(owner, TURNS)?.get(turnId)
 }
 
 /**
@@ -38,8 +40,7 @@ export function findTurnMemory(owner: object, turnId: string): TurnMemory | unde
  * const memory = openTurnMemory(store, 'turn-1')
  */
 export function openTurnMemory(owner: object, turnId: string): TurnMemory {
-  let turns = byOwner.get(owner)
-  if (!turns) byOwner.set(owner, (turns = new Map()))
+  const turns = storeLocal(owner, TURNS, () => new Map<string, TurnMemory>())
   const memory: TurnMemory = { ledger: new TurnLedger() }
   turns.set(turnId, memory)
   return memory
@@ -52,5 +53,5 @@ export function openTurnMemory(owner: object, turnId: string): TurnMemory {
  * closeTurnMemory(store, 'turn-1')
  */
 export function closeTurnMemory(owner: object, turnId: string): void {
-  byOwner.get(owner)?.delete(turnId)
+  findStoreLocal(owner, TURNS)?.delete(turnId)
 }

@@ -10,6 +10,7 @@ import { messageIn } from '../model/message-table'
 import type { AgentState, Gate, Message, TraceNode, Thread, Turn } from '../model/model'
 import type { AgentStore } from './store'
 import { own } from '../util/record'
+import { storeLocal, storeLocalKey } from './store-locals'
 
 /** What an entry of each watchable record is. */
 export interface EntryTypes {
@@ -36,8 +37,8 @@ export function entryOf<Table extends EntryTable>(state: AgentState, table: Tabl
 
 type Watchers = Map<EntryTable, Map<string, Set<() => void>>>
 
-/** One store listener per store, made on the first subscription and kept for the store's life. */
-const watchersOf = new WeakMap<AgentStore, Watchers>()
+/** One store listener per store, made on the first subscription and kept on the store for its life (`store-locals.ts`). */
+const WATCHERS = storeLocalKey<Watchers>('entry watchers')
 
 /**
  * Calls `listener` whenever the entry `id` of `table` changes (is added, replaced
@@ -48,12 +49,11 @@ const watchersOf = new WeakMap<AgentStore, Watchers>()
  * stop()
  */
 export function subscribeEntry(store: AgentStore, table: EntryTable, id: string, listener: () => void): () => void {
-  let watchers = watchersOf.get(store)
-  if (!watchers) {
+  const watchers = storeLocal(store, WATCHERS, () => {
     const created: Watchers = new Map()
-    watchersOf.set(store, (watchers = created))
     store.subscribe((state, previous) => notify(created, state, previous))
-  }
+    return created
+  })
   let byId = watchers.get(table)
   if (!byId) watchers.set(table, (byId = new Map()))
   let listeners = byId.get(id)

@@ -7,6 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import { applyOps, foldIsolated } from '../fold/fold'
 import { emptyState, type AgentState } from '../model/model'
 import type { Op } from '../model/ops'
+import { attachStoreLocals } from './store-locals'
 
 /** The store's state: the model plus the two ways to change it. */
 export interface AgentStoreState extends AgentState {
@@ -34,7 +35,7 @@ export interface AgentStoreOptions {
  * store.getState().turnIds // ['t1']
  */
 export function createAgentStore(options: AgentStoreOptions = {}): AgentStore {
-  return createStore<AgentStoreState>()((set) => ({
+  const store = createStore<AgentStoreState>()((set) => ({
     ...emptyState(),
     ...options.initialState,
     dispatch(ops) {
@@ -46,6 +47,9 @@ export function createAgentStore(options: AgentStoreOptions = {}): AgentStore {
       set((current) => ({ ...emptyState(), ...state, dispatch: current.dispatch, reset: current.reset }), true)
     },
   }))
+  // Per-store state of other modules (turn memories, entry watchers) lives on the store, not in its model.
+  attachStoreLocals(store)
+  return store
 }
 
 /**
