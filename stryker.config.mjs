@@ -9,7 +9,7 @@
 // was, and a later run only retests what changed. docs/mutation.md has the scores.
 const groups = {
   batcher: ['src/core/store/batcher.ts'],
-  fold: ['src/core/fold/fold.ts'],
+  fold: ['src/core/fold/{fold,apply-op,turns,messages}.ts'],
   'fold-rules': ['src/core/fold/{deltas,coalesce,branches,trace}.ts', 'src/core/util/paths.ts'],
   'resume-align': ['src/core/resume/align.ts'],
   resume: ['src/core/resume/**/*.ts', '!src/core/resume/align.ts'],
