@@ -11,6 +11,10 @@
  * A record that fails the check on load is quarantined: listed as unreadable,
  * exportable as it is stored (`exportRaw`), deletable, never drawn and never
  * written over.
+ *
+ * What a removal keeps for an undo is in `removals.ts`, the ways out of a failed
+ * or conflicting save in `save-recovery.ts`, the selection a reload comes back to
+ * in `selection-memory.ts`, and the conversation a page starts on in `startup.ts`.
  */
 import type { StoreApi } from 'zustand/vanilla'
 import { weftError } from '../model/errors'
@@ -19,11 +23,15 @@ import { defaultResumeStorage } from '../resume/storage'
 import type { ResumeStorage } from '../resume/types'
 import { createAgentStore, type AgentStore } from '../store/store'
 import { Journal } from './journal'
-import { Ledger, type Entry, type Removed } from './ledger'
+import { Ledger, type Entry } from './ledger'
 import { Loader } from './loader'
+import { watchPageHide } from './page-hide'
 import { rawJson } from './raw-json'
-import { checkRecord, stateOf } from './record'
+import { Removals } from './removals'
+import { SaveRecovery } from './save-recovery'
 import { messageOf, Saver } from './saver'
+import { SelectionMemory } from './selection-memory'
+import { selectOnStart } from './startup'
 import { memoryConversations, type ConversationChange, type ConversationStorage } from './storage'
 import { UNTITLED } from './title'
 import type { ConversationsOptions, ConversationsState, ConversationSummary } from './types'
@@ -51,10 +59,11 @@ export class Conversations {
   private readonly saver: Saver
   private readonly journal: Journal
   private readonly loader: Loader
-  private readonly removed = new Map<string, Removed>()
+  private readonly removals: Removals
+  private readonly recovery: SaveRecovery
   private readonly removeListeners = new Set<(id: string, store: AgentStore | undefined) => void>()
   private readonly selection: ResumeStorage | undefined
-  private readonly selectionKey: string
+  private readonly memory: SelectionMemory
   private readonly now: () => number
   private readonly cleanups: Array<() => void> = []
   private starting: Promise<void> | undefined
@@ -62,7 +71,7 @@ export class Conversations {
   constructor(options: ConversationsOptions = {}) {
     this.storage = options.storage ?? memoryConversations()
     this.selection = options.selection === false ? undefined : (options.selection ?? defaultResumeStorage())
-    this.selectionKey = `weft:conversations:selected:${options.namespace ?? 'default'}`
+    this.memory = new SelectionMemory(this.selection, `weft:conversations:selected:${options.namespace ?? 'default'}`)
     this.journal = new Journal(this.selection, `weft:conversations:journal:${options.namespace ?? 'default'}:`)
     this.now = options.now ?? Date.now
     this.ledger = new Ledger(this.now, options.titleLength ?? 60, (entry) => this.saver.schedule(entry))
@@ -70,24 +79,16 @@ export class Conversations {
     this.loader = new Loader(this.ledger, this.saver, this.journal, this.storage, (id, store) => {
       for (const listener of this.removeListeners) listener(id, store)
     })
+    this.removals = new Removals(this.ledger, this.saver, this.storage)
+    this.recovery = new SaveRecovery(this.ledger, this.saver, this.loader)
     this.state = this.ledger.state
     const watched = this.storage.watch?.((change) => this.onOutsideChange(change))
     if (watched) this.cleanups.push(watched)
-    if (options.saveOnHide !== false && typeof addEventListener === 'function' && typeof document !== 'undefined') {
-      const onHide = () => {
-        this.writeJournal()
-        void this.flush()
-      }
-      const onVisibility = () => {
-        if (document.visibilityState === 'hidden') onHide()
-      }
-      addEventListener('pagehide', onHide)
-      document.addEventListener('visibilitychange', onVisibility)
-      this.cleanups.push(() => {
-        removeEventListener('pagehide', onHide)
-        document.removeEventListener('visibilitychange', onVisibility)
-      })
-    }
+    const unwatch = options.saveOnHide === false ? undefined : watchPageHide(() => {
+      this.writeJournal()
+      void this.flush()
+    })
+    if (unwatch) this.cleanups.push(unwatch)
   }
 
   /**
@@ -142,11 +143,7 @@ export class Conversations {
     if (!this.ledger.entries.has(id)) return Promise.resolve()
     if (this.state.getState().selectedId !== id) {
       this.state.setState({ selectedId: id })
-      try {
-        this.selection?.setItem(this.selectionKey, id)
-      } catch {
-        // Storage refused (private mode, quota): the selection just won't survive a reload.
-      }
+      this.memory.remember(id)
     }
     return this.load(id)
   }
@@ -189,28 +186,10 @@ export class Conversations {
    * @example
    * if (await conversations.remove(id)) showUndo(() => conversations.restore(id))
    */
-  async remove(id: string): Promise<boolean> {
+  remove(id: string): Promise<boolean> {
     const entry = this.ledger.entries.get(id)
-    if (!entry) return false
-    const store = entry.store
-    this.forget(entry)
-    const restorable = entry.summary.status !== 'error'
-    if (restorable) {
-      this.removed.set(id, {
-        summary: { ...entry.summary, status: 'idle' },
-        titleSource: entry.titleSource,
-        record: store ? this.saver.plainRecord(entry, store.getState(), entry.revision).record : undefined,
-      })
-    }
-    if (!store && restorable) {
-      // Never loaded here: keep the stored record itself for an undo.
-      const checked = checkRecord(await this.storage.load(id).catch(() => undefined), id)
-      const removed = this.removed.get(id)
-      if (checked.ok && removed) removed.record = checked.value
-    }
-    await entry.saving?.catch(() => undefined)
-    await this.storage.remove(id)
-    return restorable
+    if (!entry) return Promise.resolve(false)
+    return this.removals.remove(entry, (gone) => this.forget(gone))
   }
 
   /**
@@ -219,16 +198,8 @@ export class Conversations {
    * @example
    * await conversations.restore(id)
    */
-  async restore(id: string): Promise<boolean> {
-    const removed = this.removed.get(id)
-    if (!removed?.record || this.ledger.entries.has(id)) return false
-    this.removed.delete(id)
-    const entry = this.ledger.add({ ...removed.summary }, 0, removed.titleSource)
-    this.ledger.attach(entry, createAgentStore({ initialState: stateOf(removed.record) }))
-    entry.dirty = true
-    this.ledger.publish()
-    await this.saver.save(entry)
-    return true
+  restore(id: string): Promise<boolean> {
+    return this.removals.restore(id)
   }
 
   /**
@@ -238,15 +209,8 @@ export class Conversations {
    * @example
    * await conversations.resolveConflict(id, 'theirs')
    */
-  async resolveConflict(id: string, keep: 'mine' | 'theirs'): Promise<void> {
-    const entry = this.ledger.entries.get(id)
-    if (!entry || entry.summary.status !== 'conflict') return
-    if (keep === 'theirs') return this.reloadStored(id)
-    entry.revision = entry.storedRevision ?? entry.revision
-    entry.storedRevision = undefined
-    this.ledger.patch(entry, { status: this.ledger.liveStatus(entry), error: undefined })
-    this.ledger.touch(entry)
-    await this.saver.save(entry)
+  resolveConflict(id: string, keep: 'mine' | 'theirs'): Promise<void> {
+    return this.recovery.resolveConflict(id, keep)
   }
 
   /**
@@ -255,11 +219,8 @@ export class Conversations {
    * @example
    * if (summary.saveError) await conversations.retrySave(summary.id)
    */
-  async retrySave(id: string): Promise<void> {
-    const entry = this.ledger.entries.get(id)
-    if (!entry?.store || entry.summary.status === 'error' || entry.summary.status === 'conflict') return
-    this.ledger.touch(entry)
-    await this.saver.save(entry)
+  retrySave(id: string): Promise<void> {
+    return this.recovery.retrySave(id)
   }
 
   /**
@@ -269,15 +230,8 @@ export class Conversations {
    * @example
    * await conversations.reloadStored(id)
    */
-  async reloadStored(id: string): Promise<void> {
-    const entry = this.ledger.entries.get(id)
-    if (!entry || entry.summary.status === 'error') return
-    clearTimeout(entry.timer)
-    entry.timer = undefined
-    await entry.saving?.catch(() => undefined)
-    entry.storedRevision = undefined
-    this.ledger.patch(entry, { status: 'loading', error: undefined, saveError: undefined, saveProblem: undefined })
-    await this.loader.reload(entry)
+  reloadStored(id: string): Promise<void> {
+    return this.recovery.reloadStored(id)
   }
 
   /**
@@ -341,28 +295,8 @@ export class Conversations {
     } catch (thrown) {
       this.state.setState({ error: weftError('internal', `the conversation list could not be read: ${messageOf(thrown)}`) })
     }
-    this.loader.listed(stored, (id) => this.removed.has(id))
-    let chosen: string | undefined
-    try {
-      chosen = this.selection?.getItem(this.selectionKey) ?? undefined
-    } catch {
-      chosen = undefined
-    }
-    if (chosen !== undefined && this.ledger.entries.has(chosen)) {
-      await this.select(chosen)
-    } else {
-      // None remembered, or it is gone (deleted here or in another tab): the newest one that loads,
-      // else the first one tried (it shows why it cannot be read), else a new one.
-      const candidates = this.ledger.sorted().filter((e) => e.summary.status !== 'error')
-      for (const entry of candidates) {
-        await this.select(entry.id)
-        if (entry.summary.status !== 'error') break
-      }
-      const readable = candidates.find((e) => e.summary.status !== 'error')
-      if (readable) await this.select(readable.id)
-      else if (candidates[0]) await this.select(candidates[0].id)
-      else if (this.state.getState().selectedId === undefined) this.create()
-    }
+    this.loader.listed(stored, (id) => this.removals.has(id))
+    await selectOnStart(this.ledger, this.memory.recall(), this)
     this.state.setState({ ready: true })
   }
 
@@ -384,7 +318,7 @@ export class Conversations {
     const entry = this.ledger.entries.get(change.id)
     if (change.type === 'removed') {
       if (entry) this.forget(entry)
-    } else if (!this.removed.has(change.id)) {
+    } else if (!this.removals.has(change.id)) {
       this.loader.followSave(change)
     }
   }
