@@ -188,12 +188,12 @@ export default defineConfig({
         // load React on a server.
         advancedChunks: {
           groups: [
-            { name: 'view', test: /src\/core\/(selectors|branches|trace-tree|util\/(record|memo)|fold\/trace)\.tsx?$/ },
-            { name: 'view-react', test: /src\/react\/(selectors|store-context)\.tsx?$/ },
-            // The wire helpers the components read too (errors, paths) stay apart from the fold, which
+            { name: 'view', test: /src\/core\/(store\/(selectors|branches|trace-tree|entry-subscriptions|store-locals)|util\/(record|memo)|fold\/trace)\.tsx?$/ },
+            { name: 'view-react', test: /src\/react\/(selectors|store-context|client-slots|protocols-context)\.tsx?$/ },
+            // The wire helpers the components read too (errors, paths, finding a protocol by name) stay apart from the fold, which
             // `weft/protocol-kit` (through `streamToOps`) shares with them: else importing weft/components
             // would load the fold's chunk, immer and JSON Patch with it.
-            { name: 'paths', test: /src\/core\/(errors|util\/paths)\.ts$/ },
+            { name: 'paths', test: /src\/core\/(model\/errors|util\/paths|protocol\/resolve)\.ts$/ },
             // The recorded fixtures stay one chunk of their own, so the helpers' size reads apart from theirs.
             { name: 'fixtures', test: /src\/testing\/fixtures(\.ts$|\/)/ },
           ],

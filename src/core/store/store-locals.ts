@@ -58,7 +58,8 @@ export function storeLocal<T>(owner: object, key: StoreLocalKey<T>, make: () => 
  * The local `key` of `owner` if it was made, without making it.
  *
  * @example
- * findStoreLocal(store, TURNS)?.get('turn-1')
+ * const TURNS = storeLocalKey<Map<string, number>>('turns')
+ * findStoreLocal(store, TURNS)?.get('turn-1') // undefined until storeLocal(store, TURNS, …) made it
  */
 export function findStoreLocal<T>(owner: object, key: StoreLocalKey<T>): T | undefined {
   return localsOf(owner, false)?.get(key) as T | undefined

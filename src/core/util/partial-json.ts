@@ -15,24 +15,8 @@ export type {
 /** Below this many characters of input every flush takes a snapshot (a copy that small is cheap). */
 const SNAPSHOT_ALWAYS_BELOW = 16_384
 
-/**
- * Parses JSON text that arrives in pieces and always knows the best value so far:
- * strings show as far as they came, objects hold the keys whose values have begun,
- * numbers show their digits so far, `true`/`false`/`null` show once complete.
- * Raw control characters inside strings are accepted (stricter than `JSON.parse`,
- * which rejects them) because models emit them and the intent is clear.
- *
- * The value `push` returns is the parser's own, live tree: its open containers
- * change on the next `push` (a container is frozen where it is once it closes).
- * Copy it to keep it, take a `snapshot`, or mirror the changes with `onEdit`.
- *
- * @example
- * const parser = new IncrementalJsonParser()
- * parser.push('{"city":"San Fra') // { city: 'San Fra' }
- * parser.push('ncisco","days":3}') // { city: 'San Francisco', days: 3 }
- * parser.complete // true
- */
-export class IncrementalJsonParser extends JsonWholeReader {
+/** The parser itself: the layers (stack, tokens, whole containers) and what reads them; `IncrementalJsonParser` is its public face. */
+class LayeredJsonParser extends JsonWholeReader {
   /** `consumed` when the last snapshot was taken. */
   private snapshotAt = 0
   /** The frozen copy of each container the last snapshot that reached it made. */
@@ -210,5 +194,97 @@ export class IncrementalJsonParser extends JsonWholeReader {
     else Object.freeze(copy)
     this.published.set(container, copy)
     return copy
+  }
+}
+
+/**
+ * Parses JSON text that arrives in pieces and always knows the best value so far:
+ * strings show as far as they came, objects hold the keys whose values have begun,
+ * numbers show their digits so far, `true`/`false`/`null` show once complete.
+ * Raw control characters inside strings are accepted (stricter than `JSON.parse`,
+ * which rejects them) because models emit them and the intent is clear.
+ *
+ * The value `push` returns is the parser's own, live tree: its open containers
+ * change on the next `push` (a container is frozen where it is once it closes).
+ * Copy it to keep it, take a `snapshot`, or mirror the changes with `onEdit`.
+ *
+ * @example
+ * const parser = new IncrementalJsonParser()
+ * parser.push('{"city":"San Fra') // { city: 'San Fra' }
+ * parser.push('ncisco","days":3}') // { city: 'San Francisco', days: 3 }
+ * parser.complete // true
+ */
+export class IncrementalJsonParser {
+  private readonly parser: LayeredJsonParser
+
+  constructor(options: IncrementalJsonParserOptions = {}) {
+    this.parser = new LayeredJsonParser(options)
+  }
+
+  /** The best value so far (`undefined` before any value began). Live: see the class notes. */
+  get value(): unknown {
+    return this.parser.value
+  }
+
+  /** How deep the value nests, in containers (`{}` is 1, `{"a":[]}` is 2), so far. */
+  get depth(): number {
+    return this.parser.depth
+  }
+
+  /** The first key that could reach a prototype (`__proto__`, `constructor`, `prototype`), which snapshots leave out. */
+  get unsafeKey(): string | undefined {
+    return this.parser.unsafeKey
+  }
+
+  /** True once a whole JSON value has been read. */
+  get complete(): boolean {
+    return this.parser.complete
+  }
+
+  /** Set once the text stopped being JSON; later pushes are ignored. */
+  get error(): JsonParseFailure | undefined {
+    return this.parser.error
+  }
+
+  /**
+   * Feed the next piece of text and get the best value so far.
+   *
+   * @example
+   * const p = new IncrementalJsonParser()
+   * p.push('[1, 2') // [1, 2]
+   */
+  push(text: string): unknown {
+    return this.parser.push(text)
+  }
+
+  /**
+   * The value at a path inside the tree (live, like `value`).
+   *
+   * @example
+   * const p = new IncrementalJsonParser(); p.push('{"a":[{"b":1}]}')
+   * p.valueAt(['a', 0, 'b']) // 1
+   */
+  valueAt(path: readonly JsonPathSegment[]): unknown {
+    return this.parser.valueAt(path)
+  }
+
+  /**
+   * A frozen copy of the value so far that shares every container unchanged since the last one.
+   *
+   * @example
+   * const p = new IncrementalJsonParser()
+   * p.push('{"a":{"b":1},"c":"x')
+   * const first = p.snapshot() as { a: object; c: string }
+   * p.push('yz"}')
+   * const second = p.snapshot() as { a: object; c: string } // { a: { b: 1 }, c: 'xyz' }
+   * second.a === first.a        // true: unchanged, shared
+   */
+  snapshot(options: JsonSnapshotOptions = {}): unknown {
+    return this.parser.snapshot(options)
+  }
+
+  /** True when a snapshot is worth taking now: snapshots are spaced by the input's growth, so a long input is not copied per read. */
+  get snapshotDue(): boolean {
+    return this.parser.snapshotDue
   }
 }
