@@ -10,10 +10,10 @@ import { n, table } from './harness'
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 const entries: Array<[string, string]> = [
-  ['weft hooks (useAgentStream + selector hooks, 4 protocols)', `import './src/protocols/index.ts'; export { AgentProvider, useAgentStream, useTurnIds, useTurn, useMessage } from './src/react/index.ts'`],
+  ['weft hooks (useAgentStream + selector hooks, 4 protocols)', `export { builtInProtocols } from './src/protocols/index.ts'; export { AgentProvider, useAgentStream, useTurnIds, useTurn, useMessage } from './src/react/index.ts'`],
   ['weft hooks, 1 protocol (UI message stream)', `export { uiMessageProtocol } from './src/protocols/ui-message/index.ts'; export { AgentProvider, useAgentStream, useTurnIds, useTurn, useMessage } from './src/react/index.ts'`],
-  ['weft hooks + resume, 4 protocols', `import './src/protocols/index.ts'; export { AgentProvider, useAgentStream, useResumableStream, useTurnIds, useTurn, useMessage } from './src/react/index.ts'`],
-  ['weft hooks + components, 4 protocols', `import './src/protocols/index.ts'; export { AgentProvider, useAgentStream } from './src/react/index.ts'; export { Transcript, Composer, StatusBar } from './src/components/index.ts'`],
+  ['weft hooks + resume, 4 protocols', `export { builtInProtocols } from './src/protocols/index.ts'; export { AgentProvider, useAgentStream, useResumableStream, useTurnIds, useTurn, useMessage } from './src/react/index.ts'`],
+  ['weft hooks + components, 4 protocols', `export { builtInProtocols } from './src/protocols/index.ts'; export { AgentProvider, useAgentStream } from './src/react/index.ts'; export { Transcript, Composer, StatusBar } from './src/components/index.ts'`],
   ['weft core only (foldStream + Yao, no React)', `export { foldStream } from './src/core/index.ts'; export { yaoProtocol } from './src/protocols/yao/index.ts'`],
   ['@ai-sdk/react useChat (1 protocol)', `export { useChat } from '@ai-sdk/react'`],
   ['@ag-ui/client HttpAgent (1 protocol, no React binding)', `export { HttpAgent } from '@ag-ui/client'`],

@@ -7,7 +7,6 @@
  *
  * `node --import tsx bench/commit-copy.ts`
  */
-import '../src/protocols/index'
 import { median, n, table } from './harness'
 import { crowdedStore } from './paths'
 

@@ -6,7 +6,6 @@
  * record of turns. Eight rounds per size, alternated, a full collection before
  * each. Asserts nothing.
  */
-import '../src/protocols/index'
 import { PerformanceObserver, performance } from 'node:perf_hooks'
 import { busyMark, busySince, chunkBytes, median, n, table } from './harness'
 import { crowdedStore, perFrame, weftClient } from './paths'

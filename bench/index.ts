@@ -5,8 +5,6 @@
  * `npm run bench -- --quick` measures 1k and 10k only; `npm run bench -- --conversations`
  * runs only the conversation figures (Node and Chromium).
  */
-// The built-in protocols, registered as the `weft` entry registers them.
-import '../src/protocols/index'
 import os from 'node:os'
 import { benchBytes } from './bytes'
 import { benchConversations } from './conversations'

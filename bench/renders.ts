@@ -50,6 +50,7 @@ export async function benchRenders(): Promise<void> {
   const React = await import('react')
   const { createRoot } = await import('react-dom/client')
   const { AgentProvider, useAgentStream, useTurnIds, useTurn, useMessage } = await import('../src/react/index')
+  const { builtInProtocols } = await import('../src/protocols/index')
   const { useChat } = await import('@ai-sdk/react')
   const { DefaultChatTransport } = await import('ai')
   const h = React.createElement
@@ -91,7 +92,7 @@ export async function benchRenders(): Promise<void> {
     React.useEffect(() => { if (status === 'done') onDone() }, [status, onDone])
     return h('div', null, ids.map((id) => h(WeftTurn, { key: id, id })))
   }
-  await measure('weft useAgentStream + selector hooks', ({ onDone }) => h(AgentProvider, null, h(WeftChat, { onDone })))
+  await measure('weft useAgentStream + selector hooks', ({ onDone }) => h(AgentProvider, { protocols: builtInProtocols }, h(WeftChat, { onDone })))
 
   function SdkChat({ onDone, throttle }: { onDone: () => void; throttle?: number }) {
     const transport = React.useMemo(() => new DefaultChatTransport({ api: 'http://bench.invalid/chat', fetch: pacedFetch(sse, 1024, 2) }), [])

@@ -9,8 +9,7 @@
 import { commitSources, commitTimes } from './devtools-hook'
 import { useEffect, useRef } from 'react'
 import { createRoot } from 'react-dom/client'
-// The built-in protocols register on import, as the `weft` entry does.
-import '../../src/protocols/index'
+import { uiMessageProtocol } from '../../src/protocols/ui-message/index'
 import { Lexer } from 'marked'
 import { Chat } from '../../src/components/chat'
 import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown'
@@ -188,7 +187,7 @@ requestAnimationFrame(frame)
 
 document.getElementById('root')!.style.height = '100vh'
 createRoot(document.getElementById('root')!).render(
-  <AgentProvider store={store}>
+  <AgentProvider store={store} protocols={[uiMessageProtocol]}>
     <MarkdownSettingsProvider highlight={false}>
       <RendererProvider renderers={{ text: CountingMarkdown }}>
         <Bench />
