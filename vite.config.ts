@@ -83,9 +83,9 @@ declare module 'vitest' {
  * round trip runs the SDK's route, whose module state another file's run of the SDK can leave behind.
  */
 const isolatedTests = [
-  'test/core/ag-ui-run-input.test.ts',
-  'test/core/run-lifecycle.test.ts',
-  'test/core/round-trip-ai-sdk.test.ts',
+  'test/core/protocols/ag-ui-run-input.test.ts',
+  'test/core/client/run-lifecycle.test.ts',
+  'test/core/protocols/round-trip-ai-sdk.test.ts',
   'test/testing/mock-fetch-recorder.node.test.ts',
 ]
 

@@ -65,7 +65,7 @@ const SECRET_PARAM = /token|key|secret|auth|sig|session|password|code|credential
  * wait before it, and whether the connection dropped. Request headers, cookies
  * and secret-looking query parameters are never recorded. The fixture names the
  * client's protocol, a host's own included; a client that detects gets the name
- * detection finds among its `protocols` (or the registered ones) once the
+ * detection finds among its `protocols` (the built-ins when it has none) once the
  * stream ended, and `unknown` when none recognised it.
  *
  * @example

@@ -133,9 +133,9 @@ export interface ResumeOptions {
 export interface AgentClientOptions {
   /** The endpoint that answers with the stream. */
   url?: string
-  /** Skip detection: a registered protocol's name, or a definition. */
+  /** Skip detection: the name of one of `protocols`, or a definition. */
   protocol?: ProtocolInput
-  /** What detection chooses among, and where a name is looked up first (default: the registered protocols). */
+  /** What detection chooses among, and where a name is looked up (the `weft` entry's providers give the built-ins; a client made by hand is given them). */
   protocols?: readonly ProtocolDefinition[]
   /** Default `POST`. */
   method?: string

@@ -162,10 +162,10 @@ export type ProtocolView = ProtocolViews[string]
  *     end: () => [{ op: 'turn.finish', turnId, status: 'done' }],
  *   }),
  * }
- * registerProtocol(lines)
+ * <AgentProvider protocols={[...builtInProtocols, lines]}>…</AgentProvider> // `protocol: 'lines'` now names it
  */
 export interface ProtocolDefinition {
-  /** The protocol's name, as turns and handles record it. Unique among registered protocols. */
+  /** The protocol's name, as turns and handles record it. Unique within a list of protocols. */
   readonly name: ProtocolName
   /** Makes the decoder for one stream. */
   readonly create: DecoderFactory
@@ -188,7 +188,7 @@ export interface ProtocolDefinition {
 }
 
 /**
- * A protocol as options name it: a registered protocol's name, or a definition.
+ * A protocol as options name it: the name of one in the list given (`protocols`), or a definition.
  *
  * @example
  * foldStream(text, { protocol: 'yao' }); foldStream(text, { protocol: myProtocol })
