@@ -37,7 +37,7 @@ const groups = {
   // The run driver: connect, reconnect with backoff, every way a run ends, re-attaching, the handle.
   'client-run': ['src/core/client/{run-driver,connection,run-end,reattach,resume-persister,run}.ts'],
   // Only what decides scrolling: `useStickToBottom`, and which element a transcript scrolls in.
-  'auto-scroll': ['src/components/scroll-context.ts', 'src/components/chat.tsx:40-131', 'src/components/transcript.tsx:64-68'],
+  'auto-scroll': ['src/components/scroll-context.ts', 'src/components/chat.tsx:49-165', 'src/components/transcript.tsx:64-68'],
 }
 const group = process.env.MUTATE_GROUP
 if (group !== undefined && !Object.hasOwn(groups, group)) {

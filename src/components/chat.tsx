@@ -31,36 +31,43 @@ export interface ChatProps extends HTMLAttributes<HTMLDivElement> {
 /**
  * Sticks a scrolling element to its end while its content grows, until the
  * person scrolls up (by wheel, touch, keys or the scrollbar; a scroll by the
- * page's own code, or by a virtual list placing rows, does not let go). Returns the element's ref, whether it is
- * at the end, and a function that scrolls there and sticks again.
+ * page's own code, or by a virtual list placing rows, does not let go). Returns the element's ref, the
+ * ref of an empty element to place after the content (`end`), whether it is at the end, and a
+ * function that scrolls there and sticks again.
+ *
+ * Nothing here reads layout in a scroll handler or per token: two intersection observers
+ * on `end` tell when the end leaves the viewport (growth, or a scroll by code) and when it
+ * leaves the last 48 px, and only a scroll that follows the person's input is measured, in
+ * the next animation frame. The scroll to the end is written when the observer reports,
+ * after the frame's layout. No resize observer: one on the content would be skipped when a
+ * virtual list resizes the content from its own resize observer, and the browser reports
+ * that as an error on `window`.
  *
  * @example
- * const { viewport, content, atEnd, jump } = useStickToBottom()
+ * const { viewport, content, end, atEnd, jump } = useStickToBottom()
  */
 export function useStickToBottom() {
   const viewport = useRef<HTMLDivElement | null>(null)
   const content = useRef<HTMLDivElement | null>(null)
+  const end = useRef<HTMLDivElement | null>(null)
   const stuck = useRef(true)
   const [atEnd, setAtEnd] = useState(true)
-  const settling = useRef(false)
+  /** Where the element was last seen scrolled to: a person's scroll above it by more than a pixel is a scroll up. */
+  const lastTop = useRef(0)
+  /** Asks the end's observer to report again at the next frame, whether or not the end moved in or out. */
+  const watch = useRef<() => void>(() => {})
   const toEnd = useMemo(() => () => {
     const el = viewport.current
     if (!el) return
     el.scrollTop = el.scrollHeight
-    // Rows measured after this (a virtual list placing the rows it just mounted) can still move the
-    // end, and a resize notification can be dropped in a busy frame: look once more a frame later.
-    if (settling.current) return
-    settling.current = true
-    requestAnimationFrame(() => {
-      settling.current = false
-      if (stuck.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) toEnd()
-    })
+    lastTop.current = el.scrollTop
+    // An observer reports changes only: growth before the next frame would leave the end out of view unreported.
+    watch.current()
   }, [])
   useEffect(() => {
     const el = viewport.current
-    const inner = content.current
-    if (!el || !inner) return
-    let lastTop = el.scrollTop
+    const sentinel = end.current
+    if (!el || !sentinel) return
     // Set by the person's own scrolling (wheel, touch, keys, the scrollbar). A virtual list moves
     // scrollTop too when it measures rows above the viewport; that must not let go of the end.
     // An input that scrolled nothing (a click on a button, a wheel at the end, typing a gate's
@@ -68,6 +75,9 @@ export function useStickToBottom() {
     let intent = false
     let pressed = false
     let expiry = 0
+    /** A scroll that followed the person's input, measured at the next frame. */
+    let personal = false
+    let pending = 0
     const expire = (frames: number) => {
       cancelAnimationFrame(expiry)
       expiry = requestAnimationFrame(() => {
@@ -86,27 +96,48 @@ export function useStickToBottom() {
       expire(INTENT_FRAMES)
     }
     const view = el.ownerDocument.defaultView ?? window
-    const onScroll = () => {
-      const gap = el.scrollHeight - el.scrollTop - el.clientHeight
+    const measure = () => {
+      pending = 0
+      const top = el.scrollTop
+      const gap = el.scrollHeight - top - el.clientHeight
       const near = gap <= NEAR_END
-      const up = el.scrollTop < lastTop - 1
+      const up = top < lastTop.current - 1
       // A person's scroll up lets go at once, even within NEAR_END of the end: a trackpad or a
       // smooth wheel moves a few pixels per event. The rest of that gesture (scroll events with no
       // new input) keeps going up, so only a scroll that is not upward sticks again near the end.
-      if (intent && up) stuck.current = false
+      if (personal && up) stuck.current = false
       else if (near && !up) stuck.current = true
-      intent = false
-      lastTop = el.scrollTop
+      personal = false
+      lastTop.current = top
       if (stuck.current && gap > 1) toEnd()
       // Still stuck, it is back at the end already: a scroll up by code must not show "Jump to latest" for a frame.
       setAtEnd(stuck.current || near)
     }
-    // Growth (a token, a new turn) keeps the end in view only while stuck.
-    const observer = new ResizeObserver(() => {
-      if (stuck.current) toEnd()
-      else setAtEnd(el.scrollHeight - el.scrollTop - el.clientHeight <= NEAR_END)
-    })
-    observer.observe(inner)
+    const onScroll = () => {
+      if (intent) personal = true
+      intent = false
+      // While stuck, a scroll by code (this hook's own, or a list placing rows) decides nothing:
+      // the end's observer tells if it left the end. Otherwise it is measured once, next frame.
+      if ((personal || !stuck.current) && !pending) pending = requestAnimationFrame(measure)
+    }
+    // The end within a pixel of the viewport's bottom: out of it while stuck (growth, a scroll by code), back to it.
+    // Right after the person's input the move may be theirs, its scroll event still to come: measured next frame instead.
+    const edge = new IntersectionObserver((entries) => {
+      const entry = entries[entries.length - 1]
+      if (!entry || entry.isIntersecting || !stuck.current || personal) return
+      if (!intent) toEnd()
+      else if (!pending) pending = requestAnimationFrame(measure)
+    }, { root: el, rootMargin: '0px 0px 1px 0px' })
+    // The end within NEAR_END of it: "Jump to latest" shows only past it.
+    const near = new IntersectionObserver((entries) => {
+      const entry = entries[entries.length - 1]
+      if (entry) setAtEnd(stuck.current || entry.isIntersecting)
+    }, { root: el, rootMargin: `0px 0px ${NEAR_END}px 0px` })
+    watch.current = () => {
+      edge.unobserve(sentinel)
+      edge.observe(sentinel)
+    }
+    near.observe(sentinel)
     el.addEventListener('scroll', onScroll, { passive: true })
     for (const type of INTENT_EVENTS) el.addEventListener(type, onIntent, { passive: true })
     // A scrollbar drag may end outside the log.
@@ -114,8 +145,11 @@ export function useStickToBottom() {
     view.addEventListener('pointercancel', onRelease, true)
     toEnd()
     return () => {
-      observer.disconnect()
+      watch.current = () => {}
+      edge.disconnect()
+      near.disconnect()
       cancelAnimationFrame(expiry)
+      cancelAnimationFrame(pending)
       el.removeEventListener('scroll', onScroll)
       for (const type of INTENT_EVENTS) el.removeEventListener(type, onIntent)
       view.removeEventListener('pointerup', onRelease, true)
@@ -127,7 +161,7 @@ export function useStickToBottom() {
     setAtEnd(true)
     toEnd()
   }, [toEnd])
-  return { viewport, content, atEnd, jump }
+  return { viewport, content, end, atEnd, jump }
 }
 
 /**
@@ -142,13 +176,14 @@ export function useStickToBottom() {
  */
 export const Chat = forwardRef<HTMLDivElement, ChatProps>(function Chat({ children, footer, ...rest }, ref) {
   const labels = useLabels()
-  const { viewport, content, atEnd, jump } = useStickToBottom()
+  const { viewport, content, end, atEnd, jump } = useStickToBottom()
   return (
     <div {...rest} ref={ref} data-weft="chat" data-state={atEnd ? 'at-end' : 'scrolled'}>
       <div data-weft="chat-viewport" ref={viewport}>
         <div data-weft="chat-column" ref={content}>
           <TranscriptScrollContext.Provider value={viewport}>{children ?? <Transcript.Root />}</TranscriptScrollContext.Provider>
         </div>
+        <div data-weft="chat-end" ref={end} aria-hidden="true" />
       </div>
       <div data-weft="chat-footer">
         {!atEnd && (

@@ -2,8 +2,9 @@
 /**
  * Sticking to the end of the chat (`useStickToBottom`, through `Chat`), rule by
  * rule, in jsdom with a laid-out viewport: a 200 px window on 1000 px of content,
- * frames run by hand (the browser's order: the scroll event, then the animation
- * frame callbacks), and the content's growth told through `ResizeObserver`. What
+ * frames run by hand (the browser's order: the scroll event, the animation frame
+ * callbacks, then the intersection observers, which report where the end is as the
+ * browser would: a change, or the first report after `observe`). What
  * is checked is where the viewport is scrolled to and what `Chat` shows. Also which
  * transcripts virtualize, which follows from the element they scroll in.
  * (`test/browser/pins-chat-scroll.test.tsx` runs the same in Chromium.)
@@ -22,6 +23,8 @@ const layout = { height: 1000, client: 200, top: 0, moved: false }
 const frames = new Map<number, FrameRequestCallback>()
 let nextFrame = 1
 const observers = new Set<{ callback: ResizeObserverCallback }>()
+/** The intersection observers: the bottom margin of their root, what they watch and what they last reported of it. */
+const intersections = new Set<{ callback: IntersectionObserverCallback; margin: number; reported: Map<Element, boolean> }>()
 
 const isViewport = (el: Element) => el.getAttribute('data-weft') === 'chat-viewport'
 
@@ -29,6 +32,7 @@ beforeEach(() => {
   Object.assign(layout, { height: 1000, client: 200, top: 0, moved: false })
   frames.clear()
   observers.clear()
+  intersections.clear()
   Object.defineProperties(HTMLDivElement.prototype, {
     scrollHeight: { configurable: true, get(this: Element) { return isViewport(this) ? layout.height : 0 } },
     clientHeight: { configurable: true, get(this: Element) { return isViewport(this) ? layout.client : 0 } },
@@ -54,7 +58,40 @@ beforeEach(() => {
     unobserve() {}
     disconnect() { observers.delete(this) }
   })
+  vi.stubGlobal('IntersectionObserver', class {
+    readonly margin: number
+    readonly reported = new Map<Element, boolean>()
+    constructor(readonly callback: IntersectionObserverCallback, options?: IntersectionObserverInit) {
+      // `top right bottom left`: the root's box grown at its bottom by this much.
+      this.margin = Number.parseFloat(options?.rootMargin?.split(' ')[2] ?? '0')
+    }
+    observe(target: Element) {
+      intersections.add(this)
+      this.reported.delete(target)
+      this.reported.set(target, undefined as unknown as boolean)
+    }
+    unobserve(target: Element) { this.reported.delete(target) }
+    disconnect() {
+      this.reported.clear()
+      intersections.delete(this)
+    }
+  })
 })
+
+/** The intersection observers report the end (an element after the content): in view when the gap under the viewport is within their margin. */
+function intersect() {
+  const gap = layout.height - layout.top - layout.client
+  const due: Array<[IntersectionObserverCallback, IntersectionObserverEntry, IntersectionObserver]> = []
+  for (const observer of intersections) {
+    for (const [target, was] of observer.reported) {
+      const now = gap <= observer.margin
+      if (was === now) continue
+      observer.reported.set(target, now)
+      due.push([observer.callback, { isIntersecting: now, target } as IntersectionObserverEntry, observer as unknown as IntersectionObserver])
+    }
+  }
+  for (const [callback, entry, observer] of due) callback([entry], observer)
+}
 
 afterEach(() => {
   cleanup()
@@ -67,7 +104,7 @@ const chatState = () => document.querySelector('[data-weft="chat"]')!.getAttribu
 const jumpButton = () => document.querySelector('[data-weft="jump-to-latest"]') as HTMLButtonElement | null
 const end = () => layout.height - layout.client
 
-/** One frame: the scroll event when the viewport moved, `between` (a list placing rows in its scroll handler), then the frame callbacks queued before it. */
+/** One frame: the scroll event when the viewport moved, `between` (a list placing rows in its scroll handler), the frame callbacks queued before it, then the intersection observers. */
 function frame(between?: () => void) {
   act(() => {
     if (layout.moved) {
@@ -82,14 +119,18 @@ function frame(between?: () => void) {
       frames.delete(id)
       callback(0)
     }
+    intersect()
   })
 }
 const run = (count: number) => { for (let i = 0; i < count; i++) frame() }
 
-/** The content grows and the observer tells. */
+/** The content grows, and the frame that draws it tells the observers. */
 function grow(by: number) {
   layout.height += by
-  act(() => { for (const observer of [...observers]) observer.callback([], observer as unknown as ResizeObserver) })
+  act(() => {
+    for (const observer of [...observers]) observer.callback([], observer as unknown as ResizeObserver)
+    intersect()
+  })
 }
 
 /** The page's own code (or a virtual list) scrolls. */
@@ -126,17 +167,17 @@ describe('Chat: sticking to the end', () => {
     expect(jumpButton()).toBeNull()
   })
 
-  it('the look a frame later moves only for more than a pixel', () => {
+  it('the end moves only for more than a pixel', () => {
     mounted()
     grow(300)
     frame(() => { layout.height += 1 })
     expect(layout.top).toBe(1100)
-    grow(0)
-    expect(layout.top).toBe(1101)
+    grow(1)
+    expect(layout.top).toBe(1102)
     frame()
     grow(300)
     frame(() => { layout.height += 2 })
-    expect(layout.top).toBe(1403)
+    expect(layout.top).toBe(1404)
   })
 
   it('follows the content as it grows while stuck', () => {
@@ -314,6 +355,32 @@ describe('Chat: when an input counts as the person\'s', () => {
     expect(chatState()).toBe('scrolled')
   })
 
+  it('the end reported out of view before the scroll event of a held pointer: measured next frame, so the drag up lets go', () => {
+    mounted()
+    fireEvent.pointerDown(viewport())
+    run(10)
+    // The browser reports the end's observers after the frame a scroll was written in, and sends the scroll event the frame after.
+    viewport().scrollTop = 300
+    act(() => intersect())
+    expect(layout.top).toBe(300)
+    frame()
+    expect(layout.top).toBe(300)
+    expect(chatState()).toBe('scrolled')
+  })
+
+  it('growth during an input, with no scroll of the person\'s, is still followed a frame later', () => {
+    mounted()
+    fireEvent.keyDown(viewport())
+    grow(300)
+    expect(layout.top).toBe(800)
+    frame()
+    expect(layout.top).toBe(1100)
+    expect(chatState()).toBe('at-end')
+    grow(300)
+    frame()
+    expect(layout.top).toBe(1400)
+  })
+
   it('released anywhere on the page, it counts for four more frames', () => {
     for (const release of ['pointerup', 'pointercancel']) {
       mounted()
@@ -368,6 +435,7 @@ describe('Chat: after it is gone', () => {
     el.dispatchEvent(new Event('scroll'))
     expect(layout.top).toBe(0)
     expect(observers.size).toBe(0)
+    expect(intersections.size).toBe(0)
     expect(frames.size).toBe(0)
   })
 
