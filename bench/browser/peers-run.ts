@@ -10,7 +10,8 @@
  * interleaved, a fresh browser per run, under a performance trace. Printed per run
  * and as ranges over runs: script time while the answer streams, script per 16.7 ms
  * frame (p50, p95), long tasks over 50 ms, the time from the last byte to the final
- * paint, the heap after a collection, style + layout + paint time while the answer
+ * paint and the main thread's work in that time (script, style, layout and paint: the
+ * final frame's cost), the heap after a collection, style + layout + paint time while the answer
  * streams, frames over 50 ms, whether a ResizeObserver error reached
  * `window.onerror`, and the JS each page loaded (gzip). Asserts nothing.
  *
@@ -81,6 +82,7 @@ interface Run {
   longTasks: number
   longestTaskMs: number
   lastByteToPaintMs: number
+  endWorkMs: number
   heapMB: number
   renderMs: number
   styleMs: number
@@ -230,6 +232,8 @@ async function measure(kit: (typeof KITS)[number], built: Built, origin: string,
     const lastChange = traceTime(results.lastMutation)
     const finalPaint = events.find((e) => e.name === 'Paint' && e.ts >= lastChange)
     const paintEnd = finalPaint ? finalPaint.ts + finalPaint.dur! : NaN
+    // The end's own cost: script, style, layout and paint on the main thread from the last byte to the final paint.
+    const endWork = Number.isFinite(paintEnd) ? timeIn(outermost(events, new Set([...SCRIPT_EVENTS, ...RENDER_EVENTS])), to, paintEnd).total : NaN
     // Long tasks from the request's first byte to the final paint (to the last byte when none was found).
     const pageTime = (us: number) => results.streamStart! + (us - from) / 1000
     const until = pageTime(Number.isFinite(paintEnd) ? paintEnd : to)
@@ -244,6 +248,7 @@ async function measure(kit: (typeof KITS)[number], built: Built, origin: string,
       frameP50: percentile(scriptFrames, 50), frameP95: percentile(scriptFrames, 95),
       longTasks: longTasks.length, longestTaskMs: Math.max(0, ...longTasks.map(([, duration]) => duration)),
       lastByteToPaintMs: (paintEnd - to) / 1000,
+      endWorkMs: endWork,
       heapMB: heap.usedSize / 1024 / 1024,
       renderMs: render.total,
       styleMs: timeIn(renderTop.filter((e) => e.name === 'UpdateLayoutTree'), from, to).total,
@@ -300,7 +305,7 @@ try {
     for (const kit of KITS) {
       const result = await measure(kit, builds.get(kit.name)!, origin, r)
       runs.push(result)
-      console.log(`${kit.name} run ${r}: load ${result.load.map((l) => l.toFixed(2)).join('→')}, script ${n(result.scriptMs)} ms, p95 ${n(result.frameP95, 1)} ms, last byte→paint ${n(result.lastByteToPaintMs)} ms${result.complete ? '' : ' (INCOMPLETE: the answer\'s end never showed)'}${result.historyShown ? '' : ' (the earlier messages were not on the page)'}${result.errors.length ? `, errors: ${result.errors.slice(0, 3).join(' | ')}` : ''}`)
+      console.log(`${kit.name} run ${r}: load ${result.load.map((l) => l.toFixed(2)).join('→')}, script ${n(result.scriptMs)} ms, p95 ${n(result.frameP95, 1)} ms, last byte→paint ${n(result.lastByteToPaintMs)} ms (work ${n(result.endWorkMs, 1)} ms)${result.complete ? '' : ' (INCOMPLETE: the answer\'s end never showed)'}${result.historyShown ? '' : ' (the earlier messages were not on the page)'}${result.errors.length ? `, errors: ${result.errors.slice(0, 3).join(' | ')}` : ''}`)
     }
   }
 } finally {
@@ -311,7 +316,7 @@ table(runs.map((r) => ({
   kit: r.kit, run: r.run, load: r.load.map((l) => l.toFixed(1)).join('→'),
   'stream s': n(r.streamMs / 1000, 1), reads: n(r.chunks),
   'script ms': n(r.scriptMs), 'frame p50': n(r.frameP50, 1), p95: n(r.frameP95, 1),
-  'tasks>50ms': n(r.longTasks), 'longest': n(r.longestTaskMs), 'last byte→paint ms': n(r.lastByteToPaintMs),
+  'tasks>50ms': n(r.longTasks), 'longest': n(r.longestTaskMs), 'last byte→paint ms': n(r.lastByteToPaintMs), 'end work ms': n(r.endWorkMs, 1),
   'heap MB': n(r.heapMB, 1), 'style+layout+paint ms': n(r.renderMs), 'style/layout/paint': `${n(r.styleMs)}/${n(r.layoutMs)}/${n(r.paintMs)}`, 'of it forced': n(r.forcedRenderMs),
   'frames>50ms': n(r.framesOver50), 'RO error': r.resizeObserverError ? 'yes' : 'no', 'JS gzip KiB': n(r.jsGzipKB, 1),
   'DOM +/- after end': `${r.addedAfterEnd}/${r.removedAfterEnd}`, complete: r.complete ? 'yes' : 'no',
@@ -332,6 +337,7 @@ table(KITS.map((kit) => {
     'script/frame p50 ms': of((r) => r.frameP50, 1), 'p95 ms': of((r) => r.frameP95, 1),
     'long tasks >50 ms': of((r) => r.longTasks),
     'last byte → final paint ms': of((r) => r.lastByteToPaintMs),
+    'work in it ms': of((r) => r.endWorkMs, 1),
     'heap MB': of((r) => r.heapMB, 1),
     'style+layout+paint ms': of((r) => r.renderMs),
     'frames >50 ms': of((r) => r.framesOver50),
