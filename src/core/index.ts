@@ -16,7 +16,7 @@ export { syncScheduler, type Scheduler } from './store/batcher'
 
 // The client: one conversation against one endpoint.
 export { AgentClient, type AgentClientOptions, type SendInput, type StreamSource } from './client'
-export type { RequestBody, SourceBuildOptions, StreamSourceContext } from './client/options'
+export type { RequestBody, SourceBuildOptions, StreamSourceContext, StreamSourceCancelContext } from './client/options'
 export type {
   ActionResult, AnswerResult, ApprovalResponse, AttachmentLimits, ClientTool, GateResponse, InterruptDecision, JsonValue,
 } from './client/index'

@@ -105,7 +105,7 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
   const final = endReason === 'done'
   if (replay) take(replay.end(final || reader.ended))
   // A server that said nothing more will come (Yao's `read_complete`, not live) ended the stream itself.
-  if (final || reader.ended || filter?.settled) return { kind: 'finished', reason: final || filter?.settled ? 'done' : 'eof' }
+  if (final || reader.ended || reader.endsAtClose || filter?.settled) return { kind: 'finished', reason: final || filter?.settled ? 'done' : 'eof' }
   // Without a strategy the end of the body is the end of the turn.
   if (!run.resume) return { kind: 'finished', reason: 'eof' }
   // A resumed connection that closes cleanly with nothing new: the server has no more.

@@ -77,6 +77,26 @@ export type RequestBody = string | Blob | FormData | URLSearchParams | Record<st
  */
 export interface StreamSource {
   open(context: StreamSourceContext): Promise<Omit<StreamRequest, 'signal' | 'fetch'> & { runId?: string }>
+  /**
+   * The user stopped a run this source's client was streaming (`stop()`, or a new
+   * send that ends it): tell the server to stop the work too (LangGraph's
+   * `POST …/runs/{run_id}/cancel`). Not called when a resumable stream is only
+   * detached, so `attach()` can pick the run up. Failures are ignored.
+   */
+  cancel?(context: StreamSourceCancelContext): Promise<void> | void
+}
+
+/**
+ * What `StreamSource.cancel` is told.
+ *
+ * @example
+ * const source: StreamSource = { open, cancel: ({ runId, fetch }) => void fetch(`/runs/${runId}/cancel`, { method: 'POST' }) }
+ */
+export interface StreamSourceCancelContext {
+  turnId: string
+  /** The run the turn streams, as the source's `open` or the stream named it. */
+  runId?: string
+  fetch: typeof fetch
 }
 
 /**

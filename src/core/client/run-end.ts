@@ -181,6 +181,7 @@ export function abort(run: ActiveRun): boolean {
   if (run.opened) ops.unshift({ op: 'turn.finish', turnId: run.turnId, status: 'aborted' })
   dispatchNow(run, ops)
   run.controller.abort()
+  cancelAtSource(run)
   return true
 }
 
@@ -221,4 +222,15 @@ export function endInError(run: ActiveRun, error: WeftError, how: { handle: 'kee
 function isOpList(result: readonly HydratedTurn[] | readonly Op[]): result is readonly Op[] {
   const first = result[0] as { op?: unknown } | undefined
   return typeof first?.op === 'string'
+}
+
+/** A stopped run stops on the server too, when the host's source can say so. */
+function cancelAtSource(run: ActiveRun): void {
+  const cancel = run.options.source?.cancel
+  if (!cancel) return
+  const runId = own(run.store.getState().turns, run.turnId)?.runId
+  const fetchImpl = run.options.fetch ?? globalThis.fetch.bind(globalThis)
+  void Promise.resolve()
+    .then(() => cancel.call(run.options.source, { turnId: run.turnId, ...(runId ? { runId } : {}), fetch: fetchImpl }))
+    .catch(() => undefined)
 }

@@ -73,6 +73,11 @@ export class FrameDecoder {
     return this.afterDone || (this.decoder?.ended ?? false)
   }
 
+  /** True when the protocol in use ends its streams by closing the body (see `Decoder.endsAtClose`). */
+  get endsAtClose(): boolean {
+    return this.decoder?.endsAtClose === true
+  }
+
   /**
    * `data: [DONE]` arrived: the stream's last frame. Whatever follows it is
    * reported as an `after_end` problem and not folded.
@@ -201,7 +206,7 @@ export class FrameDecoder {
     }
     // Read before `end`, which closes the protocol: a body that stops short of the protocol's
     // own end (no terminal event, no `[DONE]`) was cut off, however cleanly it closed.
-    const cut = reason === 'eof' && !this.ended
+    const cut = reason === 'eof' && !this.ended && !this.endsAtClose
     let ops: Op[]
     try {
       ops = this.decoder.end(reason)

@@ -74,6 +74,12 @@ export interface Decoder {
   /** True once the protocol's own terminal event arrived (so an `eof` before it may be a dropped connection). */
   readonly ended: boolean
   /**
+   * The protocol has no terminal event: its server ends a stream by closing the
+   * body (LangGraph's runs). A body that closes cleanly is then the end, not a
+   * cut; a read that fails is still a lost connection. Default false.
+   */
+  readonly endsAtClose?: boolean
+  /**
    * Where the stream is, in the protocol's own terms (Yao's sequence). Read once
    * per batch instead of an op per event.
    */
