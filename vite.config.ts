@@ -194,6 +194,9 @@ export default defineConfig({
             // `weft/protocol-kit` (through `streamToOps`) shares with them: else importing weft/components
             // would load the fold's chunk, immer and JSON Patch with it.
             { name: 'paths', test: /src\/core\/(model\/errors|util\/paths|protocol\/resolve)\.ts$/ },
+            // JSON Patch (and fast-json-patch) only for the protocols that patch (AG-UI): a chunk of its own, which
+            // a bundle that speaks only the UI message stream never imports.
+            { name: 'json-patch', test: /src\/core\/util\/json-data\.ts$/ },
             // The recorded fixtures stay one chunk of their own, so the helpers' size reads apart from theirs.
             { name: 'fixtures', test: /src\/testing\/fixtures(\.ts$|\/)/ },
           ],

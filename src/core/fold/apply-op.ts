@@ -7,7 +7,6 @@ import { weftError } from '../model/errors'
 import type { AgentState } from '../model/model'
 import type { Op, OpOf } from '../model/ops'
 import { isRecord, mergedRecord, own } from '../util/record'
-import { patchJsonData } from '../util/json-data'
 import { messageIn } from '../model/message-table'
 import { prependChain, selectTurnBranch } from './branches'
 import { failToolNode, upsertTraceNode } from './trace'
@@ -152,7 +151,9 @@ export function applyOp(state: AgentState, op: Exclude<Op, OpOf<'message.delta'>
 function patchAgentState(state: AgentState, op: OpOf<'agentState.patch'>): void {
   // All or nothing, on a JSON copy: a patch that names anything but the state's own data
   // (an inherited `/constructor`, an array's `length`) or brings a value that is not JSON is refused.
-  const patched = patchJsonData(state.agentState, op.patch)
+  // The patch brings the code that applies it (AG-UI's decoder attaches `patchJsonData`), so the fold ships none.
+  if (typeof op.apply !== 'function') throw new Error('the patch came without a JSON Patch implementation (`apply`)')
+  const patched = op.apply(state.agentState, op.patch)
   state.agentState = safe(state, op.turnId, isRecord(patched) ? patched : { value: patched })
 }
 

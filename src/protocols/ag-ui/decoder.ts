@@ -7,7 +7,7 @@
  * runs and hands each event kind to its own module.
  */
 import { type DecodeContext, type Decoder, type FrameMeta, type Op, weftError } from '../../core/index'
-import { isRecord, nonEmpty, toErrorType } from '../../protocol-kit/index'
+import { isRecord, nonEmpty, patchJsonData, toErrorType } from '../../protocol-kit/index'
 import { CHUNK_TYPES, createChunks } from './chunks'
 import { eventExtras } from './event-fields'
 import { AG_UI_EVENT_TYPES } from './event-types'
@@ -145,7 +145,7 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
       case 'STATE_SNAPSHOT': return withTurnExtra(snapshots.stateSnapshot(e), extra)
       case 'STATE_DELTA':
         return Array.isArray(e.delta)
-          ? [{ op: 'agentState.patch', patch: e.delta, turnId }, ...turnExtra(extra)]
+          ? [statePatch(e.delta, turnId), ...turnExtra(extra)]
           : [problem('STATE_DELTA needs a JSON Patch array in "delta"', e, 'state_delta')]
       case 'MESSAGES_SNAPSHOT':
         return Array.isArray(e.messages)
@@ -323,4 +323,16 @@ function usageOf(raw: unknown): Record<string, unknown> | undefined {
     if (seen) totals[key] = sum
   }
   return totals
+}
+
+/**
+ * A `STATE_DELTA`'s patch as an op that brings its own JSON Patch code (`apply`,
+ * not enumerable: the op prints and compares as its data). Only a host that
+ * speaks AG-UI ships that code; the fold has none.
+ *
+ * @example
+ * statePatch([{ op: 'replace', path: '/step', value: 2 }], 't1') // applied with patchJsonData's rules
+ */
+function statePatch(patch: unknown[], turnId: string): Op {
+  return Object.defineProperty({ op: 'agentState.patch', patch, turnId }, 'apply', { value: patchJsonData }) as Op
 }

@@ -3,6 +3,7 @@
  * it keeps, and the problem (type, message, code) it records when it cannot apply.
  */
 import { describe, expect, it } from 'vitest'
+import { patchJsonData } from '../../../src/core/util/json-data'
 import { weftError } from '../../../src/core/model/errors'
 import { fold, foldIsolated } from '../../../src/core/fold/fold'
 import { emptyState, type AgentState, type Gate } from '../../../src/core/model/model'
@@ -266,9 +267,19 @@ describe('shared agent state', () => {
   it('a patch that makes the root something other than an object keeps it under value', () => {
     const state = fold(emptyState(), [
       { op: 'agentState.set', value: { a: 1 } },
-      { op: 'agentState.patch', patch: [{ op: 'replace', path: '', value: [1, 2] }] },
+      { op: 'agentState.patch', patch: [{ op: 'replace', path: '', value: [1, 2] }], apply: patchJsonData },
     ])
     expect(state.agentState).toStrictEqual({ value: [1, 2] })
+  })
+
+  it('a patch without the code that applies it is refused with a problem, and the state is kept', () => {
+    const state = fold(emptyState(), [
+      { op: 'turn.open', turnId: 't1', role: 'assistant' },
+      { op: 'agentState.set', value: { a: 1 } },
+      { op: 'agentState.patch', patch: [{ op: 'replace', path: '/a', value: 2 }], turnId: 't1' },
+    ])
+    expect(state.agentState).toStrictEqual({ a: 1 })
+    expect(state.turns.t1!.problems).toEqual([expect.objectContaining({ type: 'protocol', code: 'agentState.patch', message: expect.stringContaining('apply') })])
   })
 })
 

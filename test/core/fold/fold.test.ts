@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { patchJsonData } from '../../../src/core/util/json-data'
 import { fold } from '../../../src/core/fold/fold'
 import { applyDelta } from '../../../src/core/fold/deltas'
 import { parsePath } from '../../../src/core/util/paths'
@@ -146,8 +147,8 @@ describe('fold', () => {
   it('applies JSON Patch to the agent state atomically', () => {
     const s = run([
       { op: 'agentState.set', value: { count: 1, items: [] } },
-      { op: 'agentState.patch', patch: [{ op: 'replace', path: '/count', value: 2 }, { op: 'add', path: '/items/-', value: 'a' }] },
-      { op: 'agentState.patch', patch: [{ op: 'replace', path: '/count', value: 99 }, { op: 'remove', path: '/missing' }], turnId: 't1' },
+      { op: 'agentState.patch', patch: [{ op: 'replace', path: '/count', value: 2 }, { op: 'add', path: '/items/-', value: 'a' }], apply: patchJsonData },
+      { op: 'agentState.patch', patch: [{ op: 'replace', path: '/count', value: 99 }, { op: 'remove', path: '/missing' }], turnId: 't1', apply: patchJsonData },
     ])
     expect(s.agentState).toEqual({ count: 2, items: ['a'] })
     expect(s.turns.t1!.problems).toHaveLength(1)
