@@ -11,10 +11,19 @@
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { isAbsolute, join, relative } from 'node:path'
+import { dirname, isAbsolute, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
+// Under a DOM test environment the module's URL is not one `fileURLToPath` takes; tests run from the repository's root.
+const root = moduleRoot()
+
+function moduleRoot() {
+  try {
+    return join(dirname(fileURLToPath(import.meta.url)), '..')
+  } catch {
+    return process.cwd()
+  }
+}
 const graphsDir = join(root, 'test/langgraph/graphs')
 
 /** Graph id → file:export, as `langgraph.json`'s `graphs` has them (absolute paths). */
@@ -123,7 +132,7 @@ export async function startLangGraphServer(options = {}) {
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (process.argv[1] && join(moduleRoot(), 'scripts/langgraph-server.mjs') === process.argv[1]) {
   const port = process.argv[2] ? Number(process.argv[2]) : 2024
   const started = Date.now()
   const server = await startLangGraphServer({ port })
