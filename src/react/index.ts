@@ -21,7 +21,7 @@ export { useHistory, useOlderOnScroll, type UseHistoryOptions, type HistoryHandl
 
 // The core's types the hooks' options and handles reach, so a host can name them from here.
 export type {
-  AgentClient, AgentStore, AgentStoreState, Scheduler, AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, SendInput, StreamSource, StreamSourceContext, SourceBuildOptions,
+  AgentClient, AgentStore, AgentStoreState, Scheduler, AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, SendInput, StreamSource, StreamSourceContext, StreamSourceCancelContext, SourceBuildOptions,
   RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool, JsonValue,
   ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision,
   AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,

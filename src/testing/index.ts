@@ -29,5 +29,5 @@ export type {
   ResumeStrategy, ResumeStrategyName, ResumeHandle, ResumeStorage, ResumeState, ResumeRequest, ResumeRequestContext,
   ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView, HistoryContext, HistoryLoader, HistoryResult, BackoffOptions,
   AgentStore, AgentStoreState, ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision, JsonValue,
-  StreamSource as ClientStreamSource,
+  StreamSourceCancelContext, StreamSource as ClientStreamSource,
 } from '../core/index'

@@ -319,5 +319,5 @@ export type {
   RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration,
   ResumeStrategy, ResumeStrategyName, ResumeHandle, ResumeStorage, ResumeState, ResumeRequest, ResumeRequestContext,
   ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView, HistoryContext, HistoryLoader, HistoryResult, BackoffOptions,
-  StreamSource as ClientStreamSource,
+  StreamSourceCancelContext, StreamSource as ClientStreamSource,
 } from '../core/index'

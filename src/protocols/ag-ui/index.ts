@@ -18,5 +18,5 @@ export {
   type NavigateHandler, type NavigationAction, type NavigationCheck, type NavigationParams, type NavigationTarget,
 } from './navigation'
 export type * from '../../core/protocol/entry-types'
-export type { AgentStore, AgentStoreState, ProtocolInput, StreamSource, StreamSourceContext, SourceBuildOptions, HttpRequest, StreamRequest } from '../../core/index'
+export type { AgentStore, AgentStoreState, ProtocolInput, StreamSource, StreamSourceContext, StreamSourceCancelContext, SourceBuildOptions, HttpRequest, StreamRequest } from '../../core/index'
 export type { HistoryPager, HistorySource, HistoryStatus, HistoryPageResult } from '../../protocol-kit/index'
