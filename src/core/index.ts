@@ -76,6 +76,8 @@ export {
   type IndexedDbConversationsOptions, type IndexedDbConversationStorage,
   type ConversationRecord, type ConversationSummaryRecord, type StoredState, type TitleSource,
 } from './conversations/index'
+export { conversationRecord } from './conversations/record'
+export { ConversationConflictError } from './conversations/storage'
 export { historyOps, type HistoryBatch } from './history/index'
 export { readHistory } from './protocol/history'
 

@@ -37,6 +37,8 @@ export interface StreamSourceContext {
   dispatch(ops: readonly Op[]): void
   /** Why this request is made. */
   trigger: RequestTrigger
+  /** The client's conversation id (its `conversationId` option, the resume key, or the selected conversation's id). */
+  conversationId: string
   /**
    * The protocol's own request body for this send, built from the active path
    * (with the host's `body` option applied last, as for a plain `url`). A source

@@ -100,7 +100,7 @@ async function buildRequest(ctx: ClientContext, plan: TurnPlan, state: AgentStat
   if (!options.source) return defaultRequest(options, input, turnId, build(), trigger)
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
   return options.source.open({
-    input, turnId, signal, fetch: fetchImpl, dispatch: (ops) => ctx.store.getState().dispatch(ops), trigger,
+    input, turnId, signal, fetch: fetchImpl, dispatch: (ops) => ctx.store.getState().dispatch(ops), trigger, conversationId: ctx.conversationId,
     build: (over = {}) => {
       const built = build(over)
       return hostBody(options, input, turnId, built !== undefined && over.extend ? over.extend(built) : built, trigger)

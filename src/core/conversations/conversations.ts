@@ -120,7 +120,7 @@ export class Conversations {
    * const id = conversations.create({ title: 'Planning' })
    */
   create(options: { title?: string; id?: string } = {}): string {
-    const id = options.id ?? newId('chat')
+    const id = options.id ?? this.storage.createId?.() ?? newId('chat')
     if (this.ledger.entries.has(id)) throw new Error(`weft: a conversation "${id}" exists already`)
     const at = this.now()
     const title = options.title?.trim()

@@ -50,6 +50,11 @@ export interface ConversationStorage {
   remove(id: string): Promise<void>
   /** Be told what other tabs save and remove; returns the unsubscribe function. */
   watch?(listener: (change: ConversationChange) => void): () => void
+  /**
+   * The id of a new conversation, when the storage's back end names them its own
+   * way (a LangGraph thread id is a UUID). Default: weft's own `chat-…` ids.
+   */
+  createId?(): string
 }
 
 /**

@@ -19,7 +19,11 @@ export interface LangGraphSourceOptions {
   apiUrl: string
   /** The graph id or assistant id the runs use. */
   assistantId: string
-  /** The thread to continue; without it the first send creates one (`POST /threads`). */
+  /**
+   * The thread to continue. Without it, a client whose conversation id is a UUID
+   * (as `langGraphThreads` names conversations) runs on that thread, created by
+   * its first run; otherwise the first send creates one (`POST /threads`).
+   */
   threadId?: string
   headers?: HeadersInit | (() => HeadersInit)
   credentials?: RequestCredentials
@@ -52,8 +56,8 @@ export interface LangGraphSource extends StreamSource {
 /**
  * A LangGraph server (`langgraph dev`, LangGraph Platform) as the source of an
  * `AgentClient` / `useAgentStream`. The run body is what `langGraphRequest`
- * builds from the active path, with `assistant_id`, `stream_resumable: true` and
- * the options' fields; the client's `body` option applies after that.
+ * builds from the active path, with `assistant_id`, `stream_resumable: true`,
+ * `if_not_exists: 'create'` and the options' fields; the client's `body` option applies after that.
  *
  * @example
  * const source = langGraphSource({ apiUrl: 'http://localhost:2024', assistantId: 'agent' })
@@ -71,6 +75,12 @@ export function langGraphSource(options: LangGraphSourceOptions): LangGraphSourc
   const url = (...parts: string[]) => joinPath(options.apiUrl, ...parts.map(encodeURIComponent))
 
   async function thread(context: StreamSourceContext): Promise<string> {
+    if (options.threadId) return options.threadId
+    // A conversation named as a thread (`langGraphThreads` names new ones so): its runs go there, created on the first.
+    if (UUID.test(context.conversationId)) {
+      threadId = context.conversationId
+      return threadId
+    }
     if (threadId) return threadId
     const { data } = await fetchJSON<unknown>({
       url: url('threads'), method: 'POST', headers: headersOf(true), body: JSON.stringify(options.metadata ? { metadata: options.metadata } : {}),
@@ -117,10 +127,13 @@ export function langGraphSource(options: LangGraphSourceOptions): LangGraphSourc
   }
 }
 
+/** A LangGraph thread id. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 /** The source's fields over the builder's body: the assistant, a resumable run, and the options' own. */
 function withRunFields(built: RequestBody, options: LangGraphSourceOptions): RequestBody {
   if (!isRecord(built)) return built
-  const body: Record<string, unknown> = { ...built, assistant_id: options.assistantId, stream_resumable: true }
+  const body: Record<string, unknown> = { ...built, assistant_id: options.assistantId, stream_resumable: true, if_not_exists: 'create' }
   if (options.streamMode) body.stream_mode = [...options.streamMode]
   if (options.config) body.config = options.config
   if (options.context) body.context = options.context
