@@ -3,14 +3,15 @@
  * loaded machine where the whole table at 100k does not finish in useful time. Long
  * text and long tool input at 1k and 100k deltas; each round times the floor,
  * `foldStream` and the client with per-frame batches at both sizes, alternating the
- * order. A 1k measurement is the total of 100 streams, so it is as long as one 100k
+ * order (`ONLY_TOOLS=1` skips them, for the tool calls below alone). A 1k measurement is the total of 100 streams, so it is as long as one 100k
  * stream and the machine's drift weighs on both alike. Printed, never asserted.
  */
 import '../src/protocols/index'
 import os from 'node:os'
 import { busyMark, busySince, chunkBytes, median, n, table } from './harness'
+import { syncScheduler, microtaskScheduler } from '../src/core/store/batcher'
 import { crowdedStore, parseFloor, perFrame, weftClient, weftFold } from './paths'
-import { scenarios, type Scenario } from './scenarios'
+import { scenarios, toolCalls, type Scenario } from './scenarios'
 
 const NAMES = ['UI stream, long text', 'UI stream, one tool, long input', 'AG-UI, long text', 'AG-UI, one tool, long arguments']
 const SMALL = 1_000
@@ -36,7 +37,7 @@ async function time(run: () => Promise<unknown> | unknown, events: number, repea
 
 console.log(`linearity · Node ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'} · load ${os.loadavg()[0]!.toFixed(1)} · ${new Date().toISOString()}`)
 const rows: Array<Record<string, string>> = []
-for (const name of NAMES) {
+for (const name of process.env.ONLY_TOOLS ? [] : NAMES) {
   const scenario = scenarios.find((s) => s.name === name)!
   const small = await sized(scenario, SMALL)
   const large = await sized(scenario, LARGE)
@@ -71,5 +72,41 @@ for (const name of NAMES) {
 }
 console.log(`Per-event cost at ${n(LARGE)} deltas over ${n(SMALL)} (medians of ${ROUNDS} alternating rounds; a 1k figure is ${REPEAT} streams)`)
 table(rows)
+
+// Tool calls: each call adds a row to the timeline and an entry to the turn's lists,
+// which every commit copies. foldStream at 10k and 100k calls; the live client under
+// each scheduler at 1k and 10k calls (TOOL_CALLS_CLIENT=10000,100000 for the larger pair).
+const callRows: Array<Record<string, string>> = []
+const FOLD_CALLS = (process.env.TOOL_CALLS ?? '10000,100000').split(',').map(Number) as [number, number]
+const CLIENT_CALLS = (process.env.TOOL_CALLS_CLIENT ?? '1000,10000').split(',').map(Number) as [number, number]
+const schedulers = [['foldStream', undefined], ['client, sync', syncScheduler], ['client, microtask', microtaskScheduler], ['client, frames', perFrame]] as const
+for (const protocol of ['ui-message', 'ag-ui'] as const) {
+  const scenario = scenarios.find((s) => s.protocol === protocol && s.name.includes('tools ×'))!
+  for (const [label, scheduler] of schedulers) {
+    const [small, large] = scheduler ? CLIENT_CALLS : FOLD_CALLS
+    const ms: Record<number, number[]> = { [small]: [], [large]: [] }
+    const texts = { [small]: toolCalls(protocol, small), [large]: toolCalls(protocol, large) }
+    for (let round = 0; round < Math.max(1, Math.min(ROUNDS, 2)); round++) {
+      for (const calls of round % 2 ? [large, small] : [small, large]) {
+        const text = texts[calls]!
+        ;(globalThis as { gc?: () => void }).gc?.()
+        const start = busyMark()
+        if (!scheduler) weftFold(text, scenario)
+        else await weftClient(chunkBytes(new TextEncoder().encode(text), 16 * 1024), scenario, crowdedStore(0), scheduler)
+        ms[calls]!.push(busySince(start))
+      }
+    }
+    const row = {
+      protocol, path: label, calls: `${n(small)} / ${n(large)}`,
+      'ms': `${n(median(ms[small]!), 0)} / ${n(median(ms[large]!), 0)}`,
+      'time ratio': `${n(median(ms[large]!) / median(ms[small]!), 1)}x`,
+      'target': `≤ ${n(large / small, 0)}x`,
+    }
+    callRows.push(row)
+    console.error(JSON.stringify(row))
+  }
+}
+console.log('Tool calls (5 argument deltas each): time at the larger size over the smaller')
+table(callRows)
 console.log(`load at the end ${os.loadavg()[0]!.toFixed(1)}`)
 process.exit(0)

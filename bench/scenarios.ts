@@ -93,6 +93,15 @@ function yao(deltas: number, threads = 8): string {
   return sse(events)
 }
 
+/**
+ * `calls` tool calls of `perTool` argument deltas each (UI message stream or AG-UI),
+ * for the linearity of tool calls: the timeline and the turn's lists grow by one
+ * entry per call.
+ */
+export function toolCalls(protocol: 'ui-message' | 'ag-ui', calls: number, perTool = 5): string {
+  return protocol === 'ui-message' ? uiTools(calls * perTool, perTool) : agTools(calls * perTool, perTool)
+}
+
 const UI_HEADERS = { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' }
 const SSE_HEADERS = { 'content-type': 'text/event-stream' }
 

@@ -37,17 +37,35 @@ export function foldStream(input: string | readonly unknown[], options: FoldStre
   // any cut into batches).
   let state = options.state ?? emptyState()
   let batch: Op[] = []
+  let folded = 0
   decodeStream(input, options, (ops) => {
     pushAll(batch, ops)
-    if (batch.length < FOLD_SLICE) return
+    if (!sliceDue(batch.length, folded)) return
     state = fold(state, batch)
+    folded += batch.length
     batch = []
   })
   return fold(state, batch)
 }
 
-/** How many ops `foldStream` folds at once. */
+/** How many ops `foldStream` folds at once, at least. */
 const FOLD_SLICE = 4096
+
+/**
+ * Whether `foldStream` folds the `pending` ops now, `folded` having been folded
+ * before. Each fold copies the records and lists that grew (the timeline's rows,
+ * a turn's messages): work in proportion to the stream so far. A slice is
+ * therefore at least a quarter of what came before it, so the slices grow
+ * geometrically and their copies add up to a few times the stream, never its
+ * square; and a long stream still never holds more than a fifth of its ops.
+ *
+ * @example
+ * sliceDue(4096, 0) // true
+ * sliceDue(4096, 100_000) // false: 25,000 are due
+ */
+export function sliceDue(pending: number, folded: number): boolean {
+  return pending >= FOLD_SLICE && pending * 4 >= folded
+}
 
 /**
  * The ops a recorded stream decodes to (what `foldStream` folds).
