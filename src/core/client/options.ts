@@ -92,7 +92,10 @@ export interface StreamSource {
  * What `StreamSource.cancel` is told.
  *
  * @example
- * const source: StreamSource = { open, cancel: ({ runId, fetch }) => void fetch(`/runs/${runId}/cancel`, { method: 'POST' }) }
+ * const source: StreamSource = {
+ *   open: async () => ({ url: '/events' }),
+ *   cancel: async ({ runId, fetch }) => void (await fetch(`/runs/${runId}/cancel`, { method: 'POST' })),
+ * }
  */
 export interface StreamSourceCancelContext {
   turnId: string

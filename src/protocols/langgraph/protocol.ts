@@ -32,9 +32,8 @@ export function sniffLangGraph({ first, meta, headers }: DetectInput): number {
  * streams, requests, rejoin and thread history.
  *
  * @example
- * <AgentProvider protocols={[langGraphProtocol]}>
- *   <Chat source={langGraphSource({ apiUrl: 'http://localhost:2024', assistantId: 'agent' })} protocol="langgraph" />
- * </AgentProvider>
+ * const source = langGraphSource({ apiUrl: 'http://localhost:2024', assistantId: 'agent' })
+ * const client = new AgentClient(createAgentStore(), { protocol: langGraphProtocol, protocols: [langGraphProtocol], source })
  */
 export const langGraphProtocol: ProtocolDefinition = {
   name: 'langgraph',

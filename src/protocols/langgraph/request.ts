@@ -13,7 +13,7 @@ import { isRecord, messageIn, nonEmpty, own } from '../../protocol-kit/index'
  * data (`custom`).
  *
  * @example
- * langGraphRequest(context).stream_mode // ['values', 'messages-tuple', 'updates', 'custom']
+ * LANGGRAPH_STREAM_MODES // ['values', 'messages-tuple', 'updates', 'custom']
  */
 export const LANGGRAPH_STREAM_MODES: readonly string[] = ['values', 'messages-tuple', 'updates', 'custom']
 

@@ -37,7 +37,8 @@ export function joinUrlOf(url: string, runId: string | undefined): string | unde
  * after a reload (the store holds nothing of the turn) it asks for the whole run (`Last-Event-ID: -1`).
  *
  * @example
- * useResumableStream({ source: langGraphSource({ apiUrl, assistantId: 'agent' }), protocol: langGraphProtocol, resume: { conversationKey: threadId } })
+ * const source = langGraphSource({ apiUrl: 'http://localhost:2024', assistantId: 'agent' })
+ * new AgentClient(createAgentStore(), { source, protocol: langGraphProtocol, protocols: [langGraphProtocol], resume: { strategy: langGraphResume(), conversationKey: 'chat-1' } })
  */
 export function langGraphResume(): ResumeStrategy<LangGraphHandle> {
   return {

@@ -61,9 +61,10 @@ export interface LangGraphSource extends StreamSource {
  *
  * @example
  * const source = langGraphSource({ apiUrl: 'http://localhost:2024', assistantId: 'agent' })
- * <AgentProvider protocols={[langGraphProtocol]}>
- *   <Chat source={source} protocol="langgraph" />
- * </AgentProvider>
+ * function Assistant() {
+ *   const { send, stop } = useAgentStream({ protocol: 'langgraph', source }) // under <AgentProvider protocols={[langGraphProtocol]}>
+ *   return <Chat footer={<Composer send={send} stop={stop} />} />
+ * }
  */
 export function langGraphSource(options: LangGraphSourceOptions): LangGraphSource {
   let threadId = options.threadId

@@ -11,7 +11,7 @@ import { createIdScope, protocolProblem, StreamedInput } from '../../protocol-ki
  * namespace (`research:<taskId>`, deeper ones joined with `|`).
  *
  * @example
- * const lane: Lane = { key: 'research:b6', name: 'research', threadId: 't1/lane:research:b6', rowId: 't1/task:b6' }
+ * const lane: Lane = { key: 'research:b6', name: 'research', threadId: 't1/lane:research:b6', rowId: 't1/task:b6', open: true }
  */
 export interface Lane {
   key: string

@@ -39,10 +39,8 @@ export interface LangGraphThreadsOptions {
  * its own thread.
  *
  * @example
- * <ConversationsProvider storage={langGraphThreads({ apiUrl, graphId: 'agent' })} protocols={[langGraphProtocol]}>
- *   <ThreadList />
- *   <Chat source={langGraphSource({ apiUrl, assistantId: 'agent' })} protocol="langgraph" />
- * </ConversationsProvider>
+ * const conversations = createConversations({ storage: langGraphThreads({ apiUrl: 'http://localhost:2024', graphId: 'agent' }) })
+ * const tree = <ConversationsProvider conversations={conversations} protocols={[langGraphProtocol]}><ThreadList /></ConversationsProvider>
  */
 export function langGraphThreads(options: LangGraphThreadsOptions): ConversationStorage {
   const revisions = new Map<string, number>()
