@@ -81,8 +81,8 @@ export interface StreamSource {
   open(context: StreamSourceContext): Promise<Omit<StreamRequest, 'signal' | 'fetch'> & { runId?: string }>
   /**
    * The user stopped a run this source's client was streaming (`stop()`, or a new
-   * send that ends it): tell the server to stop the work too (LangGraph's
-   * `POST …/runs/{run_id}/cancel`). Not called when a resumable stream is only
+   * send that ends it): tell the server to stop the work too (cancel the run
+   * it started). Not called when a resumable stream is only
    * detached, so `attach()` can pick the run up. Failures are ignored.
    */
   cancel?(context: StreamSourceCancelContext): Promise<void> | void

@@ -52,7 +52,7 @@ export interface ConversationStorage {
   watch?(listener: (change: ConversationChange) => void): () => void
   /**
    * The id of a new conversation, when the storage's back end names them its own
-   * way (a LangGraph thread id is a UUID). Default: weft's own `chat-…` ids.
+   * way (a server that keys its threads by UUID). Default: weft's own `chat-…` ids.
    */
   createId?(): string
 }

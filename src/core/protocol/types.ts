@@ -75,8 +75,8 @@ export interface Decoder {
   readonly ended: boolean
   /**
    * The protocol has no terminal event: its server ends a stream by closing the
-   * body (LangGraph's runs). A body that closes cleanly is then the end, not a
-   * cut; a read that fails is still a lost connection. Default false.
+   * body. A body that closes cleanly is then the end, not a cut; a read that
+   * fails is still a lost connection. Default false.
    */
   readonly endsAtClose?: boolean
   /**
