@@ -99,6 +99,7 @@ describe('send', () => {
     await client.send({ text: 'see this', files: [file('hi', 'a.txt')] })
     s = store.getState()
     const q2 = s.turnIds[2]!
+    expect(s.turns[q2]!.parentId).toBe(s.turnIds[1])
     expect(s.turns[q2]!.messageIds).toEqual([`${q2}/file:0`, `${q2}/text`])
     expect(messageIn(s.messages, `${q2}/text`)!.props).toEqual({ content: 'see this' })
   })
@@ -171,6 +172,7 @@ describe('regenerate', () => {
     expect(await client.regenerate()).toEqual({ ok: true })
     const s = store.getState()
     const fresh = s.turnIds[1]!
+    expect(fresh).toMatch(/^turn-/)
     expect(s.turnIds).toEqual(['q1', fresh])
     expect(s.turns[fresh]!.parentId).toBe('q1')
     expect(contexts[0]).toMatchObject({ trigger: 'regenerate', replacing: 'a1', path: ['q1'], turnId: fresh })
@@ -376,6 +378,29 @@ describe('a host source', () => {
     expect(seen.signal).toBeInstanceOf(AbortSignal)
     expect(s.turns[s.turnIds[1]!]!.problems.map((p) => p.message)).toContain('noted')
     expect(agent.requests[0]!.url).toBe('https://agent.invalid/own')
+    expect(agent.requests[0]!.body).toMatchObject({ id: 'chat-1', trigger: 'submit-message', extra: 1 })
+    expect(seen.built).not.toHaveProperty('extra')
+  })
+
+  it('build() with nothing built does not call extend, and build({ protocol }) names the protocol when the client has none', async () => {
+    const extended: unknown[] = []
+    let named: unknown
+    const store = createAgentStore()
+    const agent = new ScriptedAgent()
+    const client = new AgentClient(store, {
+      fetch: agent.fetch, conversationId: 'c',
+      source: {
+        open: async (o: { build: (over?: object) => unknown }) => {
+          const nothing = o.build({ extend: (b: unknown) => { extended.push(b); return { extra: 1 } } })
+          named = o.build({ protocol: 'ui-message' })
+          return { url: URL, method: 'POST', headers: new Headers(), body: JSON.stringify({ nothing: nothing ?? null }) }
+        },
+      } as unknown as AgentClientOptions['source'],
+    })
+    await client.send('q')
+    expect(extended).toEqual([])
+    expect(agent.posts[0]!.body).toEqual({ nothing: null })
+    expect(named).toMatchObject({ id: 'c', trigger: 'submit-message' })
   })
 
   it('a source that throws fails the run with a network error', async () => {

@@ -412,6 +412,63 @@ describe('a continuation the server refuses', () => {
   })
 })
 
+describe('answers and client tools together', () => {
+  it('an answered gate beside a client call not yet run: the tool runs, and one request carries both', async () => {
+    const { store, client, contexts, agent } = setup({ tools: { locate: { execute: () => ({ city: 'Lyon' }) } } })
+    seed(store, { kind: 'interrupt', payload: {}, toolState: undefined, withToolCall: false })
+    store.getState().dispatch([
+      { op: 'turn.open', turnId: 'a1', role: 'assistant' },
+      { op: 'message.put', turnId: 'a1', messageId: 'a1/locate', role: 'assistant', type: 'tool', status: 'done', props: { toolCallId: 'call-9', name: 'locate', input: {}, state: 'input-available' } },
+      { op: 'turn.finish', turnId: 'a1', status: 'done' },
+    ])
+    expect(await client.answer('g1', 'go')).toEqual({ ok: true })
+    expect(agent.posts).toHaveLength(1)
+    expect(contexts[0]!.answers).toHaveLength(1)
+    expect(messageIn(store.getState().messages, 'a1/locate')!.props).toMatchObject({ state: 'output-available', output: { city: 'Lyon' } })
+  })
+
+  it('after a refused continuation, answering one of two gates again waits for the other and reports ok', async () => {
+    const { store, client, agent } = setup()
+    agent.next({ status: 500, body: 'down' })
+    seed(store, { kind: 'interrupt', payload: {}, toolState: undefined, withToolCall: false })
+    store.getState().dispatch([{ op: 'gate.open', gate: { id: 'g2', turnId: 'a1', kind: 'interrupt', question: '?', payload: {} } }])
+    expect(await client.answer('g1', 1)).toEqual({ ok: true })
+    expect(agent.posts).toHaveLength(0)
+    expect((await client.answer('g2', 2)).ok).toBe(false)
+    expect(agent.posts).toHaveLength(1)
+    expect(store.getState().gates.g1!.status).toBe('pending')
+    expect(await client.answer('g1', 1)).toEqual({ ok: true })
+    expect(agent.posts).toHaveLength(1)
+  })
+
+  it('a refused continuation leaves a tool that was not waiting for approval as it was', async () => {
+    const { store, client, agent } = setup()
+    agent.next({ status: 500, body: 'down' })
+    seed(store, { kind: 'interrupt', payload: {}, toolState: 'output-available' })
+    store.getState().dispatch([
+      { op: 'message.put', turnId: 'a1', messageId: 'a1/tool', role: 'assistant', type: 'tool', status: 'done', props: { toolCallId: 'call-1', name: 'deleteFile', state: 'output-available', output: 1, providerExecuted: true } },
+    ])
+    expect((await client.answer('g1', 'x')).ok).toBe(false)
+    expect(toolProps(store.getState())).toStrictEqual({ toolCallId: 'call-1', name: 'deleteFile', state: 'output-available', output: 1, providerExecuted: true })
+  })
+
+  it('tool results alone, refused by the server: the turn is done with the error, and no problem repeats it', async () => {
+    const { store, client, agent } = setup({ tools: { locate: { execute: () => ({ city: 'Lyon' }) } } })
+    agent.next(
+      { frames: [{ type: 'start', messageId: 'm1' }, { type: 'tool-input-available', toolCallId: 'c1', toolName: 'locate', input: {} }, { type: 'finish' }], then: 'end', done: true },
+      { status: 500, body: 'down' },
+    )
+    await client.send('where?')
+    const s = store.getState()
+    const a = s.turnIds[1]!
+    expect(agent.posts).toHaveLength(2)
+    expect(s.turns[a]!.status).toBe('done')
+    expect(s.turns[a]!.error).toMatchObject({ type: 'internal', message: 'HTTP 500', status: 500 })
+    expect(s.turns[a]!.problems).toEqual([])
+    expect(s.status).toBe('error')
+  })
+})
+
 describe('stop and answer', () => {
   it('answered then stopped in the same tick: withdrawn, the gate and tool as before, no problem, nothing sent', async () => {
     const { store, client, agent } = setup()
