@@ -114,6 +114,30 @@ export function snippetFor(name: SnippetName, protocol: ProtocolName): string {
   return swap(swapped, "resume: 'ai-sdk'", "resume: 'sse'")
 }
 
+/**
+ * The LangGraph page's host (docs/langgraph.md), as written, pointed at `apiUrl`.
+ *
+ * @example
+ * const app = langGraphSnippet('http://127.0.0.1:4321')
+ */
+export function langGraphSnippet(apiUrl: string): string {
+  return swap(snippet('docs/langgraph.md', 'langGraphThreads({ apiUrl'), "const apiUrl = 'http://localhost:2024'", `const apiUrl = '${apiUrl}'`)
+}
+
+/**
+ * Builds the LangGraph page's host into `dist-langgraph`, as `buildApp` builds the README's.
+ *
+ * @example
+ * const outDir = await buildLangGraphApp(host, server.url)
+ */
+export async function buildLangGraphApp(host: Host, apiUrl: string): Promise<string> {
+  const outDir = 'dist-langgraph'
+  const tail = host.shiki ? "export { default } from './Highlighted.tsx'\n" : 'export default App\n'
+  writeFileSync(join(host.dir, 'src', 'App.tsx'), `${langGraphSnippet(apiUrl)}\n${tail}`)
+  await run('npm', ['run', 'build', '--', '--outDir', outDir], { cwd: host.dir, timeoutMs: 180_000, hint: 'the LangGraph page\'s host does not build' })
+  return join(host.dir, outDir)
+}
+
 /** The versions this repository locks, so the host's install is served from npm's cache where they overlap. */
 function lockedVersions(names: string[]): Record<string, string> {
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> }

@@ -12,7 +12,8 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { launchChromium, openPage, startPreview, type HostPage, type Preview } from './preview'
-import { buildApp, scaffoldHost, seconds, tempDir, type Host, type ProtocolName, type SnippetName } from './scaffold'
+import { describeLangGraphHost } from './langgraph-host'
+import { buildApp, buildLangGraphApp, scaffoldHost, seconds, tempDir, type Host, type ProtocolName, type SnippetName } from './scaffold'
 import {
   APPROVED_ANSWER, QUESTIONS, SLOW_WORDS, runInputOf, startAgUiServer, startAiSdkRoute, uiMessagesOf, type Received, type StockServer,
 } from './servers'
@@ -101,7 +102,7 @@ const timings: string[] = []
  * @example
  * describeHost({ shiki: true, snippets: ['first'] })
  */
-export function describeHost({ shiki, snippets = ['first', 'persisted'] }: { shiki: boolean; snippets?: readonly SnippetName[] }): void {
+export function describeHost({ shiki, snippets = ['first', 'persisted'], langgraph = false }: { shiki: boolean; snippets?: readonly SnippetName[]; langgraph?: boolean }): void {
   const label = shiki ? 'with shiki' : 'without shiki'
   let browser: Browser
   let servers: Record<ProtocolName, StockServer>
@@ -110,6 +111,10 @@ export function describeHost({ shiki, snippets = ['first', 'persisted'] }: { shi
   const suiteStart = performance.now()
   /** Each build, started in turn as soon as the host is installed, so a build runs while the previous one's scenarios wait on the page. */
   const builds = new Map<string, Promise<{ outDir: string; seconds: number }>>()
+  /** The last build queued: the builds share the host's src/App.tsx, so each waits for the one before. */
+  let previous: Promise<unknown> = Promise.resolve()
+  let installed: () => void = () => {}
+  const ready = new Promise<void>((resolve) => (installed = resolve))
   const BUILDS = snippets.flatMap((name) => (['ui-message', 'ag-ui'] as const).map((protocol) => [name, protocol] as const))
 
   beforeAll(async () => {
@@ -122,7 +127,7 @@ export function describeHost({ shiki, snippets = ['first', 'persisted'] }: { shi
     host = await scaffoldHost(temp.dir, shiki ? 'host-shiki' : 'host-plain', inject('weftTarball'), { shiki })
     timings.push(`scaffold + npm install: ${seconds(start)} s`)
     // The builds share the host's src/App.tsx, so they run one after another; a failed one fails only its own describe.
-    let previous: Promise<unknown> = Promise.resolve()
+    installed()
     for (const [name, protocol] of BUILDS) {
       const build = previous.catch(() => undefined).then(async () => {
         const began = performance.now()
@@ -144,6 +149,14 @@ export function describeHost({ shiki, snippets = ['first', 'persisted'] }: { shi
   })
 
   for (const [name, protocol] of BUILDS) describeBuild(name, protocol)
+  if (langgraph) {
+    describeLangGraphHost(label, () => browser, async (apiUrl) => {
+      await ready
+      const build = previous.catch(() => undefined).then(() => buildLangGraphApp(host, apiUrl))
+      previous = build
+      return build
+    }, () => host)
+  }
 
   function describeBuild(name: SnippetName, protocol: ProtocolName): void {
     const persisted = name === 'persisted'

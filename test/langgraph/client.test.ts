@@ -227,6 +227,7 @@ describe('AgentClient over langGraphSource, against the real server', () => {
     // The reloaded conversation goes on from its head: a follow-up forks from the edited branch.
     const next = new AgentClient(reloaded, { source: langGraphSource({ apiUrl: server.url, assistantId: 'agent', threadId: source.threadId }), protocol: 'langgraph', protocols, idleTimeoutMs: 0, scheduler: syncScheduler })
     await next.send('Thanks')
+    expect(reloaded.getState().turns[reloaded.getState().turnIds.at(-1)!]).toMatchObject({ status: 'done', problems: [] })
     const after = await call('GET', `/threads/${source.threadId}/state`)
     expect(after.values.messages.filter((m: any) => m.type === 'human').map((m: any) => m.content)).toEqual(['And in Rome?', 'Thanks'])
   })

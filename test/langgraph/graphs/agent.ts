@@ -23,9 +23,11 @@ const model = new ScriptedChatModel((messages) => {
     const { city, sky, celsius } = JSON.parse(textOf(last)) as { city: string; sky: string; celsius: number }
     return { text: `It is ${sky} in ${city}, ${celsius} degrees.` }
   }
+  // A call id of its own per call in the thread, as a real model's: the prebuilt ToolNode skips a call whose id already has a result.
+  const calls = messages.filter((m) => m.type === 'tool').length
   return {
     text: 'Let me look up the weather.',
-    toolCalls: [{ id: 'call_weather_1', name: 'get_weather', argPieces: ['{"ci', 'ty": "Pa', 'ris"}'] }],
+    toolCalls: [{ id: `call_weather_${calls + 1}`, name: 'get_weather', argPieces: ['{"ci', 'ty": "Pa', 'ris"}'] }],
   }
 })
 
