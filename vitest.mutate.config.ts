@@ -43,6 +43,7 @@ const GROUP_TESTS: Record<string, string[]> = {
     'test/core/client/run-lifecycle.test.ts', 'test/core/client/truncated-stream.test.ts', 'test/core/client/end-of-stream.test.ts', 'test/core/client/stream-end.test.ts',
     'test/core/client/action-phase-table.test.ts', 'test/core/client/loop-property.test.ts', 'test/core/resume/resume.test.ts', 'test/core/resume/resume-rules.test.ts',
     'test/core/resume/resume-loopback.test.ts', 'test/core/resume/resume-stock-route.test.ts', 'test/core/resume/pins-resume-request.test.ts',
+    'test/core/client/run-end-rules.test.ts', 'test/core/client/continuation-rules.test.ts', 'test/core/client/command-rules.test.ts',
   ],
   'markdown-tail': ['test/core/components/pins-markdown-tail.test.ts', 'test/core/components/markdown-tail-rules.test.ts'],
   'safe-url': ['test/core/components/safe-url-rules.test.ts'],

@@ -1,0 +1,198 @@
+/**
+ * How a run ends, exactly, against a scripted fetch: done (and `onFinish`), a
+ * failed request, a connection lost without a resume strategy, and with one: a
+ * resume the server no longer has (404, 405, 410), one with nothing left (204),
+ * a reconnect budget spent (parked, then `retry()`), a resume request refused
+ * outright; plus what a run hands its transport and a host listener that throws.
+ */
+import { describe, expect, it } from 'vitest'
+import type { AgentClientOptions } from '../../../src/core/client/options'
+import { messageIn } from '../../../src/core/model/message-table'
+import type { AgentState } from '../../../src/core/model/model'
+import { memoryStorage } from '../../../src/core/resume/storage'
+import { createAgentStore } from '../../../src/core/store/store'
+import { httpSseTransport } from '../../../src/core/transport/transport'
+import { AgentClient } from '../../helpers/built-in-client'
+import { answer, ScriptedAgent } from '../../helpers/scripted-agent'
+
+const URL = 'http://agent.invalid/api/chat'
+const partial = [{ type: 'start', messageId: 'm1' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'partial' }]
+const textOf = (s: AgentState, turnId: string) => s.turns[turnId]!.messageIds.map((id) => messageIn(s.messages, id)!).filter((m) => m.type === 'text').map((m) => String(m.props.content)).join('')
+
+function setup(extra: Partial<AgentClientOptions> = {}, resumable = true) {
+  const store = createAgentStore()
+  const agent = new ScriptedAgent()
+  const finished: string[] = []
+  const errors: unknown[] = []
+  const storage = memoryStorage()
+  const client = new AgentClient(store, {
+    url: URL, protocol: 'ui-message', fetch: agent.fetch, conversationId: 'c1',
+    onFinish: (turnId) => void finished.push(turnId), onError: (e) => void errors.push(e),
+    ...(resumable ? { resume: { conversationKey: 'c1', storage, maxRetries: 1, backoff: { sleep: async () => true } } } : {}),
+    ...extra,
+  })
+  const answerTurn = () => store.getState().turns[store.getState().turnIds[1]!]!
+  return { store, agent, client, finished, errors, storage, answerTurn }
+}
+
+describe('a run that ends well', () => {
+  it('done: the turn and the stream say so, and onFinish hears the turn once', async () => {
+    const { store, client, finished, answerTurn } = setup({}, false)
+    await client.send('q')
+    expect(answerTurn().status).toBe('done')
+    expect(store.getState().status).toBe('done')
+    expect(finished).toEqual([store.getState().turnIds[1]])
+    expect(client.busy).toBe(false)
+  })
+
+  it('an error the agent sends: the turn ends in it, the stream shows it, onFinish is not called', async () => {
+    const { store, agent, client, finished, answerTurn } = setup({}, false)
+    agent.next({ frames: [{ type: 'start', messageId: 'm1' }, { type: 'error', errorText: 'model overloaded' }], then: 'end', done: true })
+    await client.send('q')
+    expect(answerTurn().status).toBe('error')
+    expect(store.getState().status).toBe('error')
+    expect(store.getState().error).toEqual(answerTurn().error)
+    expect(finished).toEqual([])
+  })
+})
+
+describe('a run that fails', () => {
+  it('a refused request: the turn and the stream carry the HTTP error', async () => {
+    const { store, agent, client, errors, answerTurn } = setup({}, false)
+    agent.next({ status: 429, body: 'slow down' })
+    await client.send('q')
+    const error = store.getState().error
+    expect(error).toMatchObject({ status: 429, message: 'HTTP 429', detail: 'slow down' })
+    expect(answerTurn().status).toBe('error')
+    expect(answerTurn().error).toEqual(error)
+    expect(store.getState().status).toBe('error')
+    expect(errors).toHaveLength(1)
+  })
+
+  it('a lost connection without a resume strategy fails with a network error and keeps the text', async () => {
+    const { store, agent, client, answerTurn } = setup({}, false)
+    agent.next({ frames: partial, then: 'drop' })
+    await client.send('q')
+    expect(store.getState().status).toBe('error')
+    expect(store.getState().error).toMatchObject({ type: 'network' })
+    expect(answerTurn().status).toBe('error')
+    expect(textOf(store.getState(), store.getState().turnIds[1]!)).toBe('partial')
+    expect(agent.requests).toHaveLength(1)
+  })
+})
+
+describe('a lost connection with a resume strategy', () => {
+  for (const status of [404, 405, 410]) {
+    it(`a resume answered ${status}: the stream is gone, so the turn is interrupted with the text it has`, async () => {
+      const { store, agent, client, finished, answerTurn } = setup()
+      agent.next({ frames: partial, then: 'drop' }, { status })
+      await client.send('q')
+      const s = store.getState()
+      expect(agent.requests.map((r) => `${r.method} ${r.url}`)).toEqual([`POST ${URL}`, `GET ${URL}/c1/stream`])
+      expect(answerTurn().status).toBe('aborted')
+      expect(answerTurn().problems).toEqual([{ type: 'validation', message: `HTTP ${status}`, retryable: false, status, code: 'resume_expired' }])
+      expect(s.status).toBe('aborted')
+      expect(textOf(s, s.turnIds[1]!)).toBe('partial')
+      expect(finished).toEqual([])
+      expect(client.busy).toBe(false)
+      // The handle went with the stream: there is nothing to attach to.
+      expect(await client.attach()).toBe(false)
+    })
+  }
+
+  it('a resume with nothing left (204): the answer stopped short, so the turn is interrupted with what arrived', async () => {
+    const { store, agent, client, answerTurn } = setup({
+      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+        if ((init?.method ?? 'GET') === 'GET') return new Response(null, { status: 204 })
+        return agent.fetch(input, init)
+      }) as typeof fetch,
+    })
+    agent.next({ frames: partial, then: 'drop' })
+    await client.send('q')
+    const s = store.getState()
+    expect(client.busy).toBe(false)
+    expect(answerTurn().status).toBe('aborted')
+    expect(answerTurn().problems.map((p) => p.code)).toEqual(['truncated'])
+    expect(textOf(s, s.turnIds[1]!)).toBe('partial')
+    expect(s.status).toBe('aborted')
+  })
+
+  it('a spent reconnect budget parks the run with its turn open; retry() goes on to the end', async () => {
+    const { store, agent, client, answerTurn } = setup()
+    agent.next({ frames: partial, then: 'drop' }, { status: 503 })
+    await client.send('q')
+    let s = store.getState()
+    expect(s.status).toBe('error')
+    expect(s.error).toEqual({
+      type: 'network', message: 'The connection was lost and one reconnect failed: HTTP 503', retryable: true, code: 'resume_exhausted', status: 503,
+    })
+    expect(answerTurn().status).toBe('streaming')
+    expect(client.busy).toBe(false)
+
+    agent.next({
+      frames: [...partial, { type: 'text-delta', id: 't', delta: ' and the rest' }, { type: 'text-end', id: 't' }, { type: 'finish' }],
+      then: 'end', done: true,
+    })
+    await client.retry()
+    s = store.getState()
+    expect(agent.requests.map((r) => r.method)).toEqual(['POST', 'GET', 'GET'])
+    expect(answerTurn().status).toBe('done')
+    expect(textOf(s, s.turnIds[1]!)).toBe('partial and the rest')
+    expect(s.status).toBe('done')
+  })
+
+  it('a resume request refused outright (400) parks at once with that error', async () => {
+    const { store, agent, client, answerTurn } = setup()
+    agent.next({ frames: partial, then: 'drop' }, { status: 400, body: 'bad' })
+    await client.send('q')
+    expect(agent.requests).toHaveLength(2)
+    expect(store.getState().status).toBe('error')
+    expect(store.getState().error).toMatchObject({ type: 'validation', message: 'HTTP 400', retryable: false, status: 400 })
+    expect(answerTurn().status).toBe('streaming')
+  })
+
+  it('a stop while parked aborts the turn and forgets the handle', async () => {
+    const { store, agent, client, answerTurn } = setup()
+    agent.next({ frames: partial, then: 'drop' }, { status: 503 })
+    await client.send('q')
+    client.stop()
+    expect(answerTurn().status).toBe('aborted')
+    expect(store.getState().status).toBe('aborted')
+    expect(await client.attach()).toBe(false)
+  })
+})
+
+describe('what a run hands on', () => {
+  it('its transport gets the request with the signal, the client fetch, the idle timeout and readPastDone', async () => {
+    const seen: Array<Record<string, unknown>> = []
+    const agent = new ScriptedAgent()
+    const store = createAgentStore()
+    const client = new AgentClient(store, {
+      url: URL, protocol: 'ui-message', fetch: agent.fetch, idleTimeoutMs: 1234, conversationId: 'c1',
+      transport: {
+        open: (request, hooks) => {
+          seen.push({ url: request.url, method: request.method, fetch: request.fetch, idle: request.idleTimeoutMs, readPastDone: request.readPastDone, signal: request.signal instanceof AbortSignal, onRetry: typeof hooks?.onRetry })
+          return httpSseTransport.open(request, hooks)
+        },
+      },
+    })
+    await client.send('q')
+    expect(seen).toEqual([{ url: URL, method: 'POST', fetch: agent.fetch, idle: 1234, readPastDone: true, signal: true, onRetry: 'function' }])
+    expect(store.getState().status).toBe('done')
+  })
+
+  it('a host listener that throws on a batch: the turn records it as a problem and the run goes on', async () => {
+    const { store, agent, client, answerTurn } = setup({}, false)
+    agent.next(answer('fine'))
+    let thrown = false
+    store.subscribe((s) => {
+      if (!thrown && s.status === 'streaming') {
+        thrown = true
+        throw new Error('listener broke')
+      }
+    })
+    await client.send('q')
+    expect(answerTurn().problems.map((p) => p.message)).toContain('listener broke')
+    expect(textOf(store.getState(), store.getState().turnIds[1]!)).toBe('fine')
+  })
+})
