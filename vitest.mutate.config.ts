@@ -37,7 +37,7 @@ const GROUP_TESTS: Record<string, string[]> = {
     'test/core/client/action-phase-table.test.ts', 'test/core/client/loop-property.test.ts', 'test/core/client/answer-while-closing.test.ts',
     'test/core/client/branch-switch.test.ts', 'test/core/client/end-of-stream.test.ts', 'test/core/client/stream-end.test.ts', 'test/core/client/truncated-stream.test.ts',
     'test/core/client/request-reuse.test.ts', 'test/core/client/pins-request-shape.test.ts', 'test/core/resume/resume-loading.test.ts', 'test/core/store/scheduler.test.ts',
-    'test/core/client/continuation-rules.test.ts', 'test/core/client/command-rules.test.ts',
+    'test/core/client/continuation-rules.test.ts', 'test/core/client/command-rules.test.ts', 'test/core/client/run-end-rules.test.ts',
   ],
   'client-run': [
     'test/core/client/run-lifecycle.test.ts', 'test/core/client/truncated-stream.test.ts', 'test/core/client/end-of-stream.test.ts', 'test/core/client/stream-end.test.ts',
