@@ -196,3 +196,36 @@ describe('what a run hands on', () => {
     expect(textOf(store.getState(), store.getState().turnIds[1]!)).toBe('fine')
   })
 })
+
+describe('a parked run and the next send', () => {
+  const options = (agent: ScriptedAgent, storage: ReturnType<typeof memoryStorage>, key: string): AgentClientOptions => ({
+    url: URL, protocol: 'ui-message', fetch: agent.fetch, resume: { conversationKey: key, storage, maxRetries: 1, backoff: { sleep: async () => true } },
+  })
+
+  it('a send in the same conversation ends the parked run: its turn is aborted', async () => {
+    const agent = new ScriptedAgent()
+    const storage = memoryStorage()
+    const store = createAgentStore()
+    const client = new AgentClient(store, options(agent, storage, 'a'))
+    agent.next({ frames: partial, then: 'drop' }, { status: 503 })
+    await client.send('q')
+    const parked = store.getState().turnIds[1]!
+    expect(store.getState().turns[parked]!.status).toBe('streaming')
+    await client.send('again')
+    expect(store.getState().turns[parked]!.status).toBe('aborted')
+  })
+
+  it('a send in another conversation leaves the parked run of the first resumable there', async () => {
+    const agent = new ScriptedAgent()
+    const storage = memoryStorage()
+    const client = new AgentClient(createAgentStore(), options(agent, storage, 'a'))
+    agent.next({ frames: partial, then: 'drop' }, { status: 503 })
+    await client.send('q')
+    client.setOptions(options(agent, storage, 'b'))
+    await client.send('other')
+    const elsewhere = new AgentClient(createAgentStore(), options(agent, storage, 'a'))
+    agent.next({ frames: [...partial, { type: 'text-end', id: 't' }, { type: 'finish' }], then: 'end', done: true })
+    expect(await elsewhere.attach()).toBe(true)
+    expect(elsewhere.store.getState().status).toBe('done')
+  })
+})
