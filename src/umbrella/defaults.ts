@@ -10,7 +10,11 @@ import type { Op } from '../core/model/ops'
 import { readHistory as coreReadHistory } from '../core/protocol/history'
 import type { ProtocolDefinition, ProtocolInput } from '../core/protocol/types'
 // The definitions without views: folding and clients need no React, so a server importing these loads none.
-import { builtInProtocols } from '../protocols/index'
+import { builtInProtocols as withoutLangGraph } from '../protocols/index'
+import { langGraphProtocol } from '../protocols/langgraph/index'
+
+/** The five built-in protocols, as the `weft` entry's providers have them. */
+const builtInProtocols: readonly ProtocolDefinition[] = [...withoutLangGraph, langGraphProtocol]
 
 function withBuiltIns<T extends { protocols?: readonly ProtocolDefinition[] }>(options: T): T {
   return options.protocols === undefined ? { ...options, protocols: builtInProtocols } : options
