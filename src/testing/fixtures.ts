@@ -36,19 +36,23 @@ export type Situation =
 /**
  * Which fixture shows each situation in each protocol. A protocol missing from a
  * situation has no such stream on its wire: Yao has no approval gate and no
- * source events, AG-UI 1.0 no source events (see docs/testing.md).
+ * source events, AG-UI 1.0 and LangGraph no source events (see docs/testing.md).
+ * LangGraph's fixtures are recordings of a real server's small graphs, so it has
+ * no long answer; its plain answer is the long run's few words.
  *
  * @example
  * for (const [protocol, name] of Object.entries(situations.reasoning)) test(name, () => { ... })
  */
 export const situations: Readonly<Record<Situation, Partial<Record<BuiltInProtocol, string>>>> = {
-  plain: { yao: 'streaming-text', 'ui-message': 'plain', 'ag-ui': 'plain', vocion: 'plain' },
-  reasoning: { yao: 'one-block', 'ui-message': 'reasoning', 'ag-ui': 'subagents', vocion: 'answer' },
-  'tools-with-approval': { 'ui-message': 'full', 'ag-ui': 'interrupt', vocion: 'hitl' },
+  plain: { yao: 'streaming-text', 'ui-message': 'plain', 'ag-ui': 'plain', vocion: 'plain', langgraph: 'long-run' },
+  reasoning: { yao: 'one-block', 'ui-message': 'reasoning', 'ag-ui': 'subagents', vocion: 'answer', langgraph: 'reasoning' },
+  'tools-with-approval': { 'ui-message': 'full', 'ag-ui': 'interrupt', vocion: 'hitl', langgraph: 'approval' },
   sources: { 'ui-message': 'full', vocion: 'answer' },
-  'error-mid-stream': { yao: 'error-mid-stream', 'ui-message': 'error-mid-stream', 'ag-ui': 'error-mid-stream', vocion: 'error-mid-stream' },
-  'dropped-connection': { yao: 'dropped-connection', 'ui-message': 'dropped-connection', 'ag-ui': 'dropped-connection', vocion: 'dropped-connection' },
-  concurrent: { yao: 'concurrent-threads', 'ui-message': 'full', 'ag-ui': 'subagents', vocion: 'answer' },
+  'error-mid-stream': { yao: 'error-mid-stream', 'ui-message': 'error-mid-stream', 'ag-ui': 'error-mid-stream', vocion: 'error-mid-stream', langgraph: 'error' },
+  'dropped-connection': {
+    yao: 'dropped-connection', 'ui-message': 'dropped-connection', 'ag-ui': 'dropped-connection', vocion: 'dropped-connection', langgraph: 'dropped-connection',
+  },
+  concurrent: { yao: 'concurrent-threads', 'ui-message': 'full', 'ag-ui': 'subagents', vocion: 'answer', langgraph: 'research' },
   'long-answer': { yao: 'long-answer', 'ui-message': 'long-answer', 'ag-ui': 'long-answer', vocion: 'long-answer' },
 }
 

@@ -21,13 +21,13 @@ export interface FixtureFrame {
 }
 
 /**
- * The four protocols weft ships fixtures for, whose servers the resume replies
+ * The five protocols weft ships fixtures for, whose servers the resume replies
  * play, and that the Storybook decorator's protocol control offers.
  *
  * @example
  * const protocol: BuiltInProtocol = 'ag-ui'
  */
-export type BuiltInProtocol = 'yao' | 'ui-message' | 'ag-ui' | 'vocion'
+export type BuiltInProtocol = 'yao' | 'ui-message' | 'ag-ui' | 'vocion' | 'langgraph'
 
 /**
  * The protocol a fixture speaks: a built-in one, or the name a host's own

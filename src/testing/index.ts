@@ -11,7 +11,7 @@ export { waitForTurnEnd, markTurnEndsSeen, type TurnEndOptions } from './turn-en
 export { fixtures, situations, allFixtures, type Situation } from './fixtures'
 export type { FixtureSet } from './fixtures/index'
 export { getFixture } from './get-fixture'
-export { resumeReply, vocionResumeReply, yaoResumeReply, lastEventIdReply, aiSdkReplay, RESUME_STRATEGY, type ReplyOptions } from './resume-replies'
+export { resumeReply, vocionResumeReply, yaoResumeReply, lastEventIdReply, langGraphResumeReply, aiSdkReplay, RESUME_STRATEGY, type ReplyOptions } from './resume-replies'
 export { recordStream, type RecordStreamOptions, type StreamRecorder } from './recorder'
 export { encodeFrame, sliceBytes, seededRandom, type AgentFixture, type BuiltInProtocol, type FixtureFrame, type FixtureProtocol, type LineEnding } from './frames'
 export { BUILT_IN_PROTOCOLS, isBuiltInProtocol, UnsupportedProtocolError, type BuiltInOnlyFeature } from './protocols'

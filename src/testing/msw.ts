@@ -8,7 +8,7 @@ import { allFixtures } from './fixtures'
 import { getFixture } from './get-fixture'
 import type { AgentFixture, FixtureProtocol } from './frames'
 import { isBuiltInProtocol, UnsupportedProtocolError } from './protocols'
-import { aiSdkReplay, lastEventIdReply, resumeReply, vocionResumeReply, yaoResumeReply, type ReplyOptions } from './resume-replies'
+import { aiSdkReplay, langGraphResumeReply, replyAfter, resumeReply, vocionResumeReply, yaoResumeReply, type ReplyOptions } from './resume-replies'
 import { streamResponse, toFixture, type Chunking, type Pace, type StreamResponseOptions, type StreamSource } from './stream-response'
 
 /**
@@ -76,8 +76,9 @@ export interface AgentHandlersOptions {
   /**
    * Where a client reconnects after `cutAt`, for the protocols whose resume has
    * an endpoint of its own: Vocion (`?id=&after=`) and Yao tasks (`?since=`). The
-   * AI SDK's `GET <url>/:chatId/stream` and AG-UI's `Last-Event-ID` on `url` are
-   * served whenever `cutAt` is set.
+   * AI SDK's `GET <url>/:chatId/stream`, AG-UI's `Last-Event-ID` on `url` and
+   * LangGraph's rejoin (`<…>/runs/:runId/stream` of a `url` ending `/runs/stream`)
+   * are served whenever `cutAt` is set.
    */
   resumeUrl?: string
   /** Answer with this status instead (a JSON error body). */
@@ -131,11 +132,16 @@ export function agentHandlers(options: AgentHandlersOptions): HttpHandler[] {
     // A reconnect with Last-Event-ID is a GET whatever method the first request used.
     http.get(options.url, ({ request }) => {
       const lastEventId = request.headers.get('last-event-id')
-      return lastEventId ? lastEventIdReply(fixture, lastEventId, { ...reply, signal: request.signal }) : undefined
+      return lastEventId ? replyAfter(fixture, lastEventId, { ...reply, signal: request.signal }) : undefined
     }),
     method(options.url, ({ request }) => streamResponse(fixture, { ...streamOptions, signal: request.signal })),
     http.get(`${options.url.replace(/\/$/, '')}/:chatId/stream`, ({ request }) => aiSdkReplay(fixture, { ...reply, signal: request.signal })),
   ]
+  // LangGraph rejoins a run created at `…/threads/:id/runs/stream` at `…/threads/:id/runs/:runId/stream`.
+  if (fixture.protocol === 'langgraph' && /\/runs\/stream\/?$/.test(options.url)) {
+    const join = options.url.replace(/\/runs\/stream\/?$/, '/runs/:runId/stream')
+    handlers.unshift(http.get(join, ({ request }) => langGraphResumeReply(fixture, request.headers.get('last-event-id'), { ...reply, signal: request.signal })))
+  }
   if (options.resumeUrl) handlers.unshift(http.get(options.resumeUrl, ({ request }) => resumeReply(fixture, request, { ...reply, signal: request.signal })))
   return handlers
 }
@@ -188,7 +194,10 @@ export interface FixtureHandlersOptions {
  * - AI SDK: `GET <prefix>/stream/:protocol/:name/:chatId/stream` replays the stream a
  *   `POST` with body `{ id: chatId }` left unfinished, from its start (none: 204);
  * - standard SSE (AG-UI): the stream route itself with `Last-Event-ID` sends the
- *   frames after that id (unknown id: 404; nothing left: 204).
+ *   frames after that id (unknown id: 404; nothing left: 204);
+ * - LangGraph: `POST <prefix>/stream/langgraph/:name/threads/:threadId/runs/stream`
+ *   streams the run, and `GET …/threads/:threadId/runs/:runId/stream` rejoins it by
+ *   `Last-Event-ID` (`-1`: from the start), as the `langgraph` strategy asks.
  *
  * Query options: `delay=<ms>`, `pace=tokens|recorded`, `cut=<k>`, `chunk=random`,
  * `seed=<n>`, `crlf=1`, `status=<code>`. `cut` and `status` apply to the first
@@ -233,7 +242,7 @@ export function fixtureHandlers(options: FixtureHandlersOptions = {}): HttpHandl
     if (!fixture) return unknown(params.protocol, params.name)
     const query = new URL(request.url).searchParams
     const lastEventId = request.headers.get('last-event-id')
-    if (lastEventId) return lastEventIdReply(fixture, lastEventId, { ...replyOptions(query, delay), signal: request.signal })
+    if (lastEventId) return replyAfter(fixture, lastEventId, { ...replyOptions(query, delay), signal: request.signal })
     const streamOptions = queryOptions(query, delay)
     const chatId = request.method === 'POST' ? await chatIdOf(request) : undefined
     if (chatId !== undefined) {
@@ -266,7 +275,17 @@ export function fixtureHandlers(options: FixtureHandlersOptions = {}): HttpHandl
     const since = Number(query.get('since') ?? 0)
     return yaoResumeReply(fixture, Number.isInteger(since) && since > 0 ? since : 0, { ...replyOptions(query, delay), signal: request.signal })
   }
+  // LangGraph's own paths: a run created and streamed at `…/threads/:id/runs/stream`, rejoined at `…/runs/:runId/stream`.
+  const langGraph = `${prefix}/stream/langgraph/:name/threads/:threadId/runs`
+  const langGraphRun = ({ request, params }: Resolver) => stream({ request, params: { ...params, protocol: 'langgraph' } })
+  const langGraphRejoin = ({ request, params }: Resolver) => {
+    const fixture = find('langgraph', String(params.name))
+    if (!fixture) return unknown('langgraph', params.name)
+    return langGraphResumeReply(fixture, request.headers.get('last-event-id'), { ...replyOptions(new URL(request.url).searchParams, delay), signal: request.signal })
+  }
   return [
+    http.post(`${langGraph}/stream`, langGraphRun),
+    http.get(`${langGraph}/:runId/stream`, langGraphRejoin),
     http.get(`${prefix}/resume/vocion/:name`, vocionResume),
     http.get(`${prefix}/resume/yao/:name`, yaoResume),
     http.get(`${prefix}/scenarios`, () =>

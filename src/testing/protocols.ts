@@ -11,12 +11,12 @@ import type { BuiltInProtocol } from './frames'
  * @example
  * BUILT_IN_PROTOCOLS.includes('yao') // true
  */
-export const BUILT_IN_PROTOCOLS: readonly BuiltInProtocol[] = ['vocion', 'ui-message', 'ag-ui', 'yao']
+export const BUILT_IN_PROTOCOLS: readonly BuiltInProtocol[] = ['vocion', 'ui-message', 'ag-ui', 'yao', 'langgraph']
 
 const BUILT_IN: ReadonlySet<string> = new Set<string>(BUILT_IN_PROTOCOLS)
 
 /**
- * True for the names of the four built-in protocols.
+ * True for the names of the five built-in protocols.
  *
  * @example
  * isBuiltInProtocol('ui-message') // true
@@ -28,7 +28,8 @@ export function isBuiltInProtocol(name: string | undefined): name is BuiltInProt
 
 /**
  * What exists only for the built-in protocols: shipped `fixtures`, and a
- * protocol's own `resume` reply (Vocion's `id`/`after`, Yao's `since`, the AI SDK's replay).
+ * protocol's own `resume` reply (Vocion's `id`/`after`, Yao's `since`, the AI SDK's replay,
+ * LangGraph's rejoin from `Last-Event-ID: -1`).
  *
  * @example
  * const feature: BuiltInOnlyFeature = 'fixtures'

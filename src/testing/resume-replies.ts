@@ -3,6 +3,7 @@
  * a `Response`: shared by the MSW handlers and the Storybook decorator, so a
  * stream cut at frame k picks up again wherever it plays.
  */
+import { fixtures } from './fixtures'
 import type { AgentFixture, BuiltInProtocol, FixtureFrame } from './frames'
 import { isBuiltInProtocol, UnsupportedProtocolError } from './protocols'
 import { streamResponse, type StreamResponseOptions } from './stream-response'
@@ -64,6 +65,52 @@ export function lastEventIdReply(fixture: AgentFixture, lastEventId: string, opt
 }
 
 /**
+ * LangGraph: `GET /threads/{id}/runs/{run_id}/stream` with `Last-Event-ID`
+ * rejoins a run. The server keeps the run's events (a run created with
+ * `stream_resumable`) and sends those after that id, `-1` (or no header) from
+ * the start, then closes the body: LangGraph has no end event, so nothing left
+ * is an empty stream. A fixture that ended in a drop holds only what the
+ * client saw; its run is replayed from the shipped recording of the same run
+ * (`long-run` for `dropped-connection`), so the rejoin gets the rest. An id the
+ * run never sent is 404.
+ *
+ * @example
+ * langGraphResumeReply(fixtures.langgraph['dropped-connection'], '11') // the rest of the long run
+ */
+export function langGraphResumeReply(fixture: AgentFixture, lastEventId: string | null, options: ReplyOptions = {}): Response {
+  const run = wholeRun(fixture)
+  const fromStart = lastEventId === null || lastEventId === '' || lastEventId === '-1'
+  const at = fromStart ? -1 : run.frames.findIndex((frame) => frame.id === lastEventId)
+  if (!fromStart && at < 0) return notFound(`No event with id ${lastEventId}`)
+  return streamResponse({ ...run, frames: run.frames.slice(at + 1).filter((frame) => frame.data !== undefined) }, options)
+}
+
+/**
+ * A reconnect by `Last-Event-ID`, the way the fixture's server answers it:
+ * LangGraph's rejoin, or standard SSE's frames after that id.
+ *
+ * @example
+ * replyAfter(fixtures.langgraph['long-run'], '11')
+ */
+export function replyAfter(fixture: AgentFixture, lastEventId: string, options: ReplyOptions = {}): Response {
+  return fixture.protocol === 'langgraph' ? langGraphResumeReply(fixture, lastEventId, options) : lastEventIdReply(fixture, lastEventId, options)
+}
+
+/** The run a LangGraph fixture belongs to, as the server keeps it: the fixture, or the shipped one of the same run that did not drop. */
+function wholeRun(fixture: AgentFixture): AgentFixture {
+  if (fixture.end !== 'drop') return fixture
+  const runId = runIdOf(fixture)
+  const whole = Object.values(fixtures.langgraph).find((f) => f.end !== 'drop' && runId !== undefined && runIdOf(f) === runId)
+  return whole ?? fixture
+}
+
+function runIdOf(fixture: AgentFixture): string | undefined {
+  const meta = fixture.frames.find((frame) => frame.event === 'metadata')?.data
+  const runId = typeof meta === 'object' && meta !== null ? (meta as { run_id?: unknown }).run_id : undefined
+  return typeof runId === 'string' ? runId : undefined
+}
+
+/**
  * The AI SDK convention: `GET <api>/<chatId>/stream` replays the active stream
  * from its start (the client drops what it already folded).
  *
@@ -86,12 +133,14 @@ export const RESUME_STRATEGY: Readonly<Record<BuiltInProtocol, string>> = {
   yao: 'yao',
   'ui-message': 'ai-sdk',
   'ag-ui': 'sse',
+  langgraph: 'langgraph',
 }
 
 /**
  * The reply to a reconnect, read from the request the way the fixture's
- * protocol asks: `Last-Event-ID` first (any protocol), else Vocion's
- * `id`/`after`, Yao's `since`, or the AI SDK's replay from the start. Without
+ * protocol asks: a LangGraph rejoin (`Last-Event-ID`, `-1` from the start),
+ * `Last-Event-ID` (any other protocol), else Vocion's `id`/`after`, Yao's
+ * `since`, or the AI SDK's replay from the start. Without
  * `Last-Event-ID`, a fixture of a host's own protocol throws an
  * `UnsupportedProtocolError` (`feature: 'resume'`): weft cannot know how its server resumes.
  *
@@ -100,6 +149,7 @@ export const RESUME_STRATEGY: Readonly<Record<BuiltInProtocol, string>> = {
  */
 export function resumeReply(fixture: AgentFixture, request: Request, options: ReplyOptions = {}): Response {
   const lastEventId = request.headers.get('last-event-id')
+  if (fixture.protocol === 'langgraph') return langGraphResumeReply(fixture, lastEventId, options)
   if (lastEventId) return lastEventIdReply(fixture, lastEventId, options)
   if (!isBuiltInProtocol(fixture.protocol)) throw new UnsupportedProtocolError(fixture.protocol, 'resume')
   const query = new URL(request.url).searchParams

@@ -38,7 +38,8 @@ export interface WithAgentOptions {
   dropAt?: number
   /**
    * After a drop, reconnect the protocol's way and get the rest (default true):
-   * Vocion's `id`/`after`, Yao's `since`, the AI SDK's replay, AG-UI's `Last-Event-ID`.
+   * Vocion's `id`/`after`, Yao's `since`, the AI SDK's replay, AG-UI's `Last-Event-ID`,
+   * LangGraph's rejoin of the run by `Last-Event-ID`.
    * False: the turn ends in the network error.
    */
   resume?: boolean

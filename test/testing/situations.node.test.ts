@@ -8,6 +8,7 @@ import type { AgentState, Message } from 'weft/core'
 import { getFixture, situations, streamResponse, type AgentFixture, type BuiltInProtocol, type Situation } from 'weft/testing'
 import { runClient } from './support'
 import { messageIn, messageList } from '../../src/core/model/message-table'
+import { traceRecord } from '../../src/core/model/trace-table'
 
 /** The fixture played to its end through a client, in random byte splits, as a host's test sees it. */
 async function play(fixture: AgentFixture): Promise<AgentState> {
@@ -18,7 +19,7 @@ const assistantTurn = (state: AgentState) => state.turns[state.turnIds.find((id)
 const messagesOf = (state: AgentState): Message[] => assistantTurn(state).messageIds.map((id) => messageIn(state.messages, id)!).filter(Boolean)
 const allMessages = (state: AgentState): Message[] => messageList(state.messages).filter((m) => m.role === 'assistant')
 const texts = (state: AgentState) => allMessages(state).filter((m) => m.type === 'text').map((m) => String(m.props.content ?? ''))
-const traceNodes = (state: AgentState) => Object.values(state.trace)
+const traceNodes = (state: AgentState) => Object.values(traceRecord(state.trace))
 
 /** What each situation means, checked on the folded state. */
 const shows: Record<Situation, (state: AgentState, fixture: AgentFixture) => void> = {
@@ -85,6 +86,12 @@ const shows: Record<Situation, (state: AgentState, fixture: AgentFixture) => voi
         expect(threads.length).toBeGreaterThan(1)
         for (const thread of threads) expect(thread.messageIds.length).toBeGreaterThan(0)
         break
+      case 'langgraph':
+        // Parallel subgraphs: each a lane (a thread with its messages) under a delegate row of its own.
+        expect(threads.length).toBeGreaterThan(1)
+        for (const thread of threads) expect(thread.messageIds.length).toBeGreaterThan(0)
+        expect(nodes.filter((n) => n.kind === 'delegate').length).toBeGreaterThan(1)
+        break
       case 'ui-message': {
         // Parallel tool calls: two tools in one step, their inputs streamed interleaved.
         const byStep = new Map<string, number>()
@@ -122,10 +129,10 @@ const cases = (Object.entries(situations) as Array<[Situation, Partial<Record<Bu
   (Object.entries(byProtocol) as Array<[BuiltInProtocol, string]>).map(([protocol, name]) => [situation, protocol, name] as const))
 
 describe('situations', () => {
-  it('name every situation, each shown in at least two protocols, the plain answer in all four', () => {
+  it('name every situation, each shown in at least two protocols, the plain answer in all five', () => {
     expect(Object.keys(situations).sort()).toEqual(Object.keys(shows).sort())
     for (const byProtocol of Object.values(situations)) expect(Object.keys(byProtocol).length).toBeGreaterThanOrEqual(2)
-    expect(Object.keys(situations.plain).sort()).toEqual(['ag-ui', 'ui-message', 'vocion', 'yao'])
+    expect(Object.keys(situations.plain).sort()).toEqual(['ag-ui', 'langgraph', 'ui-message', 'vocion', 'yao'])
   })
 
   it.each(cases)('%s: %s/%s shows it', async (situation, protocol, name) => {
