@@ -108,3 +108,5 @@ export const DropAtFourResumesYao = dropsAndResumes('yao', 'Hello World!')
 export const DropAtSevenResumesUiMessage = dropsAndResumes('ui-message', '向量数据库是一种专为存储和检索高维向量而设计的数据库...', 7)
 /** AG-UI: the same stream again with `Last-Event-ID`. */
 export const DropAtFourResumesAgUi = dropsAndResumes('ag-ui', PLAIN)
+/** LangGraph: `GET <resume>` with `Last-Event-ID`, the run's events after it; its long run is a few words per frame. */
+export const DropAtFourRejoinsLangGraph = dropsAndResumes('langgraph', Array.from({ length: 40 }, (_, i) => `w${i + 1}`).join(' '))
