@@ -13,15 +13,17 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
 /**
- * The most each entry may weigh, gzip KiB, set just above the sizes measured on 2026-12-01
- * (own code 12,121 / 9,139 / 11,541 B; fixtures 20,962 B). The last column, everything an
- * entry loads, is the weft core, protocols and React bindings, whose own limits are in
- * .size-limit.json. Raise a limit in the commit that grows the entry, and say why.
+ * The most each entry may weigh, gzip KiB, set just above the sizes measured on 2026-12-07
+ * (own code 12,868 / 10,148 / 12,289 B; fixtures 28,768 B), when LangGraph joined the built-in
+ * protocols: its fixtures are the real server's recordings, metadata and all (+7.8 KB), and its
+ * rejoin reply and the MSW routes of its run and rejoin paths (+0.7-1.0 KB of own code). The last
+ * column, everything an entry loads, is the weft core, protocols and React bindings, whose own
+ * limits are in .size-limit.json. Raise a limit in the commit that grows the entry, and say why.
  */
 const LIMITS = {
-  'testing.js': { own: 11.9, fixtures: 20.5 },
-  'testing/msw.js': { own: 9.0, fixtures: 20.5 },
-  'testing/storybook.js': { own: 11.4, fixtures: 20.5 },
+  'testing.js': { own: 12.6, fixtures: 28.1 },
+  'testing/msw.js': { own: 10.0, fixtures: 28.1 },
+  'testing/storybook.js': { own: 12.1, fixtures: 28.1 },
 }
 
 const args = process.argv.slice(2)
