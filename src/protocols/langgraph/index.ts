@@ -14,4 +14,7 @@ export { readLangGraphHistory } from './history'
 export { langGraphThreads, type LangGraphThreadsOptions } from './threads'
 export { interruptQuestion } from './interrupts'
 export type * from '../../core/protocol/entry-types'
-export type { AgentStore, AgentStoreState, ProtocolInput, StreamSource, StreamSourceContext, StreamSourceCancelContext, SourceBuildOptions, HttpRequest, StreamRequest } from '../../core/index'
+export type {
+  AgentStore, AgentStoreState, ProtocolInput, StreamSource, StreamSourceContext, StreamSourceCancelContext, SourceBuildOptions, HttpRequest, StreamRequest,
+  ConversationStorage, ConversationChange, ConversationRecord, ConversationSummaryRecord, StoredConversation, StoredState, TitleSource,
+} from '../../core/index'
