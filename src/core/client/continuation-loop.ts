@@ -81,13 +81,13 @@ export class ContinuationLoop {
     const { store, driver, tools } = this.ctx
     const max = Math.max(0, this.ctx.options.maxSteps ?? 5)
     for (let steps = 0; ; steps++) {
-      if (this.stops !== epoch) return this.withdraw(turnId)
+      if (this.stops !== epoch) return this.stoppedAt(turnId, steps)
       if (driver.busy) return undefined
       const turn = own(store.getState().turns, turnId)
       const stopped = turn?.status === 'aborted' && this.unsent.has(turnId)
       if (!turn || (turn.status !== 'done' && !stopped)) return undefined
       const ran = stopped ? false : await tools.settle(turnId, this.ctx.options.tools)
-      if (this.stops !== epoch) return this.withdraw(turnId)
+      if (this.stops !== epoch) return this.stoppedAt(turnId, steps)
       if (ran === 'stopped') return undefined
       if (ran) this.unsent.set(turnId, this.unsent.get(turnId) ?? [])
       const answers = this.unsent.get(turnId)
@@ -119,6 +119,16 @@ export class ContinuationLoop {
 
   private nextScope(turnId: string): string {
     return `${turnId}~${++this.continuations}`
+  }
+
+  /**
+   * A stop while the loop goes on: what has not left is withdrawn. The caller hears
+   * "stopped" only when its answers had not left yet (no request made); after a
+   * request carried them, the stop ended that request's answer, not theirs.
+   */
+  private stoppedAt(turnId: string, steps: number): WeftError | undefined {
+    const error = this.withdraw(turnId)
+    return steps === 0 ? error : undefined
   }
 
   /**

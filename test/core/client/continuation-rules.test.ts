@@ -488,6 +488,22 @@ describe('stop and answer', () => {
     expect(agent.posts).toHaveLength(1)
   })
 
+  it('stopped while the continuation streams: the answer was sent, so answer() reports ok, and the gate stays answered', async () => {
+    const { store, client, agent } = setup()
+    seed(store, { kind: 'interrupt', payload: {}, toolState: undefined, withToolCall: false })
+    agent.next({ frames: [{ type: 'start', messageId: 'm2' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'going' }], then: 'open' })
+    const answering = client.answer('g1', 'yes')
+    for (let i = 0; i < 200 && texts(store.getState(), 'a1').join('') !== 'going'; i++) await new Promise((r) => setTimeout(r, 5))
+    client.stop()
+    expect(await answering).toEqual({ ok: true })
+    const s = store.getState()
+    expect(agent.posts).toHaveLength(1)
+    expect(gate(s).status).toBe('answered')
+    expect(s.turns.a1!.status).toBe('aborted')
+    expect(texts(s, 'a1')).toEqual(['going'])
+    expect(s.turns.a1!.problems).toEqual([])
+  })
+
   it('stopped then answered: the answer is the later act and goes', async () => {
     const { store, client, agent } = setup()
     seed(store)
