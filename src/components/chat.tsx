@@ -96,6 +96,7 @@ export function useStickToBottom() {
       expire(INTENT_FRAMES)
     }
     const view = el.ownerDocument.defaultView ?? window
+    const observing = observes()
     const measure = () => {
       pending = 0
       const top = el.scrollTop
@@ -116,20 +117,22 @@ export function useStickToBottom() {
     const onScroll = () => {
       if (intent) personal = true
       intent = false
+      // Without intersection observers (jsdom, an old engine) nothing reports the end: each scroll is measured as it comes.
+      if (!observing) return measure()
       // While stuck, a scroll by code (this hook's own, or a list placing rows) decides nothing:
       // the end's observer tells if it left the end. Otherwise it is measured once, next frame.
       if ((personal || !stuck.current) && !pending) pending = requestAnimationFrame(measure)
     }
     // The end within a pixel of the viewport's bottom: out of it while stuck (growth, a scroll by code), back to it.
     // Right after the person's input the move may be theirs, its scroll event still to come: measured next frame instead.
-    const edge = new IntersectionObserver((entries) => {
+    const edge = intersections((entries) => {
       const entry = entries[entries.length - 1]
       if (!entry || entry.isIntersecting || !stuck.current || personal) return
       if (!intent) toEnd()
       else if (!pending) pending = requestAnimationFrame(measure)
     }, { root: el, rootMargin: '0px 0px 1px 0px' })
     // The end within NEAR_END of it: "Jump to latest" shows only past it.
-    const near = new IntersectionObserver((entries) => {
+    const near = intersections((entries) => {
       const entry = entries[entries.length - 1]
       if (entry) setAtEnd(stuck.current || entry.isIntersecting)
     }, { root: el, rootMargin: `0px 0px ${NEAR_END}px 0px` })
@@ -162,6 +165,19 @@ export function useStickToBottom() {
     toEnd()
   }, [toEnd])
   return { viewport, content, end, atEnd, jump }
+}
+
+/** Whether the page has intersection observers, read when a chat mounts (a test may stub them in). */
+const observes = () => typeof IntersectionObserver !== 'undefined'
+
+/**
+ * An intersection observer, or where the page has none (jsdom in a host's
+ * tests, an old engine) one that observes nothing: the hold on the end then
+ * follows the person's scrolls only, and rendering never throws.
+ */
+function intersections(callback: IntersectionObserverCallback, options: IntersectionObserverInit): Pick<IntersectionObserver, 'observe' | 'unobserve' | 'disconnect'> {
+  if (!observes()) return { observe() {}, unobserve() {}, disconnect() {} }
+  return new IntersectionObserver(callback, options)
 }
 
 /**

@@ -172,8 +172,11 @@ async function fourStates(): Promise<Conversations> {
   return conversations
 }
 
+/** The next animation frame, where the chat measures a scroll that followed the person's input. */
+const nextFrame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())))
+
 /** The person scrolls the chat's viewport up from its end, by the wheel. */
-function scrollUp(viewport: HTMLElement): void {
+async function scrollUp(viewport: HTMLElement): Promise<void> {
   Object.defineProperty(viewport, 'scrollHeight', { configurable: true, value: 2000 })
   Object.defineProperty(viewport, 'clientHeight', { configurable: true, value: 200 })
   viewport.scrollTop = 1800
@@ -181,6 +184,7 @@ function scrollUp(viewport: HTMLElement): void {
   fireEvent.wheel(viewport, { deltaY: -1800 })
   viewport.scrollTop = 0
   fireEvent.scroll(viewport)
+  await nextFrame()
 }
 
 describe('every visible string comes from labels', () => {
@@ -236,7 +240,7 @@ describe('every visible string comes from labels', () => {
     fireEvent.click(screen.getByRole('button', { name: '⟦showMore⟧' }))
     await act(async () => { fireEvent.click(screen.getAllByRole('button', { name: '⟦copy⟧' })[0]!) })
     expect(screen.getAllByText('⟦copied⟧')).not.toHaveLength(0)
-    scrollUp(document.querySelector<HTMLElement>('[data-weft="chat-viewport"]')!)
+    await scrollUp(document.querySelector<HTMLElement>('[data-weft="chat-viewport"]')!)
     expect(screen.getByRole('button', { name: /⟦jumpToLatest⟧/ })).toBeTruthy()
     expect(hardCoded()).toEqual([])
   })

@@ -98,7 +98,9 @@ describe('the attached files', () => {
 })
 
 describe('the chat’s hold on the end', () => {
-  it('lets go when the person scrolls up, and Jump to latest takes it back', () => {
+  it('lets go when the person scrolls up, and Jump to latest takes it back', async () => {
+    // A scroll that follows the person's input is measured in the next animation frame.
+    const nextFrame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())))
     const store = createAgentStore()
     const { container } = render(<AgentProvider store={store}><Chat /></AgentProvider>)
     const chat = container.querySelector<HTMLElement>('[data-weft="chat"]')!
@@ -111,6 +113,7 @@ describe('the chat’s hold on the end', () => {
     fireEvent.wheel(viewport, { deltaY: -1800 })
     viewport.scrollTop = 0
     fireEvent.scroll(viewport)
+    await nextFrame()
     expect(chat.getAttribute('data-state')).toBe('scrolled')
     fireEvent.click(screen.getByRole('button', { name: /Jump to latest/ }))
     expect(chat.getAttribute('data-state')).toBe('at-end')
