@@ -66,7 +66,8 @@ describe("AG-UI's views are an entry of their own", () => {
   })
 
   it("the weft entry's built-in list carries AG-UI with its views; weft/protocols' does not", () => {
-    expect(withViews.map((p) => p.name)).toEqual(withoutViews.map((p) => p.name))
+    // The weft entry also speaks LangGraph, which is an entry of its own (weft/protocols/langgraph).
+    expect(withViews.map((p) => p.name)).toEqual([...withoutViews.map((p) => p.name), 'langgraph'])
     expect(withViews.find((p) => p.name === 'ag-ui')).toBe(agUiProtocolWithViews)
     expect(withoutViews.find((p) => p.name === 'ag-ui')).toBe(agUiProtocol)
   })

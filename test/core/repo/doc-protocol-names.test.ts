@@ -68,7 +68,7 @@ function unknownNames(block: Block, definitions: Map<string, string[]>): string[
 describe('protocol and strategy names in the documentation', () => {
   it('every name a sample uses is made known by what the sample imports or defines', async () => {
     const definitions = await definitionNames()
-    expect([...definitions.keys()].sort()).toEqual(['agUiProtocol', 'uiMessageProtocol', 'vocionProtocol', 'yaoProtocol'])
+    expect([...definitions.keys()].sort()).toEqual(['agUiProtocol', 'langGraphProtocol', 'uiMessageProtocol', 'vocionProtocol', 'yaoProtocol'])
     const problems = blocks().flatMap((block) => unknownNames(block, definitions).map((name) => `${block.doc}:${block.line}: '${name}' is not given by this sample`))
     expect(problems).toEqual([])
   })
