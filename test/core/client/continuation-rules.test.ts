@@ -16,6 +16,7 @@ import { createAgentStore, type AgentStore } from '../../../src/core/store/store
 import { builtInProtocols } from '../../../src/protocols/index'
 import { uiMessageProtocol } from '../../../src/protocols/ui-message/protocol'
 import { AgentClient } from '../../helpers/built-in-client'
+import { manualScheduler } from '../../helpers/manual-scheduler'
 import { answer, ScriptedAgent } from '../../helpers/scripted-agent'
 
 const URL = 'http://agent.invalid/api/chat'
@@ -466,6 +467,78 @@ describe('answers and client tools together', () => {
     expect(s.turns[a]!.error).toMatchObject({ type: 'internal', message: 'HTTP 500', status: 500 })
     expect(s.turns[a]!.problems).toEqual([])
     expect(s.status).toBe('error')
+  })
+})
+
+describe('more rules of the loop', () => {
+  it('a client call whose input arrived in the batch a stop flushed is never run', async () => {
+    let ran = 0
+    const { scheduler } = manualScheduler()
+    const { store, client, agent } = setup({ scheduler, tools: { locate: { execute: () => ++ran } } })
+    agent.next({ frames: [{ type: 'start', messageId: 'm1' }, { type: 'tool-input-available', toolCallId: 'c1', toolName: 'locate', input: {} }], then: 'open' })
+    const sending = client.send('where?')
+    for (let i = 0; i < 100 && agent.posts.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
+    await new Promise((r) => setTimeout(r, 30))
+    client.stop()
+    await sending
+    await new Promise((r) => setTimeout(r, 20))
+    const s = store.getState()
+    const a = s.turnIds[1]!
+    expect(s.turns[a]!.status).toBe('aborted')
+    expect(s.turns[a]!.messageIds.map((id) => messageIn(s.messages, id)!.props.state)).toEqual(['input-available'])
+    expect(ran).toBe(0)
+    expect(agent.posts).toHaveLength(1)
+  })
+
+  it('a continuation speaks its own turn protocol, not the latest one on the path', async () => {
+    const store = createAgentStore()
+    const agent = new ScriptedAgent()
+    const client = new AgentClient(store, { url: URL, fetch: agent.fetch, conversationId: 'c' })
+    seed(store, { kind: 'interrupt', payload: {}, toolState: undefined, withToolCall: false })
+    store.getState().dispatch([
+      { op: 'turn.open', turnId: 'q2', role: 'user' }, { op: 'turn.finish', turnId: 'q2', status: 'done' },
+      { op: 'turn.open', turnId: 'a2', role: 'assistant', protocol: 'yao' }, { op: 'turn.finish', turnId: 'a2', status: 'done' },
+    ])
+    expect(await client.answer('g1', 'go')).toEqual({ ok: true })
+    expect(agent.posts[0]!.body).toMatchObject({ id: 'c', trigger: 'submit-message' })
+  })
+
+  it('an interrupt that is no review, answered with decisions, is only answered', async () => {
+    const { store, client } = setup()
+    seed(store, { kind: 'interrupt', payload: { id: 'i' }, toolState: undefined, withToolCall: false })
+    await client.answer('g1', { decisions: [{ type: 'approve' }] } as never)
+    expect(gate(store.getState()).status).toBe('answered')
+  })
+
+  it('a host continuation reopens the gate turn while it streams, and is refused when that turn is no longer shown', async () => {
+    const { store, client, agent } = setup({ continueGate: async () => ({ url: 'https://agent.invalid/resume', method: 'POST', headers: new Headers(), body: '{}' }) })
+    seed(store, { kind: 'hitl', protocol: 'vocion', payload: {}, toolState: undefined, withToolCall: false })
+    agent.next({ hold: true })
+    store.getState().dispatch([{ op: 'turn.open', turnId: 'a1', role: 'assistant', protocol: 'ui-message' }, { op: 'turn.finish', turnId: 'a1', status: 'done' }])
+    const answering = client.answer('g1', { approved: true })
+    for (let i = 0; i < 200 && agent.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
+    // Connecting: nothing has arrived yet, and the turn already shows it goes on.
+    expect(store.getState().status).toBe('connecting')
+    expect(store.getState().turns.a1!.status).toBe('streaming')
+    agent.closeAll(true)
+    expect(await answering).toEqual({ ok: true })
+
+    const hidden = setup({ continueGate: async () => ({ url: 'https://agent.invalid/resume', method: 'POST', headers: new Headers(), body: '{}' }) })
+    seed(hidden.store, { kind: 'hitl', protocol: 'vocion', payload: {}, toolState: undefined, withToolCall: false })
+    hidden.store.getState().dispatch([{ op: 'turn.open', turnId: 'a2', role: 'assistant', parentId: 'q1' }, { op: 'turn.finish', turnId: 'a2', status: 'done' }])
+    expect(await hidden.client.answer('g1', { approved: true })).toEqual(validation('this answer is on a branch that is not shown; select it again to go on', { code: 'off_path' }))
+    expect(hidden.agent.requests).toHaveLength(0)
+    expect(gate(hidden.store.getState()).status).toBe('pending')
+  })
+
+  it('a response with no events at all does not leave the turn streaming', async () => {
+    const store = createAgentStore()
+    const fetch = (async () => new Response('', { headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' } })) as typeof globalThis.fetch
+    const client = new AgentClient(store, { url: URL, protocol: 'ui-message', fetch })
+    await client.send('q')
+    const s = store.getState()
+    expect(s.turns[s.turnIds[1]!]!.status).not.toBe('streaming')
+    expect(s.status).not.toBe('idle')
   })
 })
 
