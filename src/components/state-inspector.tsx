@@ -2,6 +2,7 @@ import { forwardRef, type HTMLAttributes } from 'react'
 import { useAgentSelector } from '../react/selectors'
 import type { AgentState } from '../core/model/model'
 import { messageRecord } from '../core/model/message-table'
+import { traceRecord } from '../core/model/trace-table'
 import { formatJson } from './format'
 import { useLabels } from './labels'
 
@@ -64,7 +65,7 @@ function summary(state: AgentState): string {
 
 /** A section as a reader expects it: messages by id, not in the store's buckets. */
 function section(state: AgentState, name: InspectorSection): unknown {
-  return name === 'messages' ? messageRecord(state.messages) : state[name]
+  return name === 'messages' ? messageRecord(state.messages) : name === 'trace' ? traceRecord(state.trace) : state[name]
 }
 
 function count(value: unknown): number {

@@ -48,6 +48,7 @@ export {
   type NoticeProps, type LoadingProps, type OpenProps, type RecommendedActionProps,
 } from './model/parts'
 export { messageList, messageRecord, type MessageTable, type MessageBucket } from './model/message-table'
+export { traceNodeIn, traceList, traceRecord, toTraceTable, type TraceTable } from './model/trace-table'
 
 // The ops a decoder emits and the fold applies.
 export type { Op, OpName, OpOf, HydratedTurn, TurnFields, MessagePlace, DeltaAction } from './model/ops'

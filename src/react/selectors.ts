@@ -10,6 +10,7 @@ import type { AgentState, Block, Gate, Message, Source, StreamStatus, Thread, Tr
 import { selectCitation, selectHeadline, selectTraceSummary, type TraceSummary } from '../core/store/selectors'
 import { allNodeIds } from '../core/store/trace-tree'
 import { own } from '../core/util/record'
+import { traceNodeIn } from '../core/model/trace-table'
 import { entryOf, subscribeEntry, type EntryTable, type EntryTypes } from '../core/store/entry-subscriptions'
 import type { AgentStoreState } from '../core/store/store'
 import { useAgentStore } from './store-context'
@@ -105,7 +106,7 @@ export function useThread(id: string | undefined): Thread | undefined {
 export function useTrace(turnId: string | undefined): TraceNode[] {
   return useAgentSelectorShallow((s) => {
     const turn = turnId ? own(s.turns, turnId) : undefined
-    return turn ? allNodeIds(s, turn).map((id) => own(s.trace, id)).filter(isDefined) : []
+    return turn ? allNodeIds(s, turn).map((id) => traceNodeIn(s.trace, id)).filter(isDefined) : []
   })
 }
 

@@ -1,6 +1,7 @@
 import { act } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Trace, TraceHeadline } from '../../src/components/trace'
+import { toTraceTable } from '../../src/core/model/trace-table'
 import { foldStream } from '../../src/umbrella/defaults'
 import { createAgentStore } from '../../src/core/store/store'
 import { vocionScenarios } from '../../mock/scenarios/vocion'
@@ -53,10 +54,10 @@ describe('the work timeline', () => {
     store.setState((s) => ({
       ...s,
       turns: { t1: { ...s.turns.t1!, traceRootIds: ['x'] } },
-      trace: {
+      trace: toTraceTable({
         x: { id: 'x', turnId: 't1', kind: 'step', status: 'done', label: 'X', text: '', citations: [], childIds: ['y'] },
         y: { id: 'y', turnId: 't1', parentId: 'x', kind: 'step', status: 'done', label: 'Y', text: '', citations: [], childIds: ['x'] },
-      },
+      }),
     }))
     const { container } = renderWith(store, <Trace.Root turnId="t1" />)
     expect([...container.querySelectorAll('[data-weft="trace-label"]')].map((n) => n.textContent)).toEqual(['X', 'Y'])

@@ -14,6 +14,7 @@ import type { AgentState, ProtocolName } from '../../src/core/model/model'
 import { createAgentStore } from '../../src/core/store/store'
 import { AgentProvider } from '../../src/umbrella/providers'
 import { messageIn, messageList, messageRecord } from '../../src/core/model/message-table'
+import { traceRecord } from '../../src/core/model/trace-table'
 
 function nested(depth: number): unknown {
   let node: unknown = 'leaf'
@@ -211,7 +212,7 @@ const CONTAINERS = new Set(['props', 'data', 'messageMetadata', 'meta', 'metadat
 
 const isPlain = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 
-const comparable = (state: AgentState) => JSON.stringify({ messages: messageRecord(state.messages), trace: state.trace, turns: state.turns, gates: state.gates, agentState: state.agentState, cursor: state.cursor })
+const comparable = (state: AgentState) => JSON.stringify({ messages: messageRecord(state.messages), trace: traceRecord(state.trace), turns: state.turns, gates: state.gates, agentState: state.agentState, cursor: state.cursor })
 
 describe('field-mutation fuzz', () => {
   let total = 0

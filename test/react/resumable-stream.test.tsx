@@ -15,6 +15,7 @@ import { AgentProvider } from '../../src/umbrella/providers'
 import { useResumableStream, type UseResumableStreamOptions } from '../../src/react/use-resumable-stream'
 import { startServer, type TestServer } from '../helpers/server'
 import { messageIn } from '../../src/core/model/message-table'
+import { traceRecord } from '../../src/core/model/trace-table'
 
 let srv: TestServer
 let resumeHealthy = true
@@ -111,7 +112,7 @@ function view(state: AgentState, turnId: string): unknown {
   const shown = {
     turn: fields,
     messages: turn.messageIds.map((id) => messageIn(state.messages, id)),
-    trace: byId(Object.values(state.trace).filter((n) => n.turnId === turnId)),
+    trace: byId(Object.values(traceRecord(state.trace)).filter((n) => n.turnId === turnId)),
     gates: turn.gateIds.map((id) => state.gates[id]),
   }
   return JSON.parse(JSON.stringify(shown).split(turnId).join('TURN'))

@@ -14,13 +14,14 @@ import { startServer, type TestServer } from '../helpers/server'
 import { content, runClient } from './support'
 import type { AgentState } from 'weft/core'
 import { messageRecord, toMessageTable } from '../../src/core/model/message-table'
+import { toTraceTable, traceRecord } from '../../src/core/model/trace-table'
 
 /** The state as it was after the n-th send: its first n user and assistant turns. */
 function snapshotTurn(state: AgentState, n: number): AgentState {
   const keep = new Set(state.turnIds.slice(0, n * 2))
   const messages = Object.fromEntries(Object.entries(messageRecord(state.messages)).filter(([, m]) => keep.has(m.turnId)))
   const scoped = <T extends object>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).filter(([id]) => [...keep].some((t) => id.startsWith(t))))
-  return { ...state, turnIds: [...keep], turns: Object.fromEntries([...keep].map((id) => [id, state.turns[id]!])), messages: toMessageTable(messages), blocks: scoped(state.blocks), threads: scoped(state.threads), trace: scoped(state.trace) }
+  return { ...state, turnIds: [...keep], turns: Object.fromEntries([...keep].map((id) => [id, state.turns[id]!])), messages: toMessageTable(messages), blocks: scoped(state.blocks), threads: scoped(state.threads), trace: toTraceTable(scoped(traceRecord(state.trace))) }
 }
 
 describe('mockFetch', () => {

@@ -3,6 +3,7 @@
 import { AgentClient, builtInProtocols, createAgentStore, foldStream, snapshot, syncScheduler, type AgentClientOptions, type AgentState } from 'weft'
 import { encodeFrame, type AgentFixture } from 'weft/testing'
 import { messageRecord } from '../../src/core/model/message-table'
+import { traceRecord } from '../../src/core/model/trace-table'
 
 /** Sends once through a fresh client and store; resolves with the model when the turn ended. */
 export async function runClient(options: AgentClientOptions, input?: string): Promise<AgentState> {
@@ -33,7 +34,7 @@ export function content(state: AgentState, turnId = assistantTurnId(state)): unk
     messages: messageRecord(state.messages),
     blocks: state.blocks,
     threads: state.threads,
-    trace: state.trace,
+    trace: traceRecord(state.trace),
     gates: state.gates,
     agentState: state.agentState,
   })

@@ -6,8 +6,9 @@
 import { weftError, type WeftError } from '../model/errors'
 import { isRecord } from '../util/record'
 import { ROOT_BRANCH } from '../store/branches'
-import { emptyState, type AgentState, type Message } from '../model/model'
+import { emptyState, type AgentState, type Message, type TraceNode } from '../model/model'
 import { messageRecord, toMessageTable } from '../model/message-table'
+import { toTraceTable, traceRecord } from '../model/trace-table'
 import { stateProblem } from './check-state'
 import { plainData } from './plain-data'
 
@@ -41,11 +42,14 @@ export interface ConversationSummaryRecord {
 
 /**
  * The model as a record keeps it: all of it but the stream's status and error,
- * which belong to a page. Messages are kept as one record by id, whatever
- * buckets the store holds them in, so the stored form does not follow the
- * store's layout.
+ * which belong to a page. Messages and timeline rows are kept as one record by
+ * id each, whatever buckets the store holds them in, so the stored form does not
+ * follow the store's layout (and records written before the buckets read as ever).
  */
-export type StoredState = Omit<AgentState, 'status' | 'error' | 'activeTurnId' | 'messages'> & { messages: Record<string, Message> }
+export type StoredState = Omit<AgentState, 'status' | 'error' | 'activeTurnId' | 'messages' | 'trace'> & {
+  messages: Record<string, Message>
+  trace: Record<string, TraceNode>
+}
 
 /**
  * One stored conversation: its summary plus its model.
@@ -71,6 +75,7 @@ export function conversationRecord(
   // Every data field of the model, so fields later versions of the model add are kept too.
   for (const [key, value] of Object.entries(state)) if (typeof value !== 'function' && !PAGE_ONLY.has(key)) stored[key] = value
   stored.messages = messageRecord(state.messages)
+  stored.trace = traceRecord(state.trace)
   return { format: CONVERSATION_FORMAT, version: CONVERSATION_VERSION, ...fields, state: stored as StoredState }
 }
 
@@ -173,7 +178,9 @@ export function readableTitle(raw: unknown): string | undefined {
  * store.getState().reset(stateOf(record))
  */
 export function stateOf(record: ConversationRecord): AgentState {
-  const state: AgentState = { ...emptyState(), ...record.state, messages: toMessageTable(record.state.messages) }
+  const state: AgentState = {
+    ...emptyState(), ...record.state, messages: toMessageTable(record.state.messages), trace: toTraceTable(record.state.trace ?? {}),
+  }
   return record.state.branches === undefined ? asOneChain(state) : state
 }
 

@@ -14,6 +14,7 @@ import { isSafeKey } from '../util/record'
 import { applyOp } from './apply-op'
 import { ensureMessage } from './messages'
 import { recordProblem, safe } from './turns'
+import { carryWaitingRoots } from './waiting-roots'
 
 /**
  * Apply ops to a state and return the next one (the input is untouched).
@@ -64,9 +65,14 @@ const immer = new Immer({ autoFreeze: false })
  * const next = produceWith(state, (draft) => applyOps(draft, ops))
  */
 export function produceWith<S extends object>(state: S, recipe: (draft: S) => void): S {
-  return immer.produce(state, (draft: Draft<S>) => {
+  let drafted: object | undefined
+  const next = immer.produce(state, (draft: Draft<S>) => {
+    drafted = draft as object
     recipe(draft as S)
   }) as S
+  // What the fold kept about the draft (the roots waiting for a parent) goes on with the state it became.
+  if (drafted) carryWaitingRoots(state, drafted, next)
+  return next
 }
 
 /**

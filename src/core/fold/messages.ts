@@ -6,6 +6,7 @@ import type { AgentState, Block, Message, Thread } from '../model/model'
 import type { MessagePlace } from '../model/ops'
 import { own } from '../util/record'
 import { deleteMessage, messageIn, putMessage } from '../model/message-table'
+import { deleteTraceNode, traceNodeIn } from '../model/trace-table'
 import { allNodeIds } from '../store/trace-tree'
 import { ensureTurn } from './turns'
 
@@ -106,9 +107,9 @@ export function resetBlock(state: AgentState, blockId: string): void {
   for (const id of [...block.messageIds]) removeMessage(state, id)
   block.status = 'open'
   // The block's own timeline row shares its id: the rows nested under it were added by the block too.
-  const row = own(state.trace, blockId)
+  const row = traceNodeIn(state.trace, blockId)
   if (row) {
-    for (const id of allNodeIds(state, { traceRootIds: row.childIds })) delete state.trace[id]
+    for (const id of allNodeIds(state, { traceRootIds: row.childIds })) deleteTraceNode(state.trace, id)
     row.childIds = []
   }
 }

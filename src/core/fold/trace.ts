@@ -7,7 +7,9 @@
 import type { AgentState, TraceNode, Turn } from '../model/model'
 import type { OpOf } from '../model/ops'
 import { allNodeIds } from '../store/trace-tree'
-import { isRecord, mergedRecord, own, peek } from '../util/record'
+import { isRecord, mergedRecord, own } from '../util/record'
+import { peekTraceNode, putTraceNode, traceNodeIn } from '../model/trace-table'
+import { waitingRoots } from './waiting-roots'
 
 /** Fields a `trace.node` op may not overwrite from the wire. */
 const STRUCTURAL: ReadonlySet<string> = new Set(['id', 'turnId', 'childIds'])
@@ -20,13 +22,13 @@ const STRUCTURAL: ReadonlySet<string> = new Set(['id', 'turnId', 'childIds'])
  */
 export function upsertTraceNode(state: AgentState, turn: Turn, op: OpOf<'trace.node'>): void {
   const { node: patch, delta } = op
-  let node = own(state.trace, patch.id)
+  let node = traceNodeIn(state.trace, patch.id)
   const created = !node
   if (!node) {
     node = {
       id: patch.id, turnId: turn.id, kind: 'step', status: 'start', label: '', text: '', citations: [], childIds: [],
     }
-    state.trace[patch.id] = node
+    putTraceNode(state.trace, node)
   }
   const previousParent = node.parentId
   for (const [key, value] of Object.entries(patch)) {
@@ -59,13 +61,14 @@ export function upsertTraceNode(state: AgentState, turn: Turn, op: OpOf<'trace.n
  * failToolNode(draft, turn, { op: 'trace.fail', turnId: 't1', tool: 'search', message: 'timed out' })
  */
 export function failToolNode(state: AgentState, turn: Turn, op: OpOf<'trace.fail'>): void {
-  let node = op.nodeId ? own(state.trace, op.nodeId) : undefined
+  let node = op.nodeId ? traceNodeIn(state.trace, op.nodeId) : undefined
   if (!node && op.tool) {
     const ids = allNodeIds(state, turn)
     for (let i = ids.length - 1; i >= 0; i--) {
-      const candidate = own(state.trace, ids[i] as string)
+      // Looked at without drafting: only the row found is written.
+      const candidate = peekTraceNode(state.trace, ids[i] as string)
       if (candidate && candidate.tool === op.tool && isOpen(candidate)) {
-        node = candidate
+        node = traceNodeIn(state.trace, ids[i] as string)
         break
       }
     }
@@ -75,7 +78,7 @@ export function failToolNode(state: AgentState, turn: Turn, op: OpOf<'trace.fail
     upsertTraceNode(state, turn, {
       op: 'trace.node', turnId: turn.id, node: { id, kind: 'tool', label: op.tool ?? 'Tool', tool: op.tool },
     })
-    node = own(state.trace, id) as TraceNode
+    node = traceNodeIn(state.trace, id) as TraceNode
   }
   node.status = 'error'
   node.resultDetail = op.message
@@ -90,8 +93,9 @@ export function failToolNode(state: AgentState, turn: Turn, op: OpOf<'trace.fail
  */
 export function finalizeTrace(state: AgentState, turn: Turn): void {
   for (const id of allNodeIds(state, turn)) {
-    const node = own(state.trace, id)
-    if (node && isOpen(node)) node.status = 'done'
+    // Only the rows still open are drafted (and their buckets copied); the others are only looked at.
+    const seen = peekTraceNode(state.trace, id)
+    if (seen && isOpen(seen)) (traceNodeIn(state.trace, id) as TraceNode).status = 'done'
   }
 }
 
@@ -106,7 +110,7 @@ export function isOpen(node: Pick<TraceNode, 'status'>): boolean {
 }
 
 function placeNode(state: AgentState, turn: Turn, node: TraceNode): void {
-  const parent = node.parentId && node.parentId !== node.id ? own(state.trace, node.parentId) : undefined
+  const parent = node.parentId && node.parentId !== node.id ? traceNodeIn(state.trace, node.parentId) : undefined
   if (parent && !createsCycle(state, node.id, parent.id)) {
     parent.childIds.push(node.id)
     return
@@ -116,52 +120,31 @@ function placeNode(state: AgentState, turn: Turn, node: TraceNode): void {
 }
 
 function unplaceNode(state: AgentState, turn: Turn, id: string, parentId: string | undefined): void {
-  const parent = parentId ? own(state.trace, parentId) : undefined
+  const parent = parentId ? traceNodeIn(state.trace, parentId) : undefined
   const list = parent && parent.childIds.includes(id) ? parent.childIds : turn.traceRootIds
   const at = list.indexOf(id)
   if (at >= 0) list.splice(at, 1)
-  if (list === turn.traceRootIds) waitingByRoots.get(list)?.delete(id)
+  if (list === turn.traceRootIds) waitingRoots(state, turn).delete(id)
 }
 
 function adoptWaitingChildren(state: AgentState, turn: Turn, parent: TraceNode): void {
   const waiting = waitingRoots(state, turn)
   let any = false
-  for (const id of waiting) if (id !== parent.id && peek(state.trace, id)?.parentId === parent.id) any = true
+  for (const id of waiting) if (id !== parent.id && peekTraceNode(state.trace, id)?.parentId === parent.id) any = true
   if (!any) return
   // In the order of the roots, so the tree does not depend on where batches began.
-  const adopted = turn.traceRootIds.filter((id) => waiting.has(id) && id !== parent.id && peek(state.trace, id)?.parentId === parent.id)
+  const adopted = turn.traceRootIds.filter((id) => waiting.has(id) && id !== parent.id && peekTraceNode(state.trace, id)?.parentId === parent.id)
   const moved = new Set(adopted)
   turn.traceRootIds = turn.traceRootIds.filter((id) => !moved.has(id))
   for (const id of adopted) waiting.delete(id)
-  waitingByRoots.set(turn.traceRootIds, waiting)
   parent.childIds.push(...adopted)
-}
-
-/**
- * The roots that wait for a parent, per roots list. Every new row asks whether
- * rows wait for it; one scan per batch finds them, and placing and adopting rows
- * keeps the set, so a long timeline costs no scan per row. Keyed by the list
- * itself, which a batch keeps and the next state replaces; an id whose row is
- * gone is harmless, because a row is looked up before it is adopted.
- */
-const waitingByRoots = new WeakMap<readonly string[], Set<string>>()
-
-function waitingRoots(state: AgentState, turn: Turn): Set<string> {
-  const roots = turn.traceRootIds
-  let waiting = waitingByRoots.get(roots)
-  if (!waiting) {
-    waiting = new Set()
-    for (const id of roots) if (peek(state.trace, id)?.parentId !== undefined) waiting.add(id)
-    waitingByRoots.set(roots, waiting)
-  }
-  return waiting
 }
 
 function createsCycle(state: AgentState, childId: string, parentId: string): boolean {
   let cursor: string | undefined = parentId
   for (let hops = 0; cursor && hops < 10_000; hops++) {
     if (cursor === childId) return true
-    cursor = own(state.trace, cursor)?.parentId
+    cursor = peekTraceNode(state.trace, cursor)?.parentId
   }
   return false
 }

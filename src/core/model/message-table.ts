@@ -7,10 +7,10 @@
  * without an index, and the same id lands in the same bucket in every state.
  */
 import type { Message } from './model'
-import { isRecord, own } from '../util/record'
+import { isRecord } from '../util/record'
+import { bucketOf, deleteEntry, entryIn, entryList, putEntry, toBucketTable } from './bucket-table'
 
-/** How many buckets: near √n for the longest histories measured (5,000 messages), cheap for short ones. */
-const BUCKETS = 64
+export { bucketOf }
 
 /** A bucket's key: the hash of the id, as a decimal string. */
 export type MessageBucket = `${number}`
@@ -25,26 +25,13 @@ export type MessageBucket = `${number}`
 export type MessageTable = { [bucket: MessageBucket]: Record<string, Message> }
 
 /**
- * The bucket an id belongs to (FNV-1a over its UTF-16 code units).
- *
- * @example
- * bucketOf('m1') === bucketOf('m1') // true, in every state and every process
- */
-export function bucketOf(id: string): MessageBucket {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193)
-  return `${(hash >>> 0) % BUCKETS}` as MessageBucket
-}
-
-/**
  * The message with this id, or undefined. Never an inherited property.
  *
  * @example
  * messageIn(store.getState().messages, 'm1')?.status // 'streaming'
  */
 export function messageIn(table: MessageTable, id: string): Message | undefined {
-  const bucket = own(table, bucketOf(id))
-  return bucket ? own(bucket, id) : undefined
+  return entryIn(table, id)
 }
 
 /**
@@ -54,10 +41,7 @@ export function messageIn(table: MessageTable, id: string): Message | undefined 
  * putMessage(draft.messages, { id: 'm1', turnId: 't1', role: 'assistant', type: 'text', props: {}, status: 'streaming' })
  */
 export function putMessage(table: MessageTable, message: Message): void {
-  const key = bucketOf(message.id)
-  const bucket = own(table, key)
-  if (bucket) bucket[message.id] = message
-  else table[key] = { [message.id]: message }
+  putEntry(table, message.id, message)
 }
 
 /**
@@ -68,11 +52,7 @@ export function putMessage(table: MessageTable, message: Message): void {
  * deleteMessage(draft.messages, 'm1')
  */
 export function deleteMessage(table: MessageTable, id: string): void {
-  const key = bucketOf(id)
-  const bucket = own(table, key)
-  if (!bucket) return
-  delete bucket[id]
-  if (Object.keys(bucket).length === 0) delete table[key]
+  deleteEntry(table, id)
 }
 
 const listed = new WeakMap<MessageTable, readonly Message[]>()
@@ -87,9 +67,7 @@ const listed = new WeakMap<MessageTable, readonly Message[]>()
 export function messageList(table: MessageTable): readonly Message[] {
   let list = listed.get(table)
   if (!list) {
-    const all: Message[] = []
-    for (const bucket of Object.values(table)) all.push(...Object.values(bucket))
-    listed.set(table, (list = all))
+    listed.set(table, (list = entryList(table)))
   }
   return list
 }
@@ -122,19 +100,7 @@ export function messageRecord(table: MessageTable): Readonly<Record<string, Mess
  * const table = toMessageTable([{ id: 'm1', turnId: 't1', role: 'user', type: 'text', props: { content: 'Hi' }, status: 'done' }])
  */
 export function toMessageTable(messages: Iterable<Message> | Readonly<Record<string, unknown>>): MessageTable {
-  const table: MessageTable = {}
-  for (const message of candidates(messages)) putMessage(table, message)
-  return table
-}
-
-function candidates(messages: Iterable<Message> | Readonly<Record<string, unknown>>): Message[] {
-  if (Symbol.iterator in messages) return [...(messages as Iterable<Message>)].filter(isMessageLike)
-  const found: Message[] = []
-  for (const value of Object.values(messages)) {
-    if (isMessageLike(value)) found.push(value)
-    else if (isRecord(value)) for (const inner of Object.values(value)) if (isMessageLike(inner)) found.push(inner)
-  }
-  return found
+  return toBucketTable(messages, isMessageLike)
 }
 
 function isMessageLike(value: unknown): value is Message {

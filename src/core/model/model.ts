@@ -4,6 +4,7 @@
  */
 import type { WeftError } from './errors'
 import type { MessageTable } from './message-table'
+import type { TraceTable } from './trace-table'
 
 /** Where the stream as a whole is. */
 export type StreamStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'done' | 'error' | 'aborted'
@@ -258,7 +259,8 @@ export interface AgentState {
   threads: Record<string, Thread>
   /** Messages by id, in buckets: read with `messageIn(state.messages, id)` or `selectMessage`. */
   messages: MessageTable
-  trace: Record<string, TraceNode>
+  /** Timeline rows by id, in buckets: read with `traceNodeIn(state.trace, id)`, list with `traceList`. */
+  trace: TraceTable
   gates: Record<string, Gate>
   status: StreamStatus
   /** The error that stopped the stream, if any. */

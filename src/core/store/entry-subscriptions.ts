@@ -7,6 +7,7 @@
  * entries that did.
  */
 import { messageIn } from '../model/message-table'
+import { traceNodeIn } from '../model/trace-table'
 import type { AgentState, Gate, Message, TraceNode, Thread, Turn } from '../model/model'
 import type { AgentStore } from './store'
 import { own } from '../util/record'
@@ -32,6 +33,7 @@ export type EntryTable = keyof EntryTypes
  */
 export function entryOf<Table extends EntryTable>(state: AgentState, table: Table, id: string): EntryTypes[Table] | undefined {
   if (table === 'messages') return messageIn(state.messages, id) as EntryTypes[Table] | undefined
+  if (table === 'trace') return traceNodeIn(state.trace, id) as EntryTypes[Table] | undefined
   return own(state[table] as Readonly<Record<string, EntryTypes[Table]>>, id)
 }
 

@@ -8,6 +8,7 @@ import { own } from '../util/record'
 import { memo, sameItems, type Memo } from '../util/memo'
 import type { AgentState, Block, Gate, Message, Source, Thread, TraceNode, Turn } from '../model/model'
 import { messageIn } from '../model/message-table'
+import { traceNodeIn } from '../model/trace-table'
 
 /** One row of the work timeline with the rows nested under it. */
 export interface TraceTreeItem {
@@ -123,7 +124,7 @@ export function selectTraceTree(state: AgentState, turnId: string): readonly Tra
     const build = (ids: readonly string[]): TraceTreeItem[] => {
       const items: TraceTreeItem[] = []
       for (const id of ids) {
-        const node = own(state.trace, id)
+        const node = traceNodeIn(state.trace, id)
         if (!node || seen.has(id)) continue // a cycle from bad parent ids must not recurse forever
         seen.add(id)
         const children = node.childIds.length ? build(node.childIds) : NO_ITEMS
@@ -158,7 +159,7 @@ export function selectTraceList(state: AgentState, turnId: string): readonly Tra
     const out: TraceNode[] = []
     const seen = new Set<string>()
     const visit = (id: string) => {
-      const node = own(state.trace, id)
+      const node = traceNodeIn(state.trace, id)
       if (!node || seen.has(id)) return
       seen.add(id)
       out.push(node)
@@ -200,7 +201,7 @@ export function selectTraceSummary(state: AgentState, turnId: string): TraceSumm
   return memo(summaries, turn, [state.trace], () => {
     let stepCount = 0
     for (const id of turn.traceRootIds) {
-      const node = own(state.trace, id)
+      const node = traceNodeIn(state.trace, id)
       if (node && node.kind !== 'reason') stepCount++
     }
     const sourceCount = turn.sources.length || countCitations(selectTraceList(state, turnId))

@@ -9,12 +9,17 @@ import { messageList } from '../../../src/core/model/message-table'
 import type { AgentState, Message, TraceNode } from '../../../src/core/model/model'
 import type { Op } from '../../../src/core/model/ops'
 import { createAgUiDecoder } from '../../../src/protocols/ag-ui/decoder'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 type Ev = Record<string, unknown>
 const TURN = 'turn-1'
 const messagesOf = (state: AgentState): Message[] => messageList(state.messages).filter((m) => m.turnId === TURN)
 const codes = (state: AgentState): (string | undefined)[] => state.turns[TURN]!.problems.map((p) => p.code)
-const rows = (state: AgentState): TraceNode[] => Object.values(state.trace).filter((n) => n.turnId === TURN)
+/** The turn's rows in the timeline's order of top-level rows (the table keeps no order of its own). */
+const rows = (state: AgentState): TraceNode[] => {
+  const arrived = (n: TraceNode) => state.turns[TURN]!.traceRootIds.indexOf(n.id)
+  return Object.values(traceRecord(state.trace)).filter((n) => n.turnId === TURN).sort((a, b) => arrived(a) - arrived(b))
+}
 
 describe('1. UI message stream: a data part missing an expected field is kept', () => {
   const fold = (chunk: Ev) => foldStream([{ type: 'start' }, chunk, { type: 'finish' }], { protocol: 'ui-message' })

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { fold } from '../../../src/core/fold/fold'
 import { emptyState, type AgentState } from '../../../src/core/model/model'
 import type { HydratedTurn, Op } from '../../../src/core/model/ops'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 const refusal = (id: string, code: string) =>
   ({ type: 'protocol', message: `refused the id "${id}" sent by the server`, code, retryable: false })
@@ -71,7 +72,7 @@ describe('an op that carries an unsafe id', () => {
   it('ids named like other members of Object.prototype are ordinary ids', () => {
     const state = fold(base, [gate('toString'), { op: 'trace.node', turnId: 't1', node: { id: 'valueOf', parentId: 'hasOwnProperty' } }])
     expect(Object.keys(state.gates)).toEqual(['toString'])
-    expect(Object.keys(state.trace)).toEqual(['valueOf'])
+    expect(Object.keys(traceRecord(state.trace))).toEqual(['valueOf'])
     expect(state.turns.t1!.problems).toEqual([])
   })
 })

@@ -9,6 +9,7 @@ import { fold } from '../../../src/core/fold/fold'
 import { emptyState } from '../../../src/core/model/model'
 import type { Op } from '../../../src/core/model/ops'
 import { messageRecord } from '../../../src/core/model/message-table'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 const put = (messageId: string, place: { blockId?: string; threadId?: string } = {}): Op =>
   ({ op: 'message.put', turnId: 't1', messageId, type: 'text', props: { content: messageId }, ...place })
@@ -30,13 +31,13 @@ const setup: Op[] = [
 describe('resetting a block', () => {
   it('drops its messages and the rows under its row; the block opens again, empty, with its lanes', () => {
     const before = fold(emptyState(), setup)
-    expect(before.trace.b1!.childIds).toEqual(['n1'])
+    expect(traceRecord(before.trace).b1!.childIds).toEqual(['n1'])
     const state = fold(before, [{ op: 'block.reset', blockId: 'b1' }])
     expect(Object.keys(messageRecord(state.messages))).toEqual(['m3'])
     expect(state.turns.t1).toStrictEqual({ ...before.turns.t1, messageIds: ['m3'] })
     expect(state.blocks.b1).toStrictEqual({ id: 'b1', turnId: 't1', kind: 'step', status: 'open', messageIds: [], threadIds: ['lane'] })
     expect(state.threads.lane).toStrictEqual({ ...before.threads.lane, messageIds: [] })
-    expect(state.trace).toStrictEqual({ b1: { ...before.trace.b1, childIds: [] }, r1: before.trace.r1 })
+    expect(traceRecord(state.trace)).toStrictEqual({ b1: { ...traceRecord(before.trace).b1!, childIds: [] }, r1: traceRecord(before.trace).r1 })
     expect(state.turns.t1!.problems).toEqual([])
   })
 
@@ -45,7 +46,7 @@ describe('resetting a block', () => {
     const state = fold(before, [{ op: 'block.reset', blockId: 'b1' }])
     expect(state.blocks.b1).toStrictEqual({ id: 'b1', turnId: 't1', kind: 'step', status: 'open', messageIds: [], threadIds: ['lane'] })
     expect(Object.keys(messageRecord(state.messages))).toEqual(['m3'])
-    expect(state.trace).toStrictEqual(before.trace)
+    expect(traceRecord(state.trace)).toStrictEqual(traceRecord(before.trace))
     expect(state.turns.t1!.problems).toEqual([])
   })
 

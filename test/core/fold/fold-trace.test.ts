@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { fold } from '../../../src/core/fold/fold'
 import { emptyState, type AgentState, type TraceNode } from '../../../src/core/model/model'
 import type { Op, OpOf } from '../../../src/core/model/ops'
+import { toTraceTable, traceRecord } from '../../../src/core/model/trace-table'
 
 type NodePatch = OpOf<'trace.node'>['node']
 
@@ -25,7 +26,7 @@ const stored = (fields: Partial<TraceNode> & { id: string }): TraceNode => ({
 describe('a new row', () => {
   it('named by its id alone, starts as an open step with an empty label, text, citations and children', () => {
     const state = folded(row({ id: 'n1' }))
-    expect(state.trace.n1).toStrictEqual({
+    expect(traceRecord(state.trace).n1).toStrictEqual({
       id: 'n1', turnId: 't1', kind: 'step', status: 'start', label: '', text: '', citations: [], childIds: [],
     })
     expect(state.turns.t1!.traceRootIds).toEqual(['n1'])
@@ -39,7 +40,7 @@ describe('the fields a row op writes', () => {
       row({ id: 'n1', label: 'Searching', tool: 'search', status: 'progress' }),
       row({ id: 'n1', label: undefined, tool: undefined, status: 'done', result: { hits: 2 } }),
     )
-    expect(state.trace.n1).toStrictEqual(stored({ id: 'n1', label: 'Searching', tool: 'search', status: 'done', result: { hits: 2 } }))
+    expect(traceRecord(state.trace).n1).toStrictEqual(stored({ id: 'n1', label: 'Searching', tool: 'search', status: 'done', result: { hits: 2 } }))
   })
 
   it('an op cannot rewrite a row\'s turn or its children', () => {
@@ -48,7 +49,7 @@ describe('the fields a row op writes', () => {
       row({ id: 'c', parentId: 'p' }),
       row({ id: 'p', label: 'Plan', turnId: 't2', childIds: ['x'] } as NodePatch),
     )
-    expect(state.trace.p).toStrictEqual(stored({ id: 'p', label: 'Plan', childIds: ['c'] }))
+    expect(traceRecord(state.trace).p).toStrictEqual(stored({ id: 'p', label: 'Plan', childIds: ['c'] }))
     expect(Object.keys(state.turns)).toEqual(['t1'])
   })
 
@@ -59,12 +60,12 @@ describe('the fields a row op writes', () => {
       row({ id: 'n1', extra: 'oops' as unknown as Record<string, unknown> }),
       row({ id: 'n1', extra: [7] as unknown as Record<string, unknown> }),
     )
-    expect(state.trace.n1!.extra).toStrictEqual({ a: 1, nested: { x: 1, y: 2 } })
+    expect(traceRecord(state.trace).n1!.extra).toStrictEqual({ a: 1, nested: { x: 1, y: 2 } })
   })
 
   it('a delta appends to the row\'s text', () => {
     const state = folded(row({ id: 'n1' }, 'Read'), row({ id: 'n1' }, 'ing'))
-    expect(state.trace.n1!.text).toBe('Reading')
+    expect(traceRecord(state.trace).n1!.text).toBe('Reading')
   })
 })
 
@@ -72,7 +73,7 @@ describe('placing and moving rows', () => {
   it('a row whose parent is known nests under it; a row without one stays at the top', () => {
     const state = folded(row({ id: 'a' }), row({ id: 'b', parentId: 'a' }), row({ id: 'c' }))
     expect(state.turns.t1!.traceRootIds).toEqual(['a', 'c'])
-    expect(state.trace.a!.childIds).toEqual(['b'])
+    expect(traceRecord(state.trace).a!.childIds).toEqual(['b'])
   })
 
   it('a row sent again with another parent leaves its old parent for the new one', () => {
@@ -82,8 +83,8 @@ describe('placing and moving rows', () => {
       row({ id: 'c', parentId: 'b' }),
     )
     expect(state.turns.t1!.traceRootIds).toEqual(['a', 'b'])
-    expect(state.trace.a!.childIds).toEqual([])
-    expect(state.trace.b!.childIds).toEqual(['c'])
+    expect(traceRecord(state.trace).a!.childIds).toEqual([])
+    expect(traceRecord(state.trace).b!.childIds).toEqual(['c'])
     expect(state.turns.t1!.problems).toEqual([])
   })
 
@@ -91,34 +92,34 @@ describe('placing and moving rows', () => {
     const before = folded(row({ id: 'a' }), row({ id: 'b' }), row({ id: 'c' }))
     const state = fold(before, [row({ id: 'a', parentId: 'c' })])
     expect(state.turns.t1!.traceRootIds).toEqual(['b', 'c'])
-    expect(state.trace.c!.childIds).toEqual(['a'])
+    expect(traceRecord(state.trace).c!.childIds).toEqual(['a'])
     expect(state.turns.t1!.problems).toEqual([])
   })
 
   it('a top row in the middle, given a known parent in the same batch, moves under it', () => {
     const state = folded(row({ id: 'a' }), row({ id: 'b' }), row({ id: 'c' }), row({ id: 'b', parentId: 'a' }))
     expect(state.turns.t1!.traceRootIds).toEqual(['a', 'c'])
-    expect(state.trace.a!.childIds).toEqual(['b'])
+    expect(traceRecord(state.trace).a!.childIds).toEqual(['b'])
   })
 
   it('a row is not nested under its own descendant: it stays at the top with its children', () => {
     const state = folded(row({ id: 'a' }), row({ id: 'b', parentId: 'a' }), row({ id: 'a', parentId: 'b' }))
     expect(state.turns.t1!.traceRootIds).toEqual(['a'])
-    expect(state.trace.a!.childIds).toEqual(['b'])
-    expect(state.trace.b!.childIds).toEqual([])
+    expect(traceRecord(state.trace).a!.childIds).toEqual(['b'])
+    expect(traceRecord(state.trace).b!.childIds).toEqual([])
     expect(state.turns.t1!.problems).toEqual([])
   })
 
   it('a row that names itself as its parent stays at the top', () => {
     const state = folded(row({ id: 'a', parentId: 'a' }))
     expect(state.turns.t1!.traceRootIds).toEqual(['a'])
-    expect(state.trace.a!.childIds).toEqual([])
+    expect(traceRecord(state.trace).a!.childIds).toEqual([])
   })
 
   it('a row nests under a parent that still waits for a parent of its own', () => {
     const state = folded(row({ id: 'p', parentId: 'missing' }), row({ id: 'c', parentId: 'p' }))
     expect(state.turns.t1!.traceRootIds).toEqual(['p'])
-    expect(state.trace.p!.childIds).toEqual(['c'])
+    expect(traceRecord(state.trace).p!.childIds).toEqual(['c'])
     expect(state.turns.t1!.problems).toEqual([])
   })
 
@@ -128,7 +129,7 @@ describe('placing and moving rows', () => {
       row({ id: 'c', parentId: 'a' }),
     )
     expect(state.turns.t1!.traceRootIds).toEqual(['a'])
-    expect(state.trace.a!.childIds).toEqual(['b', 'c'])
+    expect(traceRecord(state.trace).a!.childIds).toEqual(['b', 'c'])
     expect(state.turns.t1!.problems).toEqual([])
   })
 
@@ -140,15 +141,15 @@ describe('placing and moving rows', () => {
       for (let i = 0; i <= depth; i++) {
         trace[`n${i}`] = stored({ id: `n${i}`, ...(i > 0 ? { parentId: `n${i - 1}` } : {}), childIds: i < depth ? [`n${i + 1}`] : [] })
       }
-      const state: AgentState = { ...start, trace, turns: { t1: { ...start.turns.t1!, traceRootIds: ['n0'] } } }
+      const state: AgentState = { ...start, trace: toTraceTable(trace), turns: { t1: { ...start.turns.t1!, traceRootIds: ['n0'] } } }
       return fold(state, [row({ id: 'n0', parentId: `n${depth}` })])
     }
     const near = chain(9_999)
     expect(near.turns.t1!.traceRootIds).toEqual(['n0'])
-    expect(near.trace.n9999!.childIds).toEqual([])
+    expect(traceRecord(near.trace).n9999!.childIds).toEqual([])
     const far = chain(10_000)
     expect(far.turns.t1!.traceRootIds).toEqual([])
-    expect(far.trace.n10000!.childIds).toEqual(['n0'])
+    expect(traceRecord(far.trace).n10000!.childIds).toEqual(['n0'])
   })
 })
 
@@ -162,28 +163,28 @@ describe('rows that arrive before their parent', () => {
       row({ id: 'p' }),
     )
     expect(state.turns.t1!.traceRootIds).toEqual(['r', 'c2', 'p'])
-    expect(state.trace.p!.childIds).toEqual(['c1', 'c3'])
-    expect(state.trace.r!.childIds).toEqual([])
+    expect(traceRecord(state.trace).p!.childIds).toEqual(['c1', 'c3'])
+    expect(traceRecord(state.trace).r!.childIds).toEqual([])
   })
 
   it('nest under a parent that names itself as its parent, which stays at the top', () => {
     const state = folded(row({ id: 'c', parentId: 'p' }), row({ id: 'p', parentId: 'p' }))
     expect(state.turns.t1!.traceRootIds).toEqual(['p'])
-    expect(state.trace.p!.childIds).toEqual(['c'])
+    expect(traceRecord(state.trace).p!.childIds).toEqual(['c'])
   })
 
   it('nest under it when it comes in a later batch', () => {
     const before = folded(row({ id: 'r' }), row({ id: 'c', parentId: 'p' }))
     const state = fold(before, [row({ id: 'p' })])
     expect(state.turns.t1!.traceRootIds).toEqual(['r', 'p'])
-    expect(state.trace.p!.childIds).toEqual(['c'])
+    expect(traceRecord(state.trace).p!.childIds).toEqual(['c'])
   })
 
   it('a row nested under a known parent leaves its turn as it was, while other rows wait', () => {
     const before = folded(row({ id: 'p' }), row({ id: 'w', parentId: 'missing' }))
     const state = fold(before, [row({ id: 'c', parentId: 'p' })])
     expect(state.turns.t1).toBe(before.turns.t1)
-    expect(state.trace.p!.childIds).toEqual(['c'])
+    expect(traceRecord(state.trace).p!.childIds).toEqual(['c'])
     expect(state.turns.t1!.traceRootIds).toEqual(['p', 'w'])
   })
 
@@ -198,16 +199,16 @@ describe('rows that arrive before their parent', () => {
       { op: 'block.reset', blockId: 'B' },
       row({ id: 'p' }),
     )
-    expect(Object.keys(state.trace)).toEqual(['d', 'A', 'B', 'p'])
+    expect(Object.keys(traceRecord(state.trace)).sort()).toEqual(['A', 'B', 'd', 'p'])
     // `c` left t1's top level when it moved under B, so clearing B leaves no id behind.
     expect(state.turns.t1!.traceRootIds).toEqual(['p'])
-    expect(state.trace.p!.childIds).toEqual(['d'])
+    expect(traceRecord(state.trace).p!.childIds).toEqual(['d'])
     expect(state.turns.t2!.traceRootIds).toEqual(['A', 'B'])
-    expect(state.trace.B!.childIds).toEqual([])
+    expect(traceRecord(state.trace).B!.childIds).toEqual([])
     expect(state.turns.t1!.problems).toEqual([])
     expect(state.turns.t2!.problems).toEqual([])
     const later = fold(state, [row({ id: 'e', parentId: 'p' })])
-    expect(later.trace.p!.childIds).toEqual(['d', 'e'])
+    expect(traceRecord(later.trace).p!.childIds).toEqual(['d', 'e'])
     expect(later.turns.t1!.problems).toEqual([])
   })
 })
@@ -216,14 +217,14 @@ describe('a row named "undefined" is a row like any other', () => {
   it('rows without a parent do not nest under it', () => {
     const state = folded(row({ id: 'undefined' }), row({ id: 'r' }))
     expect(state.turns.t1!.traceRootIds).toEqual(['undefined', 'r'])
-    expect(state.trace.undefined!.childIds).toEqual([])
+    expect(traceRecord(state.trace).undefined!.childIds).toEqual([])
   })
 
   it('it is not taken for the end of a chain of parents', () => {
     const state = folded(row({ id: 'undefined', parentId: 'c' }), row({ id: 'p' }), row({ id: 'c', parentId: 'p' }))
     expect(state.turns.t1!.traceRootIds).toEqual(['p'])
-    expect(state.trace.p!.childIds).toEqual(['c'])
-    expect(state.trace.c!.childIds).toEqual(['undefined'])
+    expect(traceRecord(state.trace).p!.childIds).toEqual(['c'])
+    expect(traceRecord(state.trace).c!.childIds).toEqual(['undefined'])
   })
 
   it('a tool failure fails the latest open row of the tool, not it', () => {
@@ -232,8 +233,8 @@ describe('a row named "undefined" is a row like any other', () => {
       row({ id: 'n2', tool: 'search', status: 'progress' }),
       fail({ tool: 'search', message: 'boom' }),
     )
-    expect(state.trace.undefined!.status).toBe('progress')
-    expect(state.trace.n2).toStrictEqual(stored({ id: 'n2', tool: 'search', status: 'error', resultDetail: 'boom', text: 'boom' }))
+    expect(traceRecord(state.trace).undefined!.status).toBe('progress')
+    expect(traceRecord(state.trace).n2).toStrictEqual(stored({ id: 'n2', tool: 'search', status: 'error', resultDetail: 'boom', text: 'boom' }))
   })
 })
 
@@ -244,8 +245,8 @@ describe('a tool failure', () => {
       row({ id: 's2', kind: 'tool', tool: 'search', status: 'progress' }),
       fail({ nodeId: 's1', tool: 'search', message: 'boom' }),
     )
-    expect(state.trace.s1).toStrictEqual(stored({ id: 's1', kind: 'tool', tool: 'search', status: 'error', resultDetail: 'boom', text: 'boom' }))
-    expect(state.trace.s2).toStrictEqual(stored({ id: 's2', kind: 'tool', tool: 'search', status: 'progress' }))
+    expect(traceRecord(state.trace).s1).toStrictEqual(stored({ id: 's1', kind: 'tool', tool: 'search', status: 'error', resultDetail: 'boom', text: 'boom' }))
+    expect(traceRecord(state.trace).s2).toStrictEqual(stored({ id: 's2', kind: 'tool', tool: 'search', status: 'progress' }))
   })
 
   it('that names a tool fails its latest open row, passing over later rows of other tools and finished ones', () => {
@@ -256,10 +257,10 @@ describe('a tool failure', () => {
       row({ id: 's3', tool: 'search', status: 'done' }),
       fail({ tool: 'search', message: 'timed out' }),
     )
-    expect(Object.values(state.trace).map((n) => [n.id, n.status])).toEqual([
-      ['s1', 'progress'], ['s2', 'error'], ['f1', 'progress'], ['s3', 'done'],
+    expect(Object.values(traceRecord(state.trace)).map((n) => [n.id, n.status]).sort()).toEqual([
+      ['f1', 'progress'], ['s1', 'progress'], ['s2', 'error'], ['s3', 'done'],
     ])
-    expect(state.trace.s2!.resultDetail).toBe('timed out')
+    expect(traceRecord(state.trace).s2!.resultDetail).toBe('timed out')
   })
 
   it('looks through nested rows too', () => {
@@ -269,8 +270,8 @@ describe('a tool failure', () => {
       row({ id: 'b' }),
       fail({ tool: 'search', message: 'x' }),
     )
-    expect(state.trace.s1!.status).toBe('error')
-    expect(Object.keys(state.trace)).toEqual(['a', 's1', 'b'])
+    expect(traceRecord(state.trace).s1!.status).toBe('error')
+    expect(Object.keys(traceRecord(state.trace)).sort()).toEqual(['a', 'b', 's1'])
   })
 
   it('with no open row of its tool adds a failed tool row, named after the turn and its count of top rows', () => {
@@ -279,7 +280,7 @@ describe('a tool failure', () => {
       row({ id: 's1', tool: 'search', status: 'done' }),
       fail({ tool: 'search', message: 'timed out' }),
     )
-    expect(state.trace['t1:tool-error:2']).toStrictEqual({
+    expect(traceRecord(state.trace)['t1:tool-error:2']).toStrictEqual({
       id: 't1:tool-error:2', turnId: 't1', kind: 'tool', status: 'error', label: 'search', text: 'timed out',
       citations: [], childIds: [], tool: 'search', resultDetail: 'timed out',
     })
@@ -289,7 +290,7 @@ describe('a tool failure', () => {
 
   it('naming neither a row nor a tool adds a failed row labelled Tool', () => {
     const state = folded(fail({ message: 'crashed' }))
-    expect(state.trace).toStrictEqual({
+    expect(traceRecord(state.trace)).toStrictEqual({
       't1:tool-error:0': {
         id: 't1:tool-error:0', turnId: 't1', kind: 'tool', status: 'error', label: 'Tool', text: 'crashed',
         citations: [], childIds: [], resultDetail: 'crashed',
@@ -300,7 +301,7 @@ describe('a tool failure', () => {
 
   it('naming a row that does not exist adds a failed row under that id', () => {
     const state = folded(fail({ nodeId: 'tool-9', tool: 'fetch', message: '404' }))
-    expect(state.trace).toStrictEqual({
+    expect(traceRecord(state.trace)).toStrictEqual({
       'tool-9': stored({ id: 'tool-9', kind: 'tool', status: 'error', label: 'fetch', text: '404', tool: 'fetch', resultDetail: '404' }),
     })
   })
@@ -311,8 +312,8 @@ describe('a tool failure', () => {
       fail({ nodeId: 's1', message: 'timed out' }),
       fail({ nodeId: 's1', message: 'timed out' }),
     )
-    expect(state.trace.s1!.text).toBe('Searching\ntimed out')
-    expect(state.trace.s1!.resultDetail).toBe('timed out')
+    expect(traceRecord(state.trace).s1!.text).toBe('Searching\ntimed out')
+    expect(traceRecord(state.trace).s1!.resultDetail).toBe('timed out')
   })
 })
 
@@ -328,10 +329,10 @@ describe('a row updated by an op that names another turn', () => {
     const oneByOne = ops.reduce((state, op) => fold(state, [op]), emptyState())
     const together = fold(emptyState(), ops)
     for (const state of [oneByOne, together]) {
-      expect(state.trace.z!.childIds).toEqual(['c'])
+      expect(traceRecord(state.trace).z!.childIds).toEqual(['c'])
       expect(state.turns.t1!.traceRootIds).toEqual(['z'])
       expect(state.turns.t2!.traceRootIds).toEqual([])
-      expect(state.trace.c!.turnId).toBe('t1')
+      expect(traceRecord(state.trace).c!.turnId).toBe('t1')
     }
   })
 })

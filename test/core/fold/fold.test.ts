@@ -7,6 +7,7 @@ import { clean } from '../../../src/core/util/record'
 import { emptyState, type AgentState } from '../../../src/core/model/model'
 import type { Op } from '../../../src/core/model/ops'
 import { messageIn } from '../../../src/core/model/message-table'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 const open: Op = { op: 'turn.open', turnId: 't1', role: 'assistant' }
 
@@ -121,7 +122,7 @@ describe('fold', () => {
     expect(messageIn(s.messages, 'm1')!.status).toBe('done')
     expect(s.blocks.b1!.status).toBe('done')
     expect(s.threads.th1!.status).toBe('done')
-    expect(s.trace.n1!.status).toBe('done')
+    expect(traceRecord(s.trace).n1!.status).toBe('done')
   })
 
   it('folds trace nodes: delta appends, absent fields keep, late parents adopt their children', () => {
@@ -131,7 +132,7 @@ describe('fold', () => {
       { op: 'trace.node', turnId: 't1', node: { id: 'root', status: 'progress' }, delta: 'found 3' },
       { op: 'trace.node', turnId: 't1', node: { id: 'root', status: 'done', result: 3 }, delta: ', done' },
     ])
-    expect(s.trace.root).toMatchObject({ label: 'Searching…', status: 'done', detail: 'q=weather', result: 3, text: 'found 3, done', childIds: ['child'] })
+    expect(traceRecord(s.trace).root).toMatchObject({ label: 'Searching…', status: 'done', detail: 'q=weather', result: 3, text: 'found 3, done', childIds: ['child'] })
     expect(s.turns.t1!.traceRootIds).toEqual(['root'])
   })
 
@@ -141,7 +142,7 @@ describe('fold', () => {
       { op: 'trace.fail', turnId: 't1', tool: 'search', message: 'endpoint unreachable' },
       { op: 'turn.finish', turnId: 't1', status: 'done' },
     ])
-    expect(s.trace.n1).toMatchObject({ status: 'error', text: 'endpoint unreachable' })
+    expect(traceRecord(s.trace).n1).toMatchObject({ status: 'error', text: 'endpoint unreachable' })
   })
 
   it('applies JSON Patch to the agent state atomically', () => {

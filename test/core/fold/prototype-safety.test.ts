@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { foldStream } from '../../../src/umbrella/defaults'
 import type { AgentState } from '../../../src/core/model/model'
 import { messageIn, messageList, messageRecord } from '../../../src/core/model/message-table'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 const HOSTILE = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf']
 
@@ -20,7 +21,7 @@ function expectNoPollution(): void {
 }
 
 function expectPlainRecords(state: AgentState): void {
-  for (const record of [state.turns, messageRecord(state.messages), state.blocks, state.threads, state.trace, state.gates]) {
+  for (const record of [state.turns, messageRecord(state.messages), state.blocks, state.threads, traceRecord(state.trace), state.gates]) {
     expect(Object.getPrototypeOf(record)).toBe(Object.prototype)
   }
 }

@@ -11,6 +11,7 @@ import { messageIn } from '../../../src/core/model/message-table'
 import { emptyState } from '../../../src/core/model/model'
 import type { Op } from '../../../src/core/model/ops'
 import { cleanCopy } from '../../../src/core/util/record'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 const delta = (action: 'set' | 'merge' | 'append' | 'replace', path: string, value: unknown): Op => ({
   op: 'message.delta', turnId: 't1', messageId: 'm1', type: 'tool', role: 'assistant', action, path, value,
@@ -84,9 +85,9 @@ describe('stored props and rows', () => {
         from = cut
       }
       expect(messageIn(state.messages, 'm1')!.props).toEqual(messageIn(whole.messages, 'm1')!.props)
-      expect(state.trace.r1).toEqual(whole.trace.r1)
+      expect(traceRecord(state.trace).r1).toEqual(traceRecord(whole.trace).r1)
     }))
-    expect(whole.trace.r1).toMatchObject({ status: 'done', args: { q: ['a'] }, result: { rows: [1] }, extra: { a: { b: 1, c: 2 } } })
+    expect(traceRecord(whole.trace).r1).toMatchObject({ status: 'done', args: { q: ['a'] }, result: { rows: [1] }, extra: { a: { b: 1, c: 2 } } })
     expect(messageIn(whole.messages, 'm1')!.props.extra).toEqual({ cost: { usd: 1, eur: 1 } })
   })
 

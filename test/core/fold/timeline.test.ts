@@ -14,6 +14,7 @@ import type { AgentState, ProtocolName, TraceNode } from '../../../src/core/mode
 import { selectHeadline, selectTraceList, selectTraceSummary, selectTraceTree } from '../../../src/core/store/selectors'
 import { encodeFrame } from '../../../mock/scenario'
 import { findScenario } from '../../../mock/scenarios/index'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 function foldScenario(protocol: ProtocolName, name: string): AgentState {
   const scenario = findScenario(protocol, name)!
@@ -105,7 +106,7 @@ describe('one timeline for all four protocols', () => {
     const walk = (items: ReturnType<typeof selectTraceTree>) => items.forEach((i) => { flat.push(i.node.id); walk(i.children) })
     walk(selectTraceTree(state, 'turn-1'))
     expect(flat).toEqual(nodes.map((n) => n.id))
-    for (const node of nodes) for (const child of node.childIds) expect(state.trace[child]!.parentId).toBe(node.id)
+    for (const node of nodes) for (const child of node.childIds) expect(traceRecord(state.trace)[child]!.parentId).toBe(node.id)
     // After the turn: no headline, a step count and a source count.
     expect(selectHeadline(state, 'turn-1')).toBeUndefined()
     const summary = selectTraceSummary(state, 'turn-1')
@@ -135,13 +136,13 @@ describe('a row\'s extra', () => {
       { op: 'trace.node', turnId: 't1', node: { id: 'n1', label: 'Searched', status: 'done', extra: { source: { rank: 2 } } } },
       { op: 'trace.node', turnId: 't1', node: { id: 'n1', extra: JSON.parse('{"__proto__":{"polluted":true},"late":[1]}') } },
     ])
-    expect(s.trace.n1).toMatchObject({ label: 'Searched', status: 'done', extra: { source: { id: 'a', rank: 2 }, region: 'eu', late: [1] } })
-    expect(Object.getPrototypeOf(s.trace.n1!.extra)).toBe(Object.prototype)
+    expect(traceRecord(s.trace).n1).toMatchObject({ label: 'Searched', status: 'done', extra: { source: { id: 'a', rank: 2 }, region: 'eu', late: [1] } })
+    expect(Object.getPrototypeOf(traceRecord(s.trace).n1!.extra)).toBe(Object.prototype)
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
   it('a row written without extra has none', () => {
     const s = fold(emptyState(), [{ op: 'trace.node', turnId: 't1', node: { id: 'n1', label: 'Step' } }])
-    expect(s.trace.n1).not.toHaveProperty('extra')
+    expect(traceRecord(s.trace).n1).not.toHaveProperty('extra')
   })
 })

@@ -9,6 +9,7 @@ import { historyOps } from '../../../src/core/history/merge'
 import { HistoryPager } from '../../../src/core/history/pager'
 import { emptyState, type AgentState } from '../../../src/core/model/model'
 import { uiMessages } from '../../helpers/ui-message-arbitraries'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 /** What the AI SDK request builder sends for the active path. */
 const toUIMessages = (state: AgentState) => builderMessages(state, state.turnIds)
@@ -200,7 +201,7 @@ describe('Vocion history: a transcript of events per turn', () => {
     expect(turn?.status).toBe('done')
     expect(textOf(state, 'a1')).toBe(textOf(live, 'a1'))
     expect(textOf(state, 'a1')).toContain('Contoso renews')
-    expect(Object.keys(state.trace).sort()).toEqual(Object.keys(live.trace).sort())
+    expect(Object.keys(traceRecord(state.trace)).sort()).toEqual(Object.keys(traceRecord(live.trace)).sort())
     expect(turn?.sources).toEqual(live.turns.a1?.sources)
     expect(messageList(state.messages).every((m) => m.status !== 'streaming')).toBe(true)
     // Loading the same transcript again adds nothing: events never apply twice.

@@ -8,6 +8,7 @@ import { foldStream, streamToOps } from '../../../src/umbrella/defaults'
 import type { AgentState, Message } from '../../../src/core/model/model'
 import { messageIn, messageList, messageRecord } from '../../../src/core/model/message-table'
 import { STREAM_TRUNCATED } from '../../../src/core/model/errors'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 type Ev = Record<string, unknown>
 
@@ -215,7 +216,7 @@ describe('AG-UI reasoning', () => {
       { type: 'REASONING_END', messageId: 'rs1' },
     ))
     expect(message(s, 'rm1')).toMatchObject({ type: 'reasoning', props: { content: 'Thinking', encryptedValue: 'enc' } })
-    expect(s.trace['reason:rs1']).toMatchObject({ kind: 'reason', status: 'done', label: 'Reasoning' })
+    expect(traceRecord(s.trace)['reason:rs1']).toMatchObject({ kind: 'reason', status: 'done', label: 'Reasoning' })
     expect(turnOf(s).traceRootIds).toEqual(['reason:rs1'])
   })
 
@@ -226,7 +227,7 @@ describe('AG-UI reasoning', () => {
       { type: 'TEXT_MESSAGE_END', messageId: 'm1', content: 'answer' },
     ))
     expect(message(s, 'rm1')).toMatchObject({ type: 'reasoning', status: 'done', props: { content: 'ab' } })
-    expect(s.trace['reason:rm1']).toMatchObject({ kind: 'reason', status: 'done' })
+    expect(traceRecord(s.trace)['reason:rm1']).toMatchObject({ kind: 'reason', status: 'done' })
   })
 
   it('reads the deprecated THINKING_* events of 0.0.x as reasoning', () => {
@@ -241,7 +242,7 @@ describe('AG-UI reasoning', () => {
     const reasoning = messageList(s.messages).filter((m) => m.type === 'reasoning')
     expect(reasoning).toHaveLength(1)
     expect(reasoning[0]!.props.content).toBe('First the calendar.')
-    const row = Object.values(s.trace).find((n) => n.kind === 'reason')
+    const row = Object.values(traceRecord(s.trace)).find((n) => n.kind === 'reason')
     expect(row).toMatchObject({ label: 'Planning', status: 'done' })
     expect(turnOf(s).problems).toEqual([])
   })
@@ -295,8 +296,8 @@ describe('AG-UI tool calls', () => {
     })
     const step = turnOf(s).blockIds[0]!
     expect(s.blocks[step]).toMatchObject({ kind: 'step', label: 'act', status: 'done', messageIds: ['c_cal', 'c_todo'] })
-    expect(s.trace[step]).toMatchObject({ kind: 'step', label: 'act', status: 'done', childIds: ['tool:c_cal', 'tool:c_todo'] })
-    expect(s.trace['tool:c_todo']).toMatchObject({ kind: 'tool', tool: 'todo.create', label: 'todo.create', status: 'done', args: { title: 'Buy milk' }, result: 'Created todo 123' })
+    expect(traceRecord(s.trace)[step]).toMatchObject({ kind: 'step', label: 'act', status: 'done', childIds: ['tool:c_cal', 'tool:c_todo'] })
+    expect(traceRecord(s.trace)['tool:c_todo']).toMatchObject({ kind: 'tool', tool: 'todo.create', label: 'todo.create', status: 'done', args: { title: 'Buy milk' }, result: 'Created todo 123' })
     expect(turnOf(s).problems).toEqual([])
   })
 
@@ -382,7 +383,7 @@ describe('AG-UI tool calls', () => {
       { type: 'TOOL_CALL_END', toolCallId: 'c1' },
     ))
     expect(message(s, 'c1').props).toMatchObject({ name: 'late', input: { a: 1 }, output: 'done early', state: 'output-available' })
-    expect(s.trace['tool:c1']!.status).toBe('done')
+    expect(traceRecord(s.trace)['tool:c1']!.status).toBe('done')
     expect(turnOf(s).problems).toEqual([])
   })
 
@@ -410,7 +411,7 @@ describe('AG-UI tool calls', () => {
       { type: 'TOOL_CALL_RESULT', messageId: 'r1', toolCallId: 'c1', content: '', error: 'timed out' },
     ))
     expect(message(s, 'c1')).toMatchObject({ status: 'error', props: { state: 'output-error', errorText: 'timed out' } })
-    expect(s.trace['tool:c1']).toMatchObject({ status: 'error', resultDetail: 'timed out' })
+    expect(traceRecord(s.trace)['tool:c1']).toMatchObject({ status: 'error', resultDetail: 'timed out' })
   })
 
   it('drops navigation actions that fail the check, with a problem, and keeps the rest', () => {
@@ -565,9 +566,9 @@ describe('AG-UI sub-agents', () => {
     expect(s.threads.sa1).toMatchObject({ label: 'web', status: 'done', messageIds: ['m_web'] })
     expect(s.threads.sa2).toMatchObject({ label: 'docs', status: 'error' })
     expect(message(s, 'm_web')).toMatchObject({ threadId: 'sa1', props: { content: 'found it' } })
-    expect(s.trace['delegate:sa1']).toMatchObject({ kind: 'delegate', label: 'web', status: 'done', result: { n: 1 }, actor: { id: 'sa1', kind: 'subagent', name: 'web' }, parentId: 'tool:c_delegate' })
-    expect(s.trace['delegate:sa2']).toMatchObject({ status: 'error', resultDetail: 'unreachable', detail: { code: 'E1' } })
-    expect(s.trace['delegate:sa2']!.childIds).toHaveLength(1)
+    expect(traceRecord(s.trace)['delegate:sa1']).toMatchObject({ kind: 'delegate', label: 'web', status: 'done', result: { n: 1 }, actor: { id: 'sa1', kind: 'subagent', name: 'web' }, parentId: 'tool:c_delegate' })
+    expect(traceRecord(s.trace)['delegate:sa2']).toMatchObject({ status: 'error', resultDetail: 'unreachable', detail: { code: 'E1' } })
+    expect(traceRecord(s.trace)['delegate:sa2']!.childIds).toHaveLength(1)
     const step = turnOf(s).blockIds[0]!
     expect(s.blocks[step]!.threadIds).toEqual(['sa1', 'sa2'])
     expect(problemCodes(s)).toEqual(['end_without_start'])
@@ -578,7 +579,7 @@ describe('AG-UI sub-agents', () => {
       { type: 'SUBAGENT_STARTED', subagentRunId: 'sa1', name: 'w' },
       { type: 'SUBAGENT_FINISHED', subagentRunId: 'sa1', outcome: { type: 'suspended', interruptIds: ['i1'] } },
     ], { protocol: 'ag-ui' })
-    expect(s.trace['delegate:sa1']!.resultDetail).toEqual({ type: 'suspended', interruptIds: ['i1'] })
+    expect(traceRecord(s.trace)['delegate:sa1']!.resultDetail).toEqual({ type: 'suspended', interruptIds: ['i1'] })
   })
 })
 
@@ -595,7 +596,7 @@ describe('AG-UI steps', () => {
     const [outer, inner] = turnOf(s).blockIds
     expect(s.blocks[outer!]).toMatchObject({ kind: 'step', label: 'outer', status: 'done' })
     expect(s.blocks[inner!]).toMatchObject({ label: 'inner', messageIds: ['m1'] })
-    expect(s.trace[outer!]!.childIds).toEqual([inner])
+    expect(traceRecord(s.trace)[outer!]!.childIds).toEqual([inner])
     expect(problemCodes(s)).toEqual(['end_without_start'])
   })
 })

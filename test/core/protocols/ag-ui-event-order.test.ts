@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../../src/umbrella/defaults'
 import { messageIn } from '../../../src/core/model/message-table'
 import type { AgentState } from '../../../src/core/model/model'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 type Ev = Record<string, unknown>
 
@@ -155,7 +156,7 @@ describe('a second TEXT_MESSAGE_START on an open message', () => {
     ])
     expect(props(s, 'r1').content).toBe('Thinking')
     expect(problems(s).map((p) => p.code)).toEqual(['start_while_open'])
-    expect(Object.values(s.trace).filter((n) => n.kind === 'reason').map((n) => n.status)).toEqual(['done'])
+    expect(Object.values(traceRecord(s.trace)).filter((n) => n.kind === 'reason').map((n) => n.status)).toEqual(['done'])
   })
 
   it('a start on a message that has ended begins it afresh (a replayed run), with no problem; @ag-ui/client would double it', async () => {

@@ -12,6 +12,7 @@ import type { AgentState } from '../../../src/core/model/model'
 import { createAgentStore, type AgentStore } from '../../../src/core/store/store'
 import { messageIn, messageList, messageRecord } from '../../../src/core/model/message-table'
 import { STREAM_TRUNCATED } from '../../../src/core/model/errors'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 // ------------------------------------------------------------------ the back end of the document, on loopback
 
@@ -283,7 +284,7 @@ describe('AG-UI history, then runs and events, on a real server', () => {
     expect(s.turnIds).toHaveLength(6)
     // Nor did it add timeline rows or a run id to the live turn.
     expect(live.runId).toBe('run_1')
-    const rows = Object.values(s.trace).filter((n) => n.turnId === live.id)
+    const rows = Object.values(traceRecord(s.trace)).filter((n) => n.turnId === live.id)
     expect(rows.map((n) => n.tool).filter(Boolean).sort()).toEqual(['calendar.search', 'todo.create'])
     expect(rows.some((n) => JSON.stringify(n.args ?? {}).includes('Call mom'))).toBe(false)
     expect(contents(s, 'ag-ui-run:run_0')).toEqual(['Adding it.', 'tool', 'Done: "Call mom" is on your list.'])

@@ -16,6 +16,8 @@ import { createAgentStore } from '../../../src/core/store/store'
 import { langGraphProtocol } from '../../../src/protocols/langgraph/index'
 import { comparable, cutAt, piecesFetch } from '../../helpers/live-fold'
 import { splits } from '../../helpers/streams'
+import { traceRecord } from '../../../src/core/model/trace-table'
+import { allNodeIds } from '../../../src/core/store/trace-tree'
 
 const protocols = [langGraphProtocol]
 const fixture = (path: string) => readFileSync(new URL(`../../fixtures/langgraph/${path}`, import.meta.url), 'utf8')
@@ -30,8 +32,10 @@ function messagesOf(state: AgentState, turnId = 'turn-1'): Message[] {
 }
 
 function rows(state: AgentState): Array<Pick<TraceNode, 'kind' | 'label' | 'status'> & { parent?: string }> {
-  return Object.values(state.trace).map((node) => ({
-    kind: node.kind, label: node.label, status: node.status, ...(node.parentId ? { parent: state.trace[node.parentId]?.label } : {}),
+  // In timeline order, turn by turn (the table keeps no order of its own).
+  const ids = state.turnIds.flatMap((id) => allNodeIds(state, state.turns[id]!))
+  return ids.map((id) => traceRecord(state.trace)[id]!).map((node) => ({
+    kind: node.kind, label: node.label, status: node.status, ...(node.parentId ? { parent: traceRecord(state.trace)[node.parentId]?.label } : {}),
   }))
 }
 
@@ -115,10 +119,10 @@ describe('LangGraph run streams from the real server', () => {
     expect(rows(state)).toEqual([
       { kind: 'step', label: 'plan', status: 'done' },
       { kind: 'delegate', label: 'research', status: 'done' },
-      { kind: 'delegate', label: 'research', status: 'done' },
-      { kind: 'step', label: 'search', status: 'done', parent: 'research' },
       { kind: 'step', label: 'search', status: 'done', parent: 'research' },
       { kind: 'step', label: 'write', status: 'done', parent: 'research' },
+      { kind: 'delegate', label: 'research', status: 'done' },
+      { kind: 'step', label: 'search', status: 'done', parent: 'research' },
       { kind: 'step', label: 'write', status: 'done', parent: 'research' },
       { kind: 'step', label: 'summarize', status: 'done' },
     ])
@@ -178,9 +182,10 @@ describe('LangGraph run streams from the real server', () => {
 
 /** The state with its random turn ids named by their place, so two clients' states compare. */
 function normalized(state: AgentState): string {
-  // The message table files messages by a hash of their id: with other ids they land elsewhere.
+  // The message and timeline tables file entries by a hash of their id: with other ids they land elsewhere.
   const messages = Object.values(state.turns).flatMap((turn) => turn.messageIds.map((id) => messageIn(state.messages, id)))
-  let text = JSON.stringify({ ...comparable(state), messages })
+  const trace = state.turnIds.flatMap((id) => allNodeIds(state, state.turns[id]!).map((row) => traceRecord(state.trace)[row]))
+  let text = JSON.stringify({ ...comparable(state), messages, trace })
   state.turnIds.forEach((id, at) => {
     text = text.split(id).join(`<turn ${at}>`)
   })

@@ -9,6 +9,7 @@ import { uiMessageChunks } from '../../../mock/scenarios/ui-message'
 import { foldStream } from '../../../src/umbrella/defaults'
 import type { AgentState, Message, TraceStatus } from '../../../src/core/model/model'
 import { messageIn } from '../../../src/core/model/message-table'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 type Chunk = Record<string, unknown> & { type: string }
 const TURN = 'turn-1'
@@ -101,7 +102,7 @@ function weftView(state: AgentState): View {
     data: messages.filter((m) => m.type.startsWith('data-')).map((m) => ({ type: m.type, data: m.props.data })),
     files: of('file').map((m) => ({ url: m.props.url, mediaType: m.props.mediaType })),
     sources: turn.sources.map((s) => (s.kind === 'url' ? { id: s.id, url: s.url, title: s.title } : { id: s.id, title: s.title })),
-    thinkingSteps: Object.values(state.trace).filter((n) => n.kind === 'thinking').map((n) => ({ label: n.label, status: n.status, detail: n.detail })),
+    thinkingSteps: Object.values(traceRecord(state.trace)).filter((n) => n.kind === 'thinking').map((n) => ({ label: n.label, status: n.status, detail: n.detail })),
     suggestions: turn.suggestions,
     notices: of('notice').map((m) => ({ text: m.props.text, level: m.props.level })),
     metadata: turn.metadata,

@@ -8,6 +8,7 @@ import { emptyState, type AgentState, type Message } from '../../../src/core/mod
 import type { Op } from '../../../src/core/model/ops'
 import { messageIn } from '../../../src/core/model/message-table'
 import { STREAM_TRUNCATED } from '../../../src/core/model/errors'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 type Chunk = Record<string, unknown>
 const TURN = 'turn-1'
@@ -15,7 +16,7 @@ const TURN = 'turn-1'
 const messages = (state: AgentState): Message[] => state.turns[TURN]!.messageIds.map((id) => messageIn(state.messages, id)!)
 const ofType = (state: AgentState, type: string) => messages(state).filter((m) => m.type === type)
 const contents = (state: AgentState, type: string) => ofType(state, type).map((m) => m.props.content)
-const rows = (state: AgentState, kind: string) => Object.values(state.trace).filter((n) => n.kind === kind)
+const rows = (state: AgentState, kind: string) => Object.values(traceRecord(state.trace)).filter((n) => n.kind === kind)
 
 /** A small deterministic random source, so failures can be replayed. */
 function random(seed: number): () => number {
@@ -150,8 +151,8 @@ describe('the document’s complete examples, as SSE text', () => {
       ['Searching knowledge base', 'done', ['Query: 最新 AI 论文', 'Found relevant information (2048 chars)']],
     ])
     // The step's row holds the thinking steps and the tool call, in order.
-    const step = state.trace[turn.traceRootIds[0]!]!
-    expect(step.childIds.map((id) => state.trace[id]!.kind)).toEqual(['thinking', 'thinking', 'tool'])
+    const step = traceRecord(state.trace)[turn.traceRootIds[0]!]!
+    expect(step.childIds.map((id) => traceRecord(state.trace)[id]!.kind)).toEqual(['thinking', 'thinking', 'tool'])
   })
 
   it('with reasoning', () => {

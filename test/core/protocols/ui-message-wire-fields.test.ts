@@ -19,6 +19,7 @@ import { uiMessageHistory } from '../../../src/protocols/ui-message/history'
 import { toUIMessages, type UIMessage } from '../../../src/protocols/ui-message/ui-messages'
 import { messageIn } from '../../../src/core/model/message-table'
 import { STREAM_TRUNCATED } from '../../../src/core/model/errors'
+import { timeline } from '../../helpers/timeline'
 
 type Chunk = Record<string, unknown> & { type: string }
 const TURN = 'turn-1'
@@ -234,7 +235,7 @@ describe('data parts key on the chunk’s own id', () => {
     const body = await createUIMessageStreamResponse({ stream }).text()
     expect(body).toContain('"id":"step-1"')
     const state = foldStream(body, { protocol: 'ui-message' })
-    const rows = Object.values(state.trace).filter((n) => n.kind === 'thinking')
+    const rows = timeline(state).filter((n) => n.kind === 'thinking')
     expect(rows.map((n) => ({ label: n.label, status: n.status, detail: n.detail }))).toEqual([
       { label: 'Searched the knowledge base', status: 'done', detail: ['2 hits'] },
       // Still open when the turn finished, so the finish closed it.
@@ -248,12 +249,12 @@ describe('data parts key on the chunk’s own id', () => {
       { type: 'data-thinking-step', data: { id: 'thinking-1', title: 'Reading', status: 'in_progress' } },
       { type: 'data-thinking-step', data: { id: 'thinking-1', title: 'Read', status: 'completed' } },
     ])
-    expect(Object.values(state.trace).filter((n) => n.kind === 'thinking').map((n) => [n.label, n.status])).toEqual([['Read', 'done']])
+    expect(timeline(state).filter((n) => n.kind === 'thinking').map((n) => [n.label, n.status])).toEqual([['Read', 'done']])
   })
 
   it('a thinking step without a title or status still shows as a row', () => {
     const state = run([{ type: 'data-thinking-step', id: 's', data: {} }])
-    const rows = Object.values(state.trace).filter((n) => n.kind === 'thinking')
+    const rows = timeline(state).filter((n) => n.kind === 'thinking')
     expect(rows).toHaveLength(1)
     expect(codes(state)).toEqual([])
   })

@@ -10,6 +10,8 @@ import { foldStream } from '../../../src/umbrella/defaults'
 import { emptyState, type AgentState, type Message } from '../../../src/core/model/model'
 import type { Op } from '../../../src/core/model/ops'
 import { messageIn } from '../../../src/core/model/message-table'
+import { traceRecord } from '../../../src/core/model/trace-table'
+import { timeline } from '../../helpers/timeline'
 
 type Chunk = Record<string, unknown>
 
@@ -137,7 +139,7 @@ describe('steps', () => {
     const blocks = turn.blockIds.map((id) => state.blocks[id]!)
     expect(blocks.map((b) => [b.kind, b.label, b.status])).toEqual([['step', 'Step 1', 'done'], ['step', 'Step 2', 'done']])
     expect(blocks.map((b) => b.messageIds.map((id) => messageIn(state.messages, id)!.props.content))).toEqual([['one'], ['two']])
-    expect(turn.traceRootIds.map((id) => state.trace[id]!)).toMatchObject([
+    expect(turn.traceRootIds.map((id) => traceRecord(state.trace)[id]!)).toMatchObject([
       { kind: 'step', label: 'Step 1', status: 'done' }, { kind: 'step', label: 'Step 2', status: 'done' },
     ])
   })
@@ -172,10 +174,10 @@ describe('steps', () => {
     ])
     const all = messages(state)
     expect(all.map((m) => m.props.content ?? m.props.toolCallId)).toEqual(['kept', 'retried', 'c2'])
-    const step2 = state.trace[state.turns[TURN]!.traceRootIds[1]!]!
-    expect(step2.childIds.map((id) => state.trace[id]!.tool ?? state.trace[id]!.kind)).toEqual(['search'])
-    expect(state.trace[step2.childIds[0]!]!.id).toContain('c2')
-    expect(Object.values(state.trace).some((n) => n.label === 'Searching')).toBe(false)
+    const step2 = traceRecord(state.trace)[state.turns[TURN]!.traceRootIds[1]!]!
+    expect(step2.childIds.map((id) => traceRecord(state.trace)[id]!.tool ?? traceRecord(state.trace)[id]!.kind)).toEqual(['search'])
+    expect(traceRecord(state.trace)[step2.childIds[0]!]!.id).toContain('c2')
+    expect(timeline(state).some((n) => n.label === 'Searching')).toBe(false)
     expect(problems(state)).toEqual([])
   })
 
@@ -215,8 +217,8 @@ describe('text and reasoning', () => {
       { type: 'finish-step' },
     ])
     expect(ofType(state, 'reasoning')).toMatchObject([{ props: { content: 'Let me think.' }, status: 'done' }])
-    const step = state.trace[state.turns[TURN]!.traceRootIds[0]!]!
-    expect(step.childIds.map((id) => state.trace[id])).toMatchObject([{ kind: 'reason', label: 'Reasoning', status: 'done' }])
+    const step = traceRecord(state.trace)[state.turns[TURN]!.traceRootIds[0]!]!
+    expect(step.childIds.map((id) => traceRecord(state.trace)[id])).toMatchObject([{ kind: 'reason', label: 'Reasoning', status: 'done' }])
   })
 
   it('a delta before its start creates the part (a repair) and says so', () => {
@@ -241,7 +243,7 @@ describe('text and reasoning', () => {
   it('<think> at the start of a text part becomes reasoning before the answer', () => {
     const state = run(text('a', '<think>\nplan it\n</think>\n\nThe answer.'))
     expect(messages(state).map((m) => [m.type, m.props.content])).toEqual([['reasoning', 'plan it'], ['text', 'The answer.']])
-    expect(Object.values(state.trace)).toMatchObject([{ kind: 'reason', status: 'done' }])
+    expect(timeline(state)).toMatchObject([{ kind: 'reason', status: 'done' }])
   })
 
   it('<think> in the middle splits the text in order', () => {
@@ -294,7 +296,7 @@ describe('tool calls', () => {
     expect(toolOf(state, 'c1').props).toMatchObject({
       toolCallId: 'c1', name: 'search', title: 'Search the web', state: 'input-available', input: { query: 'vector db' }, inputText: '{"query":"v',
     })
-    expect(Object.values(state.trace)).toMatchObject([{ kind: 'tool', tool: 'search', label: 'Search the web', args: { query: 'vector db' } }])
+    expect(timeline(state)).toMatchObject([{ kind: 'tool', tool: 'search', label: 'Search the web', args: { query: 'vector db' } }])
   })
 
   it('writes the parsed input once per batch, never an edit per JSON value', () => {
@@ -323,23 +325,23 @@ describe('tool calls', () => {
   it('preliminary output, then the final one', () => {
     const first = live([start, { type: 'tool-output-available', toolCallId: 'c1', output: { step: 1 }, preliminary: true }]).state
     expect(toolOf(first, 'c1').props).toMatchObject({ state: 'output-available', output: { step: 1 }, preliminary: true })
-    expect(Object.values(first.trace)[0]).toMatchObject({ status: 'progress', result: { step: 1 } })
+    expect(timeline(first)[0]).toMatchObject({ status: 'progress', result: { step: 1 } })
     const final = run([start, { type: 'tool-output-available', toolCallId: 'c1', output: { step: 1 }, preliminary: true },
       { type: 'tool-output-available', toolCallId: 'c1', output: { done: true } }])
     expect(toolOf(final, 'c1').props).toMatchObject({ state: 'output-available', output: { done: true }, preliminary: false })
-    expect(Object.values(final.trace)[0]).toMatchObject({ status: 'done', result: { done: true } })
+    expect(timeline(final)[0]).toMatchObject({ status: 'done', result: { done: true } })
   })
 
   it('tool-output-error fails the call and its timeline row', () => {
     const state = run([start, { type: 'tool-output-error', toolCallId: 'c1', errorText: 'timed out' }])
     expect(toolOf(state, 'c1').props).toMatchObject({ state: 'output-error', errorText: 'timed out' })
-    expect(Object.values(state.trace)[0]).toMatchObject({ kind: 'tool', status: 'error', text: 'timed out' })
+    expect(timeline(state)[0]).toMatchObject({ kind: 'tool', status: 'error', text: 'timed out' })
   })
 
   it('tool-input-error fails the call with the input the model sent', () => {
     const state = run([start, { type: 'tool-input-error', toolCallId: 'c1', toolName: 'search', input: { wrong: 1 }, errorText: 'invalid input' }])
     expect(toolOf(state, 'c1').props).toMatchObject({ state: 'output-error', input: { wrong: 1 }, errorText: 'invalid input' })
-    expect(Object.values(state.trace)[0]).toMatchObject({ status: 'error', text: 'invalid input' })
+    expect(timeline(state)[0]).toMatchObject({ status: 'error', text: 'invalid input' })
   })
 
   it('an approval request opens a gate; the response resolves it and sets the tool state', () => {
@@ -362,7 +364,7 @@ describe('tool calls', () => {
       { type: 'tool-output-denied', toolCallId: 'c1' }])
     expect(Object.values(no.gates)[0]).toMatchObject({ status: 'rejected', response: { approved: false, reason: 'too costly' } })
     expect(toolOf(no, 'c1').props.state).toBe('output-denied')
-    expect(Object.values(no.trace)[0]).toMatchObject({ status: 'done', resultDetail: 'denied' })
+    expect(timeline(no)[0]).toMatchObject({ status: 'done', resultDetail: 'denied' })
   })
 
   it('an output or a denial settles an approval that got no response', () => {
@@ -473,14 +475,14 @@ describe('sources, files, data parts and interrupts', () => {
   it('data-thinking-step is a timeline row updated by its id', () => {
     const step = (status: string, title: string, items: string[]) => ({ type: 'data-thinking-step', data: { id: 'thinking-1', title, status, items } })
     const { state } = live([{ type: 'start-step' }, step('pending', '正在理解您的请求', [])])
-    const node = () => Object.values(state.trace).find((n) => n.kind === 'thinking')!
+    const node = () => timeline(state).find((n) => n.kind === 'thinking')!
     expect(node()).toMatchObject({ label: '正在理解您的请求', status: 'start', detail: [] })
     const later = live([{ type: 'start-step' }, step('pending', 'a', []), step('in_progress', 'b', ['x'])]).state
-    expect(Object.values(later.trace).find((n) => n.kind === 'thinking')).toMatchObject({ label: 'b', status: 'progress', detail: ['x'] })
+    expect(timeline(later).find((n) => n.kind === 'thinking')).toMatchObject({ label: 'b', status: 'progress', detail: ['x'] })
     const done = run([{ type: 'start-step' }, step('in_progress', 'b', ['x']), step('completed', 'c', ['x', 'y'])])
-    const row = Object.values(done.trace).find((n) => n.kind === 'thinking')!
+    const row = timeline(done).find((n) => n.kind === 'thinking')!
     expect(row).toMatchObject({ label: 'c', status: 'done', detail: ['x', 'y'] })
-    expect(done.trace[row.parentId!]!.kind).toBe('step')
+    expect(traceRecord(done.trace)[row.parentId!]!.kind).toBe('step')
     expect(messages(done)).toEqual([])
   })
 
@@ -491,7 +493,7 @@ describe('sources, files, data parts and interrupts', () => {
       { type: 'data-thinking-step', data: 'not an object' },
     ])
     expect(codes(state)).toEqual(['missing_id', 'invalid', 'invalid'])
-    expect(Object.values(state.trace).map((n) => n.label)).toEqual(['no id', 'odd'])
+    expect(timeline(state).map((n) => n.label)).toEqual(['no id', 'odd'])
   })
 
   it('data-further-questions are the turn’s suggestions', () => {

@@ -9,12 +9,13 @@ import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../../src/umbrella/defaults'
 import type { AgentState, TraceNode } from '../../../src/core/model/model'
 import { STREAM_TRUNCATED } from '../../../src/core/model/errors'
+import { timeline } from '../../helpers/timeline'
 
 type Event = Record<string, unknown>
 const TURN = 'turn-1'
 
 const run = (events: readonly Event[]): AgentState => foldStream(events, { protocol: 'vocion' })
-const rows = (state: AgentState): TraceNode[] => Object.values(state.trace).filter((n) => n.turnId === TURN)
+const rows = (state: AgentState): TraceNode[] => timeline(state).filter((n) => n.turnId === TURN)
 const rowOf = (state: AgentState, wireId: string): TraceNode => rows(state).find((n) => n.id.endsWith(`trace/${wireId}`))!
 // Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
 const codes = (state: AgentState) => state.turns[TURN]!.problems.map((p) => p.code).filter((code) => code !== STREAM_TRUNCATED)

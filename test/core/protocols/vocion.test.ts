@@ -5,6 +5,7 @@ import { foldStream, streamToOps } from '../../../src/umbrella/defaults'
 import type { AgentState, Message, TraceNode } from '../../../src/core/model/model'
 import { selectCitation, selectTraceList, selectTurnMessages } from '../../../src/core/store/selectors'
 import { STREAM_TRUNCATED } from '../../../src/core/model/errors'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 // Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
 const problemsOf = (state: AgentState) => state.turns['turn-1']!.problems.filter((p) => p.code !== STREAM_TRUNCATED)
@@ -406,10 +407,10 @@ describe('vocion decoder: trace_node folding', () => {
     ])
     const turn = state.turns['turn-1']!
     expect(turn.traceRootIds).toHaveLength(1)
-    const parent = state.trace[turn.traceRootIds[0]!]!
+    const parent = traceRecord(state.trace)[turn.traceRootIds[0]!]!
     expect(parent.label).toBe('Delegating')
-    expect(parent.childIds.map((id) => state.trace[id]!.label)).toEqual(['Searching'])
-    expect(state.trace[parent.childIds[0]!]!.parentId).toBe(parent.id)
+    expect(parent.childIds.map((id) => traceRecord(state.trace)[id]!.label)).toEqual(['Searching'])
+    expect(traceRecord(state.trace)[parent.childIds[0]!]!.parentId).toBe(parent.id)
   })
 
   it('closes every open row when the turn ends, and leaves failed rows failed', () => {
@@ -600,8 +601,8 @@ describe('vocion decoder: scoping', () => {
       expect(turn.gateIds.map((id) => both.gates[id]!.question)).toEqual([`Approve ${answer}?`])
     }
     // The first turn is untouched by the second stream.
-    expect(both.trace[first.turns.t1!.traceRootIds[0]!]).toBe(first.trace[first.turns.t1!.traceRootIds[0]!])
-    expect(Object.keys(both.trace)).toHaveLength(6)
+    expect(traceRecord(both.trace)[first.turns.t1!.traceRootIds[0]!]).toBe(traceRecord(first.trace)[first.turns.t1!.traceRootIds[0]!])
+    expect(Object.keys(traceRecord(both.trace))).toHaveLength(6)
   })
 })
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { foldStream } from '../../../src/umbrella/defaults'
 import { fold } from '../../../src/core/fold/fold'
 import { historyOps } from '../../../src/core/history/merge'
-import { emptyState, type AgentState, type Message } from '../../../src/core/model/model'
+import { emptyState, type AgentState, type Message, type TraceNode } from '../../../src/core/model/model'
 import type { DataPart } from '../../../src/core/protocol/types'
 import { createAgUiDecoder } from '../../../src/protocols/ag-ui/decoder'
 import { AG_UI_EVENT_FIELDS } from '../../../src/protocols/ag-ui/event-fields'
@@ -22,6 +22,7 @@ import { createVocionDecoder } from '../../../src/protocols/vocion/decoder'
 import { vocionHistory } from '../../../src/protocols/vocion/history'
 import { messageIn, messageList } from '../../../src/core/model/message-table'
 import { STREAM_TRUNCATED } from '../../../src/core/model/errors'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 type Ev = Record<string, unknown>
 const TURN = 'turn-1'
@@ -36,8 +37,8 @@ type Case = (probe: Ev) => { events: Ev[]; where: Where }
 
 const turnExtra: Where = (s) => s.turns[TURN]!.metadata.extra
 const messageExtra = (id: string): Where => (s) => messageIn(s.messages, id)?.props.extra
-const rowExtra = (id: string): Where => (s) => s.trace[id]?.extra
-const rowWhere = (match: (n: AgentState['trace'][string]) => boolean): Where => (s) => Object.values(s.trace).find(match)?.extra
+const rowExtra = (id: string): Where => (s) => traceRecord(s.trace)[id]?.extra
+const rowWhere = (match: (n: TraceNode) => boolean): Where => (s) => Object.values(traceRecord(s.trace)).find(match)?.extra
 const typed = (s: AgentState, type: string): Message[] => messageList(s.messages).filter((m) => m.type === type)
 const extraOfType = (type: string): Where => (s) => {
   const [only, ...rest] = typed(s, type)
@@ -493,7 +494,7 @@ describe('Vocion: objects an event carries keep theirs, deltas merge, and histor
     ])
     expect(typed(s, 'reasoning')[0]!.props).toMatchObject({ content: 'ab', extra: { step: 2 } })
     expect(typed(s, 'text')[0]!.props).toMatchObject({ content: 'Hi', extra: { lang: 'en', stats: { n: 1, m: 2 } } })
-    expect(s.trace[`${TURN}/trace/n1`]).toMatchObject({ status: 'done', extra: { weight: 1, meta: { a: 1, b: 2 } } })
+    expect(traceRecord(s.trace)[`${TURN}/trace/n1`]).toMatchObject({ status: 'done', extra: { weight: 1, meta: { a: 1, b: 2 } } })
   })
 
   it('an ordinary delta decodes to its one append', () => {
@@ -527,7 +528,7 @@ describe('Vocion: objects an event carries keep theirs, deltas merge, and histor
     const extra = typed(s, 'text')[0]!.props.extra as Record<string, unknown>
     expect(extra).toEqual({ ok: 1 })
     expect(Object.getPrototypeOf(extra)).toBe(Object.prototype)
-    expect(s.trace[`${TURN}/trace/n1`]!.extra).toBeUndefined()
+    expect(traceRecord(s.trace)[`${TURN}/trace/n1`]!.extra).toBeUndefined()
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 })

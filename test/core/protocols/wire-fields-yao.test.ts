@@ -14,6 +14,7 @@ import { YAO_LIFECYCLE_FIELDS } from '../../../src/protocols/yao/chunk-fields'
 import { createYaoDecoder } from '../../../src/protocols/yao/decoder'
 import { yaoHistory } from '../../../src/protocols/yao/history'
 import { messageIn, messageList } from '../../../src/core/model/message-table'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 type Ev = Record<string, unknown>
 const TURN = 'turn-1'
@@ -38,11 +39,11 @@ const LIFECYCLE_CASES: Record<string, Case> = {
   stream_end: (p) => ({ chunks: [START(), TEXT('Hi'), END(p)], where: (s) => s.turns[TURN]!.metadata.extra }),
   block_start: (p) => ({
     chunks: [START(), event('block_start', { block_id: 'B1', type: 'llm', label: 'Answering' }, p), event('block_end', { block_id: 'B1', status: 'completed' }), END()],
-    where: (s) => s.trace[`${TURN}/B1`]?.extra,
+    where: (s) => traceRecord(s.trace)[`${TURN}/B1`]?.extra,
   }),
   block_end: (p) => ({
     chunks: [START(), event('block_start', { block_id: 'B1', type: 'llm', label: 'Answering' }), event('block_end', { block_id: 'B1', status: 'completed' }, p), END()],
-    where: (s) => s.trace[`${TURN}/B1`]?.extra,
+    where: (s) => traceRecord(s.trace)[`${TURN}/B1`]?.extra,
   }),
   thread_start: (p) => ({
     chunks: [START(), event('thread_start', { thread_id: 'T1', block_id: 'B1', label: 'Lane' }, p), event('thread_end', { thread_id: 'T1', status: 'completed' }), END()],
@@ -82,7 +83,7 @@ describe('Yao: lifecycle events keep their unread fields on what they open or cl
 
   it('a lifecycle event\'s chunk-level fields join its data\'s (the data\'s win)', () => {
     const s = yao([START(), event('block_start', { block_id: 'B1', type: 'llm', label: 'A', shared: 'data' }, { shared: 'chunk', outer: 1 }, 'chunk'), END()])
-    expect(s.trace[`${TURN}/B1`]!.extra).toEqual({ shared: 'data', outer: 1 })
+    expect(traceRecord(s.trace)[`${TURN}/B1`]!.extra).toEqual({ shared: 'data', outer: 1 })
   })
 
   it('a stream_start and stream_end both keep theirs on the turn, merged', () => {

@@ -6,6 +6,7 @@ import { findScenario } from '../../../mock/scenarios/index'
 import { contents, messagesOf, sse } from '../../helpers/yao'
 import { messageIn } from '../../../src/core/model/message-table'
 import { STREAM_TRUNCATED } from '../../../src/core/model/errors'
+import { timeline } from '../../helpers/timeline'
 
 // Most fragments here stop short of the stream's end; that rule has its own tests (truncated-stream.test.ts).
 const problemsOf = (s: { turns: Record<string, { problems: Array<{ code?: string }> } | undefined> }) => s.turns['turn-1']!.problems.filter((p) => p.code !== STREAM_TRUNCATED)
@@ -71,7 +72,7 @@ describe('Yao: the five scenarios of the document, as the document writes them',
     expect(tool!.props).toMatchObject({ toolCallId: 'call_weather_1', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' }, arguments: '{"city": "Paris", "unit": "celsius"}' })
     expect(text!.props.content).toBe('It is sunny in Paris, 25°C.')
     // The block and the tool call are rows of the timeline.
-    const rows = Object.values(s.trace)
+    const rows = timeline(s)
     expect(rows.map((r) => [r.kind, r.label, r.status])).toEqual([['llm', 'Answering the question', 'done'], ['tool', 'get_weather', 'done']])
     expect(rows[1]!.args).toEqual({ city: 'Paris', unit: 'celsius' })
   })

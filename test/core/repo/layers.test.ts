@@ -145,6 +145,8 @@ const MAX_LINES = 400
  * resolved to. Nothing outside the module writes them.
  */
 const DERIVED_CACHES: ReadonlySet<string> = new Set([
+  'core/model/trace-table.ts:listed',
+  'core/model/trace-table.ts:flattened',
   'components/markdown/markdown.tsx:markersOf',
   'components/markdown/markdown.tsx:doneMarkers',
   'components/hooks.ts:turnOutlines',
@@ -152,7 +154,7 @@ const DERIVED_CACHES: ReadonlySet<string> = new Set([
   'shiki/highlight-with-shiki.ts:loaded',
   'core/store/branches.ts:infos',
   'core/store/branches.ts:alone',
-  'core/fold/trace.ts:waitingByRoots',
+  'core/fold/waiting-roots.ts:waitingByState',
   'core/model/message-table.ts:listed',
   'core/model/message-table.ts:flattened',
   'core/store/selectors.ts:turnMessages',

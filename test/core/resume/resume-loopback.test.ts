@@ -18,6 +18,7 @@ import type { RequestBody, ResumeOptions } from '../../../src/core/client'
 import { createAgentStore, type AgentStore } from '../../../src/core/store/store'
 import { startServer, type TestServer } from '../../helpers/server'
 import { messageIn } from '../../../src/core/model/message-table'
+import { traceRecord } from '../../../src/core/model/trace-table'
 
 /** Tokens that repeat, and a `done` without `response`: the answer is exactly what the deltas built. */
 const vocionTokens: Scenario = {
@@ -97,7 +98,7 @@ function view(state: AgentState, turnId: string): unknown {
   const shown = {
     turn: fields,
     messages: turn.messageIds.map((id) => messageIn(state.messages, id)),
-    trace: byId(Object.values(state.trace).filter((n) => n.turnId === turnId)),
+    trace: byId(Object.values(traceRecord(state.trace)).filter((n) => n.turnId === turnId)),
     blocks: turn.blockIds.map((id) => state.blocks[id]),
     threads: byId(Object.values(state.threads).filter((t) => t.turnId === turnId)),
     gates: turn.gateIds.map((id) => state.gates[id]),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { fold } from '../../../src/core/fold/fold'
 import { emptyState, type AgentState } from '../../../src/core/model/model'
 import type { Op } from '../../../src/core/model/ops'
+import { toTraceTable, traceRecord } from '../../../src/core/model/trace-table'
 import {
   selectBlocks, selectCitation, selectGates, selectHeadline, selectMessage, selectThread, selectTraceList,
   selectTraceSummary, selectTraceTree, selectTurn, selectTurnMessages,
@@ -70,7 +71,7 @@ describe('trace selectors', () => {
     // Corrupt the tree by hand: no op can make this, but a selector must not hang on it.
     const looped: AgentState = {
       ...state,
-      trace: { ...state.trace, 'deleg-a': { ...state.trace['deleg-a']!, childIds: ['deleg'] } },
+      trace: toTraceTable({ ...traceRecord(state.trace), 'deleg-a': { ...traceRecord(state.trace)['deleg-a']!, childIds: ['deleg'] } }),
     }
     expect(selectTraceList(looped, T).map((n) => n.id)).toEqual(['reason', 'deleg', 'deleg-a', 'deleg-b', 'search'])
     expect(selectTraceTree(looped, T)[1]!.children[0]!.children).toEqual([])
