@@ -60,7 +60,7 @@ export type {
   AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ToolState, ProtocolName, SpanStatus, StreamCursor, TraceActor, ErrorType, WeftError,
   PartProps, TextProps, ReasoningProps, ToolProps, FileProps, DataProps, ErrorProps, NoticeProps, LoadingProps, OpenProps, RecommendedActionProps,
-  MessageTable, MessageBucket, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
+  MessageTable, MessageBucket, TraceTable, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
   ProtocolDefinition, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, SSEFrame, HistoryReader, HistoryReadContext, ProtocolViews,
   RequestBuilder, RequestBody, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration, SendInput, AttachmentLimits,
   ResumeStrategy, ResumeHandle, ResumeState, ResumeRequest, ResumeRequestContext, ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView,

@@ -26,7 +26,7 @@ export type {
   ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision,
   AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, TraceSummary, ErrorType, WeftError,
-  MessageTable, MessageBucket, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
+  MessageTable, MessageBucket, TraceTable, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
   ProtocolDefinition, ProtocolInput, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, HistoryReader, HistoryReadContext, HistoryBatch, ProtocolViews,
   RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration,
   ResumeStrategy, ResumeStrategyName, ResumeHandle, ResumeStorage, ResumeState, ResumeRequest, ResumeRequestContext,

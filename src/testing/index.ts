@@ -23,7 +23,7 @@ export type {
   RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool,
   AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, ErrorType, WeftError,
-  MessageTable, MessageBucket, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
+  MessageTable, MessageBucket, TraceTable, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
   ProtocolDefinition, ProtocolInput, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, HistoryReader, HistoryReadContext, ProtocolViews,
   RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration,
   ResumeStrategy, ResumeStrategyName, ResumeHandle, ResumeStorage, ResumeState, ResumeRequest, ResumeRequestContext,
