@@ -73,12 +73,13 @@ for (const name of process.env.ONLY_TOOLS ? [] : NAMES) {
 console.log(`Per-event cost at ${n(LARGE)} deltas over ${n(SMALL)} (medians of ${ROUNDS} alternating rounds; a 1k figure is ${REPEAT} streams)`)
 table(rows)
 
-// Tool calls: each call adds a row to the timeline and an entry to the turn's lists,
-// which every commit copies. foldStream at 10k and 100k calls; the live client under
-// each scheduler at 1k and 10k calls (TOOL_CALLS_CLIENT=10000,100000 for the larger pair).
+// Tool calls: each call adds a row to the timeline (a bucket of it copied per commit) and
+// an entry to the turn's id lists (copied whole per commit). foldStream at 10k and 100k
+// calls; the live client under each scheduler at 1k and 4k calls
+// (TOOL_CALLS_CLIENT=10000,100000 for the larger pair).
 const callRows: Array<Record<string, string>> = []
 const FOLD_CALLS = (process.env.TOOL_CALLS ?? '10000,100000').split(',').map(Number) as [number, number]
-const CLIENT_CALLS = (process.env.TOOL_CALLS_CLIENT ?? '1000,10000').split(',').map(Number) as [number, number]
+const CLIENT_CALLS = (process.env.TOOL_CALLS_CLIENT ?? '1000,4000').split(',').map(Number) as [number, number]
 const schedulers = [['foldStream', undefined], ['client, sync', syncScheduler], ['client, microtask', microtaskScheduler], ['client, frames', perFrame]] as const
 for (const protocol of ['ui-message', 'ag-ui'] as const) {
   const scenario = scenarios.find((s) => s.protocol === protocol && s.name.includes('tools ×'))!
