@@ -368,7 +368,7 @@ describe('a host source', () => {
           const built = o.build()
           const extended = o.build({ extend: (b) => ({ ...(b as object), extra: 1 }) })
           seen.built = built
-          return { url: 'https://agent.invalid/own', method: 'POST', headers: new Headers(), body: JSON.stringify(extended.body ?? extended) }
+          return { url: 'https://agent.invalid/own', method: 'POST', headers: new Headers(), body: JSON.stringify(extended) }
         },
       } as AgentClientOptions['source'],
     })
