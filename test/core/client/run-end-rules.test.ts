@@ -192,7 +192,7 @@ describe('what a run hands on', () => {
       }
     })
     await client.send('q')
-    expect(answerTurn().problems.map((p) => p.message)).toContain('listener broke')
+    expect(answerTurn().problems.filter((p) => p.message === 'listener broke').map((p) => p.type)).toEqual(['unknown'])
     expect(textOf(store.getState(), store.getState().turnIds[1]!)).toBe('fine')
   })
 })
@@ -227,5 +227,33 @@ describe('a parked run and the next send', () => {
     agent.next({ frames: [...partial, { type: 'text-end', id: 't' }, { type: 'finish' }], then: 'end', done: true })
     expect(await elsewhere.attach()).toBe(true)
     expect(elsewhere.store.getState().status).toBe('done')
+  })
+})
+
+describe('while a run streams', () => {
+  it('a client tool starts as soon as its call is complete, before the stream ends', async () => {
+    const agent = new ScriptedAgent()
+    const store = createAgentStore()
+    const started: string[] = []
+    const client = new AgentClient(store, {
+      url: URL, protocol: 'ui-message', fetch: agent.fetch, tools: { locate: { execute: () => { started.push(store.getState().status); return { city: 'Lyon' } } } },
+    })
+    agent.next({ frames: [{ type: 'start', messageId: 'm1' }, { type: 'tool-input-available', toolCallId: 'c1', toolName: 'locate', input: {} }], then: 'open' })
+    const sending = client.send('where?')
+    for (let i = 0; i < 200 && started.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
+    expect(started).toEqual(['streaming'])
+    agent.closeAll(true)
+    await sending
+  })
+
+  it('without a protocol named, the one the stream is read as is recorded on the turn and the cursor', async () => {
+    const agent = new ScriptedAgent()
+    const store = createAgentStore()
+    const client = new AgentClient(store, { url: URL, fetch: agent.fetch })
+    await client.send('q')
+    const s = store.getState()
+    expect(s.turns[s.turnIds[1]!]!.protocol).toBe('ui-message')
+    expect(s.cursor.protocol).toBe('ui-message')
+    expect(textOf(s, s.turnIds[1]!)).toBe('answer 1')
   })
 })
