@@ -257,3 +257,56 @@ describe('while a run streams', () => {
     expect(textOf(s, s.turnIds[1]!)).toBe('answer 1')
   })
 })
+
+describe('attach and retry with a stored handle', () => {
+  const resumable = (agent: ScriptedAgent, storage: ReturnType<typeof memoryStorage>): AgentClientOptions => ({
+    url: URL, protocol: 'ui-message', fetch: agent.fetch, resume: { conversationKey: 'a', storage, maxRetries: 1, backoff: { sleep: async () => true } },
+  })
+  const whole = [...partial, { type: 'text-delta', id: 't', delta: ' and the rest' }, { type: 'text-end', id: 't' }, { type: 'finish' }]
+
+  async function parkedIn(agent: ScriptedAgent, storage: ReturnType<typeof memoryStorage>) {
+    const store = createAgentStore()
+    agent.next({ frames: partial, then: 'drop' }, { status: 503 })
+    await new AgentClient(store, resumable(agent, storage)).send('q')
+    return store
+  }
+
+  it('retry() on a new client with no run of its own attaches to the stored handle and replays the turn', async () => {
+    const agent = new ScriptedAgent()
+    const storage = memoryStorage()
+    await parkedIn(agent, storage)
+    const fresh = new AgentClient(createAgentStore(), resumable(agent, storage))
+    agent.next({ frames: whole, then: 'end', done: true })
+    await fresh.retry()
+    const s = fresh.store.getState()
+    expect(agent.requests.map((r) => r.method)).toEqual(['POST', 'GET', 'GET'])
+    expect(s.turnIds).toHaveLength(1)
+    expect(textOf(s, s.turnIds[0]!)).toBe('partial and the rest')
+    expect(s.status).toBe('done')
+  })
+
+  it('attach() to a handle whose turn the store shows ended: false, and the handle goes', async () => {
+    const agent = new ScriptedAgent()
+    const storage = memoryStorage()
+    const store = await parkedIn(agent, storage)
+    const turnId = store.getState().turnIds[1]!
+    store.getState().dispatch([{ op: 'turn.finish', turnId, status: 'done' }])
+    expect(await new AgentClient(store, resumable(agent, storage)).attach()).toBe(false)
+    expect(agent.requests).toHaveLength(2)
+    expect(await new AgentClient(createAgentStore(), resumable(agent, storage)).attach()).toBe(false)
+    expect(agent.requests).toHaveLength(2)
+  })
+
+  it('attach() on the store that holds the streaming turn asks only for the rest, into the same turn', async () => {
+    const agent = new ScriptedAgent()
+    const storage = memoryStorage()
+    const store = await parkedIn(agent, storage)
+    const turnId = store.getState().turnIds[1]!
+    agent.next({ frames: whole, then: 'end', done: true })
+    expect(await new AgentClient(store, resumable(agent, storage)).attach()).toBe(true)
+    const s = store.getState()
+    expect(s.turnIds).toEqual([s.turnIds[0], turnId])
+    expect(textOf(s, turnId)).toBe('partial and the rest')
+    expect(s.turns[turnId]!.status).toBe('done')
+  })
+})
