@@ -51,6 +51,7 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
       return message ? { messageId: message.id, name: typeof message.props.name === 'string' ? message.props.name : 'tool' } : undefined
     },
     runId: request.runId,
+    agentState: () => run.store.getState().agentState,
   }))
   transition(run, 'streaming')
   run.batcher.push([{ op: 'stream.status', status: 'streaming' }])

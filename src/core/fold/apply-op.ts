@@ -133,9 +133,6 @@ export function applyOp(state: AgentState, op: Exclude<Op, OpOf<'message.delta'>
     case 'agentState.set':
       state.agentState = safe(state, state.activeTurnId, op.value)
       return
-    case 'agentState.patch':
-      patchAgentState(state, op)
-      return
     case 'hydrate':
       hydrate(state, op)
       return
@@ -146,15 +143,6 @@ export function applyOp(state: AgentState, op: Exclude<Op, OpOf<'message.delta'>
       throw new Error(`unknown op ${String((unhandled as { op?: unknown }).op)}`)
     }
   }
-}
-
-function patchAgentState(state: AgentState, op: OpOf<'agentState.patch'>): void {
-  // All or nothing, on a JSON copy: a patch that names anything but the state's own data
-  // (an inherited `/constructor`, an array's `length`) or brings a value that is not JSON is refused.
-  // The patch brings the code that applies it (AG-UI's decoder attaches `patchJsonData`), so the fold ships none.
-  if (typeof op.apply !== 'function') throw new Error('the patch came without a JSON Patch implementation (`apply`)')
-  const patched = op.apply(state.agentState, op.patch)
-  state.agentState = safe(state, op.turnId, isRecord(patched) ? patched : { value: patched })
 }
 
 function hydrate(state: AgentState, op: OpOf<'hydrate'>): void {

@@ -78,17 +78,13 @@ export type Op =
   | { op: 'problem'; turnId?: string; error: WeftError }
   | { op: 'stream.status'; status: StreamStatus; error?: WeftError }
   | { op: 'cursor'; cursor: Partial<StreamCursor> }
-  | { op: 'agentState.set'; value: Record<string, unknown> }
   /**
-   * RFC 6902 operations against the shared agent state, applied by `apply` (the
-   * fold has no JSON Patch code of its own, so a host that never patches ships
-   * none): AG-UI's decoder attaches `patchJsonData` from `weft/protocol-kit`, as
-   * a property that is not enumerable, so the op still prints and compares as
-   * its data. `apply` returns the patched copy of `document`, or throws to refuse
-   * the patch; without it the patch is refused. Either way the refusal is a
-   * problem and the state stays as it was.
+   * The shared agent state, whole. A protocol that sends patches (AG-UI's
+   * `STATE_DELTA`) applies them in its decoder, from `DecodeContext.agentState`,
+   * with `patchJsonData` from `weft/protocol-kit`: the fold has no JSON Patch
+   * code, so a host that never patches ships none, and every op stays plain data.
    */
-  | { op: 'agentState.patch'; patch: unknown[]; turnId?: string; apply?: (document: unknown, patch: unknown[]) => unknown }
+  | { op: 'agentState.set'; value: Record<string, unknown> }
   /** Merge turns from history: known ids update in place, new ones go at `at`. */
   | { op: 'hydrate'; turns: HydratedTurn[]; at: 'start' | 'end' }
 

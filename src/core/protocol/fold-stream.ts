@@ -44,7 +44,7 @@ export function foldStream(input: string | readonly unknown[], options: FoldStre
     state = fold(state, batch)
     folded += batch.length
     batch = []
-  })
+  }, () => state.agentState)
   return fold(state, batch)
 }
 
@@ -80,9 +80,12 @@ export function streamToOps(input: string | readonly unknown[], options: FoldStr
 }
 
 /** Decode the stream, handing its ops to `take` a frame's worth at a time. */
-function decodeStream(input: string | readonly unknown[], options: FoldStreamOptions, take: (ops: readonly Op[]) => void): void {
+function decodeStream(
+  input: string | readonly unknown[], options: FoldStreamOptions, take: (ops: readonly Op[]) => void,
+  agentState: () => Record<string, unknown> = () => options.state?.agentState ?? {},
+): void {
   const turnId = options.turnId ?? 'turn-1'
-  const reader = new FrameDecoder({ turnId, protocol: options.protocol, protocols: options.protocols, onData: options.onData })
+  const reader = new FrameDecoder({ turnId, protocol: options.protocol, protocols: options.protocols, onData: options.onData, agentState })
   take([{ op: 'turn.open', turnId, role: 'assistant' }])
   let announced = false
   const decoded = (ops: readonly Op[]) => {

@@ -41,6 +41,8 @@ export interface FrameDecoderOptions {
   runId?: string
   /** Tool calls earlier streams of the same turn made (see `DecodeContext.priorToolCall`). */
   priorToolCall?: DecodeContext['priorToolCall']
+  /** The shared agent state before this stream (see `DecodeContext.agentState`). */
+  agentState?: DecodeContext['agentState']
 }
 
 /**
@@ -268,8 +270,8 @@ export class FrameDecoder {
   }
 
   private create(definition: ProtocolDefinition): Decoder {
-    const { turnId, scope = turnId, onData, runId, priorToolCall } = this.options
-    return definition.create({ turnId, scope, onData, runId, priorToolCall })
+    const { turnId, scope = turnId, onData, runId, priorToolCall, agentState } = this.options
+    return definition.create({ turnId, scope, onData, runId, priorToolCall, agentState })
   }
 
   private safeDecode(decoder: Decoder, event: unknown, meta: FrameMeta): Op[] {

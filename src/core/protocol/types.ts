@@ -43,6 +43,12 @@ export interface DecodeContext {
    * the call lands on it.
    */
   priorToolCall?(toolCallId: string): { messageId: string; name: string } | undefined
+  /**
+   * The shared agent state as the store holds it before this stream's own ops:
+   * where a decoder that applies state patches (AG-UI's `STATE_DELTA`) starts
+   * when the stream sent no snapshot first. Read it when first needed.
+   */
+  agentState?(): Record<string, unknown>
 }
 
 /**

@@ -38,7 +38,6 @@ function keepFromReplay(op: Op): Op[] {
     case 'message.finish':
     case 'message.remove':
     case 'agentState.set':
-    case 'agentState.patch':
     case 'problem':
     case 'cursor':
       return [op]
@@ -142,10 +141,10 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
       case 'TOOL_CALL_END': return withId(e, 'toolCallId', type, (id) => calls.end(id, e, extra))
       case 'TOOL_CALL_RESULT': return withId(e, 'toolCallId', type, (id) => calls.result(id, e, extra))
       case 'TOOL_CALL_CHUNK': return chunks.chunk('tool', e)
-      case 'STATE_SNAPSHOT': return withTurnExtra(snapshots.stateSnapshot(e), extra)
+      case 'STATE_SNAPSHOT': return withTurnExtra(stateShown(snapshots.stateSnapshot(e)), extra)
       case 'STATE_DELTA':
         return Array.isArray(e.delta)
-          ? [statePatch(e.delta, turnId), ...turnExtra(extra)]
+          ? [...statePatched(e.delta), ...turnExtra(extra)]
           : [problem('STATE_DELTA needs a JSON Patch array in "delta"', e, 'state_delta')]
       case 'MESSAGES_SNAPSHOT':
         return Array.isArray(e.messages)
@@ -198,6 +197,36 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
   function withId(e: AgUiEvent, field: string, type: string, then: (id: string) => Op[]): Op[] {
     const id = nonEmpty(e[field])
     return id ? then(id) : [problem(`${type} without "${field}"`, e, 'missing_id')]
+  }
+
+  /**
+   * The shared state as this stream left it: a snapshot sets it, a patch applies
+   * to it (to the store's state before the stream when no snapshot came first).
+   */
+  let sharedState: Record<string, unknown> | undefined
+
+  function stateShown(ops: Op[]): Op[] {
+    for (const op of ops) if (op.op === 'agentState.set') sharedState = op.value
+    return ops
+  }
+
+  /**
+   * A `STATE_DELTA` applied here, all or nothing, on a JSON copy: a patch that
+   * names anything but the state's own data (an inherited `/constructor`, an
+   * array's `length`) or brings a value that is not JSON is refused, a problem,
+   * and the state stays as it was. The store gets the whole new state.
+   */
+  function statePatched(delta: unknown[]): Op[] {
+    const base = sharedState ?? context.agentState?.() ?? {}
+    let patched: unknown
+    try {
+      patched = patchJsonData(base, delta)
+    } catch (thrown) {
+      const reason = thrown instanceof Error ? thrown.message : String(thrown)
+      return [{ op: 'problem', turnId, error: weftError('protocol', `could not apply agentState.patch: ${reason}`, { code: 'agentState.patch' }) }]
+    }
+    sharedState = isRecord(patched) ? patched : { value: patched }
+    return [{ op: 'agentState.set', value: sharedState }]
   }
 
   function runStarted(e: AgUiEvent): Op[] {
@@ -323,16 +352,4 @@ function usageOf(raw: unknown): Record<string, unknown> | undefined {
     if (seen) totals[key] = sum
   }
   return totals
-}
-
-/**
- * A `STATE_DELTA`'s patch as an op that brings its own JSON Patch code (`apply`,
- * not enumerable: the op prints and compares as its data). Only a host that
- * speaks AG-UI ships that code; the fold has none.
- *
- * @example
- * statePatch([{ op: 'replace', path: '/step', value: 2 }], 't1') // applied with patchJsonData's rules
- */
-function statePatch(patch: unknown[], turnId: string): Op {
-  return Object.defineProperty({ op: 'agentState.patch', patch, turnId }, 'apply', { value: patchJsonData }) as Op
 }

@@ -5,7 +5,6 @@
  * too short to merge comes back as it was.
  */
 import { describe, expect, it } from 'vitest'
-import { patchJsonData } from '../../../src/core/util/json-data'
 import { weftError } from '../../../src/core/model/errors'
 import { coalesce } from '../../../src/core/fold/coalesce'
 import { fold } from '../../../src/core/fold/fold'
@@ -53,7 +52,6 @@ describe('ops that may stand between appends being merged', () => {
     { op: 'gate.open', gate: { id: 'g1', turnId: 't', kind: 'approval', question: 'Go?', payload: null } },
     { op: 'gate.resolve', gateId: 'g1', status: 'approved' },
     { op: 'agentState.set', value: { step: 1 } },
-    { op: 'agentState.patch', patch: [{ op: 'add', path: '/step', value: 2 }], apply: patchJsonData },
     { op: 'turn.open', turnId: 't2', role: 'user' },
     { op: 'turn.update', turnId: 't', runId: 'run-1' },
     { op: 'block.open', turnId: 't', blockId: 'b1', kind: 'step' },

@@ -3,7 +3,8 @@
  * it keeps, and the problem (type, message, code) it records when it cannot apply.
  */
 import { describe, expect, it } from 'vitest'
-import { patchJsonData } from '../../../src/core/util/json-data'
+import { foldStream, streamToOps } from '../../../src/core/protocol/fold-stream'
+import { agUiProtocol } from '../../../src/protocols/ag-ui/protocol'
 import { weftError } from '../../../src/core/model/errors'
 import { fold, foldIsolated } from '../../../src/core/fold/fold'
 import { emptyState, type AgentState, type Gate } from '../../../src/core/model/model'
@@ -264,22 +265,21 @@ describe('problems', () => {
 })
 
 describe('shared agent state', () => {
-  it('a patch that makes the root something other than an object keeps it under value', () => {
-    const state = fold(emptyState(), [
-      { op: 'agentState.set', value: { a: 1 } },
-      { op: 'agentState.patch', patch: [{ op: 'replace', path: '', value: [1, 2] }], apply: patchJsonData },
-    ])
+  const agUi = (events: unknown[], state?: ReturnType<typeof emptyState>) => foldStream(events, { protocol: agUiProtocol, protocols: [agUiProtocol], ...(state ? { state } : {}) })
+
+  it('is set whole; a patch that makes the root something other than an object keeps it under value', () => {
+    expect(fold(emptyState(), [{ op: 'agentState.set', value: { a: 1 } }]).agentState).toStrictEqual({ a: 1 })
+    const state = agUi([{ type: 'STATE_SNAPSHOT', snapshot: { a: 1 } }, { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '', value: [1, 2] }] }])
     expect(state.agentState).toStrictEqual({ value: [1, 2] })
   })
 
-  it('a patch without the code that applies it is refused with a problem, and the state is kept', () => {
-    const state = fold(emptyState(), [
-      { op: 'turn.open', turnId: 't1', role: 'assistant' },
-      { op: 'agentState.set', value: { a: 1 } },
-      { op: 'agentState.patch', patch: [{ op: 'replace', path: '/a', value: 2 }], turnId: 't1' },
-    ])
-    expect(state.agentState).toStrictEqual({ a: 1 })
-    expect(state.turns.t1!.problems).toEqual([expect.objectContaining({ type: 'protocol', code: 'agentState.patch', message: expect.stringContaining('apply') })])
+  it('a patch with no snapshot before it in its stream applies to the state the store had, and the ops stay plain data', () => {
+    const before = fold(emptyState(), [{ op: 'agentState.set', value: { a: 1, list: [1] } }])
+    const events = [{ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/a', value: 2 }, { op: 'add', path: '/list/-', value: 2 }] }]
+    expect(agUi(events, before).agentState).toStrictEqual({ a: 2, list: [1, 2] })
+    const ops = streamToOps(events, { protocol: agUiProtocol, protocols: [agUiProtocol], state: before })
+    expect(JSON.parse(JSON.stringify(ops))).toEqual(ops)
+    expect(ops.filter((op) => op.op === 'agentState.set')).toEqual([{ op: 'agentState.set', value: { a: 2, list: [1, 2] } }])
   })
 })
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { patchJsonData } from '../../../src/core/util/json-data'
+import { foldStream } from '../../../src/core/protocol/fold-stream'
+import { agUiProtocol } from '../../../src/protocols/ag-ui/protocol'
 import { fold } from '../../../src/core/fold/fold'
 import { applyDelta } from '../../../src/core/fold/deltas'
 import { parsePath } from '../../../src/core/util/paths'
@@ -145,14 +146,16 @@ describe('fold', () => {
     expect(traceRecord(s.trace).n1).toMatchObject({ status: 'error', text: 'endpoint unreachable' })
   })
 
-  it('applies JSON Patch to the agent state atomically', () => {
-    const s = run([
-      { op: 'agentState.set', value: { count: 1, items: [] } },
-      { op: 'agentState.patch', patch: [{ op: 'replace', path: '/count', value: 2 }, { op: 'add', path: '/items/-', value: 'a' }], apply: patchJsonData },
-      { op: 'agentState.patch', patch: [{ op: 'replace', path: '/count', value: 99 }, { op: 'remove', path: '/missing' }], turnId: 't1', apply: patchJsonData },
-    ])
+  it('applies a JSON Patch to the agent state atomically (AG-UI applies it in its decoder)', () => {
+    const s = foldStream([
+      { type: 'RUN_STARTED', threadId: 'th', runId: 'r' },
+      { type: 'STATE_SNAPSHOT', snapshot: { count: 1, items: [] } },
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/count', value: 2 }, { op: 'add', path: '/items/-', value: 'a' }] },
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/count', value: 99 }, { op: 'remove', path: '/missing' }] },
+      { type: 'RUN_FINISHED', threadId: 'th', runId: 'r' },
+    ], { protocol: agUiProtocol, protocols: [agUiProtocol] })
     expect(s.agentState).toEqual({ count: 2, items: ['a'] })
-    expect(s.turns.t1!.problems).toHaveLength(1)
+    expect(s.turns['turn-1']!.problems).toEqual([expect.objectContaining({ type: 'protocol', code: 'agentState.patch' })])
   })
 
   it('hydrates history in order before the live turns, updating known ids in place', () => {

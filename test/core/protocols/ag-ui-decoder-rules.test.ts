@@ -190,14 +190,14 @@ describe('the turn\'s extra fields', () => {
 describe('an upstream rawEvent', () => {
   it('is dropped without a host to take it', () => {
     expect(decoderFor().decode({ type: 'STATE_DELTA', delta: [], rawEvent: { up: 1 } }, {})).toStrictEqual([
-      { op: 'agentState.patch', patch: [], turnId: 't1' },
+      { op: 'agentState.set', value: {} },
     ])
   })
 
   it('goes to the host as a raw part', () => {
     const parts: DataPart[] = []
     const d = decoderFor({ onData: (part) => parts.push(part) })
-    expect(d.decode({ type: 'STATE_DELTA', delta: [], rawEvent: { up: 1 } }, {})).toStrictEqual([{ op: 'agentState.patch', patch: [], turnId: 't1' }])
+    expect(d.decode({ type: 'STATE_DELTA', delta: [], rawEvent: { up: 1 } }, {})).toStrictEqual([{ op: 'agentState.set', value: {} }])
     expect(parts).toStrictEqual([{ type: 'raw', data: { event: { up: 1 }, eventType: 'STATE_DELTA' } }])
   })
 })
@@ -224,7 +224,7 @@ describe('a stream that replays an earlier run first', () => {
       { op: 'message.delta', turnId: 't1', messageId: 'm1', type: 'text', role: 'assistant', action: 'set', path: 'content', value: 'old' },
       { op: 'message.finish', messageId: 'm1', status: 'done' },
       { op: 'agentState.set', value: { n: 1 } },
-      { op: 'agentState.patch', patch: [{ op: 'replace', path: '/n', value: 2 }], turnId: 't1' },
+      { op: 'agentState.set', value: { n: 2 } },
       {
         op: 'message.put', turnId: 't1', messageId: 'a1', type: 'activity', role: 'assistant',
         props: { activityType: 'plan', content: { p: 1 } }, status: 'done',

@@ -165,3 +165,21 @@ describe('STATE_DELTA through the live client', () => {
     expect((server.bodies.at(-1) as Ev).state).toEqual({ count: 3 })
   })
 })
+
+describe('a patch in a later answer', () => {
+  it('applies to the state an earlier answer left, on the live client', async () => {
+    const bodies = [
+      [{ type: 'RUN_STARTED', threadId: 'th', runId: 'r1' }, { type: 'STATE_SNAPSHOT', snapshot: { n: 1, log: ['a'] } }, { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1' }],
+      [{ type: 'RUN_STARTED', threadId: 'th', runId: 'r2' }, { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/n', value: 2 }, { op: 'add', path: '/log/-', value: 'b' }] }, { type: 'RUN_FINISHED', threadId: 'th', runId: 'r2' }],
+    ]
+    const sse = (events: object[]) => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')
+    const fetchBodies: typeof fetch = async () => new Response(sse(bodies.shift()!), { headers: { 'content-type': 'text/event-stream' } })
+    const store = createAgentStore()
+    const client = new AgentClient(store, { url: '/agent', protocol: 'ag-ui', fetch: fetchBodies, idleTimeoutMs: 0 })
+    await client.send('first')
+    expect(store.getState().agentState).toEqual({ n: 1, log: ['a'] })
+    await client.send('second')
+    expect(store.getState().agentState).toEqual({ n: 2, log: ['a', 'b'] })
+    expect(store.getState().turns[store.getState().turnIds.at(-1)!]!.problems).toEqual([])
+  })
+})

@@ -130,9 +130,9 @@ describe('a tool call\'s arguments', () => {
     expect(d.decode({ type: 'STATE_DELTA', delta: [] }, {})).toStrictEqual([
       append('c1', '{"q":"weather'),
       snapshot('c1', { q: 'weather' }),
-      { op: 'agentState.patch', patch: [], turnId: 't1' },
+      { op: 'agentState.set', value: {} },
     ])
-    expect(d.decode({ type: 'STATE_DELTA', delta: [] }, {})).toStrictEqual([{ op: 'agentState.patch', patch: [], turnId: 't1' }])
+    expect(d.decode({ type: 'STATE_DELTA', delta: [] }, {})).toStrictEqual([{ op: 'agentState.set', value: {} }])
   })
 
   it('are not written between the chunks of a call', () => {
@@ -315,7 +315,7 @@ describe('long arguments', () => {
     const d = longCall()
     // Their text is written at every read's end; only the parsed value waits.
     expect(d.flush!()).toStrictEqual([append('c1', 'yy')])
-    expect(d.decode({ type: 'STATE_DELTA', delta: [] }, {})).toStrictEqual([{ op: 'agentState.patch', patch: [], turnId: 't1' }])
+    expect(d.decode({ type: 'STATE_DELTA', delta: [] }, {})).toStrictEqual([{ op: 'agentState.set', value: {} }])
   })
 
   it('are written when the connection is released', () => {
