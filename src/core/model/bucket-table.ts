@@ -34,7 +34,7 @@ export function bucketOf(id: string): Bucket {
  * The entry with this id, or undefined. Never an inherited property.
  *
  * @example
- * entryIn(state.messages, 'm1')?.status
+ * entryIn<Message>(state.messages, 'm1')?.status
  */
 export function entryIn<T>(table: BucketTable<T>, id: string): T | undefined {
   const bucket = own(table, bucketOf(id))
@@ -47,7 +47,7 @@ export function entryIn<T>(table: BucketTable<T>, id: string): T | undefined {
  * looks should not pay for. Same result as `entryIn`.
  *
  * @example
- * entryPeek(draft.trace, 'n1')?.parentId
+ * entryPeek<TraceNode>(draft.trace, 'n1')?.parentId
  */
 export function entryPeek<T>(table: BucketTable<T>, id: string): T | undefined {
   const bucket = peek(table, bucketOf(id))
@@ -86,7 +86,7 @@ export function deleteEntry<T>(table: BucketTable<T>, id: string): void {
  * Every entry of the table, in no particular order.
  *
  * @example
- * entryList(state.trace).filter((n) => n.status === 'error')
+ * entryList<TraceNode>(state.trace).filter((n) => n.status === 'error')
  */
 export function entryList<T>(table: BucketTable<T>): T[] {
   const all: T[] = []
