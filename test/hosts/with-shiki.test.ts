@@ -4,7 +4,10 @@
  * the README's first chat against both servers, and code blocks coloured.
  * The persisted chat runs in the host without shiki (`without-shiki.test.ts`);
  * what shiki changes (the bundle, the code blocks) does not depend on persistence.
+ * This host also builds the LangGraph page's host and runs it against the real
+ * LangGraph server (here rather than beside the persisted chat, which keeps the
+ * two host files about as long as each other).
  */
 import { describeHost } from './suite'
 
-describeHost({ shiki: true, snippets: ['first'] })
+describeHost({ shiki: true, snippets: ['first'], langgraph: true })

@@ -132,7 +132,13 @@ describe('AgentClient over langGraphSource, against the real server', () => {
   })
 
   it('stop ends the turn and cancels the run on the server; the next message is accepted', async () => {
-    const { store, client } = setup('long', { config: { configurable: { chunks: 300, delayMs: 10 } } })
+    const store = createAgentStore()
+    // The first run is long enough to stop in its middle; the next one is short.
+    const source = langGraphSource({
+      apiUrl: server.url, assistantId: 'long',
+      buildInput: (body, { input }) => ({ ...body, config: { configurable: input === 'Count' ? { chunks: 300, delayMs: 10 } : { chunks: 3, delayMs: 1 } } }),
+    })
+    const client = new AgentClient(store, { source, protocol: 'langgraph', protocols, idleTimeoutMs: 0, scheduler: syncScheduler })
     const sent = client.send('Count')
     await until(() => String(answerOf(store.getState())[0]?.props.content ?? '').includes('w5'), 'the first words')
     client.stop()
