@@ -12,7 +12,11 @@ import { MarkdownSettingsProvider } from '../../src/components/markdown/markdown
 import { WeftCallbacksProvider } from '../../src/components/callbacks'
 import { AgentProvider } from '../../src/umbrella/providers'
 import { storeWith } from './support'
-import { scenes } from './visual/scenes'
+import { scenes as coreScenes, type Scene } from './visual/scenes'
+
+// Each feature's scenes live in their own `visual/scenes-*.tsx` beside the core set.
+const featureScenes = Object.values(import.meta.glob<{ scenes: Scene[] }>('./visual/scenes-*.tsx', { eager: true })).flatMap((m) => m.scenes)
+const scenes = [...coreScenes, ...featureScenes]
 
 const widths = [375, 768, 1280] as const
 
