@@ -116,6 +116,8 @@ export interface ComposerInputProps extends Omit<TextareaHTMLAttributes<HTMLText
 
 /**
  * The text area: grows with its text; Enter sends, Shift+Enter starts a new line.
+ * Its placeholder is the `composerPlaceholder` label ("Send a message…") unless
+ * `placeholder` is given.
  * With `asChild` the host's own field gets the value, `onChange` and the Enter
  * handling (its own handlers run first).
  *
@@ -138,7 +140,8 @@ const Input = forwardRef<HTMLTextAreaElement, ComposerInputProps>(function Compo
   const props = {
     'aria-label': labels.message,
     rows,
-    placeholder: reason ?? placeholder,
+    // The host's own placeholder wins, even an empty one.
+    placeholder: reason ?? placeholder ?? labels.composerPlaceholder,
     disabled: disabled || refusal !== undefined,
     title: reason,
     ...rest,
@@ -254,6 +257,7 @@ const Action = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compo
  * <Composer send={send} stop={stop} placeholder="Ask anything" />
  */
 export interface ComposerProps extends Omit<ComposerRootProps, 'children'> {
+  /** Default: the `composerPlaceholder` label ("Send a message…"). */
   placeholder?: string
 }
 

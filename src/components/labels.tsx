@@ -22,6 +22,8 @@ export interface WeftLabels {
   sourceCount: (count: number) => string
   suggestions: string
   message: string
+  /** The composer's placeholder when the host gives none. */
+  composerPlaceholder: string
   send: string
   stop: string
   copy: string
@@ -132,6 +134,7 @@ export const englishLabels: WeftLabels = Object.freeze({
   sourceCount: (count: number) => `${count} ${count === 1 ? 'source' : 'sources'}`,
   suggestions: 'Suggested follow-ups',
   message: 'Message',
+  composerPlaceholder: 'Send a message…',
   send: 'Send',
   stop: 'Stop',
   copy: 'Copy',

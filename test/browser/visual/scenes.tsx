@@ -115,9 +115,12 @@ export interface Scene {
 }
 
 export const scenes: Scene[] = [
-  { name: 'answer', ops: conversation, view: () => <Chat footer={<Composer send={() => undefined} stop={() => undefined} placeholder="Send a message…" />} /> },
+  // The composer's placeholder is its default label.
+  { name: 'answer', ops: conversation, view: () => <Chat footer={<Composer send={() => undefined} stop={() => undefined} />} /> },
   { name: 'tools', ops: tools, view: () => <Transcript.Root /> },
   { name: 'gate', ops: gates, view: () => <Transcript.Root /> },
   { name: 'trace', ops: trace, view: () => <><Trace.Disclosure turnId="t1" open /><Transcript.Root /></> },
   { name: 'sources', ops: sources, view: () => <Transcript.Root /> },
+  // An empty composer shows its default placeholder.
+  { name: 'composer', ops: [], view: () => <Composer send={() => undefined} stop={() => undefined} /> },
 ]
