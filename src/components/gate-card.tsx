@@ -74,8 +74,10 @@ function answerText(response: unknown): string {
 /**
  * A human-in-the-loop request: a title and an icon, the question, the tool
  * call it holds (folded), then Approve and Reject with an optional reason, or
- * an answer box for a gate that asks a question. Once answered the buttons are
- * gone and the card shows the answer; a click disables them at once, before the
+ * an answer box for a gate that asks a question. Once answered the title is the
+ * outcome (the `gateStates` label: "Approved", "Rejected", "Answered", in
+ * `gate-status-label`), the buttons are gone and a status line shows the reason
+ * or answer given, if any; a click disables the buttons at once, before the
  * store has the answer. `data-state` is the gate's status.
  *
  * The answer goes to the host's `onGateAnswer` when it gives one, else through
@@ -116,8 +118,10 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
   // A review of action requests is a yes or no for all of them.
   const asks = ANSWER_KINDS.has(kind) && !isActionReview(gate)
   const question = asText(gate.question) || labels.approvalQuestion
-  // Once answered nothing is needed any more: the title stops asking, the status line says the answer.
-  const title = asks ? labels.answer : pending ? labels.approvalNeeded : labels.approvalAnswered
+  const status = asText(gate.status)
+  // Once answered nothing is asked any more: the title is what happened ("Approved", "Rejected", "Answered").
+  const outcome = own(labels.gateStates, status) ?? status
+  const title = pending ? (asks ? labels.answer : labels.approvalNeeded) : outcome
   const payload = gate.payload
   const hasPayload = payload !== undefined && payload !== null && !(typeof payload === 'object' && Object.keys(payload).length === 0)
   const client = onGateAnswer ? undefined : acting
@@ -141,7 +145,6 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
     event.preventDefault()
     answer(asks ? 'answered' : 'approved')
   }
-  const status = asText(gate.status)
   const given = answerText(gate.response)
   return (
     <div
@@ -159,7 +162,7 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
     >
       <div data-weft="gate-title">
         <span data-weft="gate-icon" aria-hidden="true" />
-        {title}
+        {pending ? title : <span data-weft="gate-status-label">{title}</span>}
       </div>
       <p data-weft="gate-question">{question}</p>
       {/* The call it holds, else what the gate carries. */}
@@ -192,12 +195,11 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
             </button>
           </div>
         </form>
-      ) : (
+      ) : given ? (
         <p data-weft="gate-status" data-state={status}>
-          <span data-weft="gate-status-label">{own(labels.gateStates, status) ?? status}</span>
-          {given && <span data-weft="gate-answer">{given}</span>}
+          <span data-weft="gate-answer">{given}</span>
         </p>
-      )}
+      ) : null}
     </div>
   )
 })

@@ -46,7 +46,10 @@ export interface WeftLabels {
   toolStates: Readonly<Record<'input-streaming' | 'input-available' | 'approval-requested' | 'approval-responded' | 'output-available' | 'output-error' | 'output-denied' | 'called', string>>
   preliminary: string
   approvalNeeded: string
-  /** An approval's title once it is answered (its status line says how). */
+  /**
+   * No longer shown: an answered gate's title is its outcome, from `gateStates`.
+   * @deprecated Kept so that a host's labels still type-check.
+   */
   approvalAnswered: string
   approvalQuestion: string
   approve: string

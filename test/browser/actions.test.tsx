@@ -99,7 +99,8 @@ describe('gates', () => {
     const card = document.querySelector('[data-weft="gate"]')!
     expect(card.getAttribute('data-state')).toBe('approved')
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull()
-    expect(card.querySelector('[data-weft="gate-status"]')!.textContent).toBe('Approved')
+    expect(card.querySelector('[data-weft="gate-title"]')!.textContent).toBe('Approved')
+    expect(card.querySelector('[data-weft="gate-status"]')).toBeNull()
   })
 })
 

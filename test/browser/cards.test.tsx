@@ -156,7 +156,8 @@ describe('gate cards', () => {
     const { container } = renderWith(storeWith(gated('rejected', { reason: 'Wrong recipient' })), <Transcript.Root />)
     const card = container.querySelector('[data-weft="gate"]')!
     expect(card.querySelector('button')).toBeNull()
-    expect(card.querySelector('[data-weft="gate-status"]')!.textContent).toBe('RejectedWrong recipient')
+    expect(card.querySelector('[data-weft="gate-title"]')!.textContent).toBe('Rejected')
+    expect(card.querySelector('[data-weft="gate-status"]')!.textContent).toBe('Wrong recipient')
     const badge = container.querySelector('[data-weft="tool-state"]')!
     expect([badge.getAttribute('data-state'), badge.textContent]).toEqual(['output-denied', 'Denied'])
     const approved = renderWith(storeWith(gated('approved')), <Transcript.Root />).container

@@ -5,9 +5,11 @@
  * parts, source chips and the narrow thread list.
  */
 import '../../src/components/styles.css'
-import { screen } from '@testing-library/react'
+import { act, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Composer } from '../../src/components/composer'
+import { GateCard } from '../../src/components/gate-card'
+import { WeftCallbacksProvider } from '../../src/components/callbacks'
 import { LabelsProvider } from '../../src/components/labels'
 import { renderWith, storeWith } from './support'
 
@@ -26,5 +28,25 @@ describe('the composer\'s placeholder', () => {
     own.unmount()
     renderWith(store, <Composer.Root send={() => undefined}><Composer.Input placeholder="" /></Composer.Root>)
     expect(box().placeholder).toBe('')
+  })
+})
+
+describe('a gate\'s title', () => {
+  it('asks while pending, then says the outcome: Approved, Rejected, Answered', () => {
+    for (const [kind, status, asked, said] of [['tool-approval', 'approved', 'Approval needed', 'Approved'], ['approval', 'rejected', 'Approval needed', 'Rejected'], ['question', 'answered', 'Your answer', 'Answered']] as const) {
+      const store = storeWith([
+        { op: 'turn.open', turnId: 't1', role: 'assistant' },
+        { op: 'gate.open', gate: { id: 'g1', turnId: 't1', kind, question: 'Go on?', payload: {} } },
+      ])
+      const { unmount } = renderWith(store, <WeftCallbacksProvider onGateAnswer={() => undefined}><GateCard id="g1" /></WeftCallbacksProvider>)
+      const title = () => document.querySelector('[data-weft="gate-title"]')!.textContent
+      expect(title()).toBe(asked)
+      expect(screen.getByRole('group', { name: asked })).toBeTruthy()
+      act(() => store.getState().dispatch([{ op: 'gate.resolve', gateId: 'g1', status, response: { reason: 'because' } }]))
+      expect(title()).toBe(said)
+      expect(screen.getByRole('group', { name: said }).getAttribute('data-state')).toBe(status)
+      expect(document.querySelector('[data-weft="gate-status"]')!.textContent).toBe('because')
+      unmount()
+    }
   })
 })

@@ -48,15 +48,17 @@ const type = (text: string) => fireEvent.change(box(), { target: { value: text }
 const settle = () => act(async () => { await Promise.resolve() })
 
 describe('GateCard: what it shows', () => {
-  it('an answered approval stops asking: its title is "Approval" and its status line says the answer', () => {
-    for (const [status, said] of [['approved', 'Approved'], ['rejected', 'Rejected']] as const) {
-      const { store, bind } = storeWith({ kind: 'approval', question: 'Delete the report?', status })
+  it('an answered gate stops asking: its title is the outcome, said once', () => {
+    for (const [kind, status, said] of [['approval', 'approved', 'Approved'], ['approval', 'rejected', 'Rejected'], ['question', 'answered', 'Answered']] as const) {
+      const { store, bind } = storeWith({ kind, question: 'Delete the report?', status })
       bind()
       const { unmount } = show(store, <GateCard id="g1" />)
-      const group = screen.getByRole('group', { name: 'Approval' })
-      expect(group.querySelector('[data-weft="gate-title"]')!.textContent).toBe('Approval')
+      const group = screen.getByRole('group', { name: said })
+      expect(group.querySelector('[data-weft="gate-title"]')!.textContent).toBe(said)
+      expect(group.querySelector('[data-weft="gate-title"] [data-weft="gate-status-label"]')!.textContent).toBe(said)
       expect(group.textContent).not.toContain('Approval needed')
-      expect(group.querySelector('[data-weft="gate-status-label"]')!.textContent).toBe(said)
+      expect(group.textContent).not.toContain('Your answer')
+      expect(group.textContent!.split(said).length - 1).toBe(1)
       unmount()
     }
   })
@@ -170,15 +172,18 @@ describe('GateCard: what it shows', () => {
     expect(card().querySelector('details')).toBeNull()
   })
 
-  it('an answered gate shows its status and the answer given, and no buttons', () => {
+  it('an answered gate shows its status as its title, the answer given on a status line, and no buttons', () => {
     const answered = (status: string, response: unknown) => {
       const { store } = storeWith({ kind: 'approval', status: status as Gate['status'], response })
       const { unmount } = show(store, <GateCard id="g1" />)
       const group = card()
       expect(group.querySelector('form')).toBeNull()
       expect(screen.queryAllByRole('button')).toEqual([])
-      const line = group.querySelector('[data-weft="gate-status"]')!
-      const result = [line.getAttribute('data-state'), line.querySelector('[data-weft="gate-status-label"]')!.textContent, line.querySelector('[data-weft="gate-answer"]')?.textContent ?? null]
+      const line = group.querySelector('[data-weft="gate-status"]')
+      // The status line is there only to say the answer.
+      expect(line === null).toBe(line?.querySelector('[data-weft="gate-answer"]') == null)
+      const result = [group.getAttribute('data-state'), group.querySelector('[data-weft="gate-title"] [data-weft="gate-status-label"]')!.textContent, line?.querySelector('[data-weft="gate-answer"]')?.textContent ?? null]
+      if (line) expect(line.getAttribute('data-state')).toBe(status)
       unmount()
       return result
     }

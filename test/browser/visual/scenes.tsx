@@ -80,6 +80,11 @@ const gates: Op[] = [
   { op: 'gate.open', gate: { id: 'g1', turnId: 't1', kind: 'tool-approval', toolCallId: 'c1', question: 'Send this email to Nadia Brandt?', payload: { to: 'nadia@contoso.example' } } },
   { op: 'gate.open', gate: { id: 'g2', turnId: 't1', kind: 'hitl', question: 'Also archive the thread?', payload: {} } },
   { op: 'gate.resolve', gateId: 'g2', status: 'approved' },
+  // Answered gates: the title is the outcome.
+  { op: 'gate.open', gate: { id: 'g3', turnId: 't1', kind: 'question', question: 'Which folder?', payload: {} } },
+  { op: 'gate.resolve', gateId: 'g3', status: 'answered', response: { value: 'Renewals 2027' } },
+  { op: 'gate.open', gate: { id: 'g4', turnId: 't1', kind: 'approval', question: 'Copy the legal team?', payload: {} } },
+  { op: 'gate.resolve', gateId: 'g4', status: 'rejected', response: { approved: false, reason: 'Not yet' } },
 ]
 
 const lead = { id: 'lead', kind: 'lead', name: 'Revenue Lead' }
