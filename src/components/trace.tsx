@@ -5,8 +5,10 @@
  * row sits in its own error boundary.
  */
 import { forwardRef, type DetailsHTMLAttributes, type HTMLAttributes, type OlHTMLAttributes } from 'react'
-import { useTurn } from '../react/selectors'
-import { asText, formatJson } from './format'
+import { messageIn } from '../core/model/message-table'
+import { selectTraceList } from '../core/store/selectors'
+import { useAgentSelector, useTurn } from '../react/selectors'
+import { asText, formatJson, own } from './format'
 import { useLabels } from './labels'
 import { PartBoundary } from './part-boundary'
 import { drawPart } from './slot'
@@ -129,9 +131,25 @@ export interface TraceHeadlineProps extends HTMLAttributes<HTMLParagraphElement>
 }
 
 /**
+ * Whether a turn is a plain answer: its rows are only top-level steps (LLM calls)
+ * and their reasoning, and it called no tool. Such steps did no work to report.
+ */
+function usePlainAnswer(turnId: string | undefined): boolean {
+  return useAgentSelector((s) => {
+    const turn = turnId ? own(s.turns, turnId) : undefined
+    if (!turn || turn.traceRootIds.length === 0) return false
+    const rows = selectTraceList(s, turn.id)
+    if (!rows.every((n) => n.kind === 'reason' || (n.kind === 'step' && n.parentId === undefined))) return false
+    return !turn.messageIds.some((id) => messageIn(s.messages, id)?.type === 'tool')
+  })
+}
+
+/**
  * One line about a turn's work. While the turn runs: the first unfinished row
  * that is not reasoning ("Searching call notes"), or "Working…". Once it has
- * landed: "N steps · M sources" (nothing when it took no steps).
+ * landed: "N steps · M sources" (nothing when it took no steps). A plain answer
+ * (only LLM steps, no tool call, no other row) has no steps to tell: no "Step 1"
+ * while it streams, no "1 step" after, only its sources when it has some.
  *
  * @example
  * <TraceHeadline turnId={turnId} />
@@ -142,10 +160,13 @@ export const TraceHeadline = forwardRef<HTMLParagraphElement, TraceHeadlineProps
   const turnId = useTurnIdFrom(explicit)
   const turn = useTurn(turnId)
   const headline = useHeadline(turnId)
-  const { stepCount, sourceCount } = useTraceSummary(turnId)
+  const summary = useTraceSummary(turnId)
+  const plain = usePlainAnswer(turnId)
   if (!turn) return null
+  const stepCount = plain ? 0 : summary.stepCount
+  const { sourceCount } = summary
   if (turn.status === 'streaming') {
-    const running = headline && nodeName(headline)
+    const running = headline && !plain && nodeName(headline)
     // "Working…" only until the answer shows: then its caret and the Stop button say it, once.
     if (!running && turn.messageIds.length > 0) return null
     return draw('running', running || labels.working)

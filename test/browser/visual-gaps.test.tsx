@@ -9,6 +9,8 @@ import { act, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Composer } from '../../src/components/composer'
 import { GateCard } from '../../src/components/gate-card'
+import { TraceHeadline } from '../../src/components/trace'
+import type { Op } from '../../src/core/model/ops'
 import { WeftCallbacksProvider } from '../../src/components/callbacks'
 import { LabelsProvider } from '../../src/components/labels'
 import { renderWith, storeWith } from './support'
@@ -48,5 +50,47 @@ describe('a gate\'s title', () => {
       expect(document.querySelector('[data-weft="gate-status"]')!.textContent).toBe('because')
       unmount()
     }
+  })
+})
+
+/** An answer as the UI message stream folds it: a step (its block and timeline row) around its parts. */
+function stepAnswer(parts: Op[], finished: boolean): Op[] {
+  const ops: Op[] = [
+    { op: 'turn.open', turnId: 't1', role: 'assistant' },
+    { op: 'block.open', turnId: 't1', blockId: 't1/step/1', kind: 'step', label: 'Step 1' },
+    { op: 'trace.node', turnId: 't1', node: { id: 't1/step/1', kind: 'step', label: 'Step 1', status: 'start' } },
+    ...parts,
+  ]
+  if (finished) ops.push({ op: 'block.close', blockId: 't1/step/1', status: 'done' }, { op: 'trace.node', turnId: 't1', node: { id: 't1/step/1', status: 'done' } }, { op: 'turn.finish', turnId: 't1', status: 'done' })
+  return ops
+}
+const text: Op = { op: 'message.put', turnId: 't1', messageId: 't1/text', blockId: 't1/step/1', type: 'text', status: 'done', props: { content: 'Hello.' } }
+const reasoning: Op = { op: 'trace.node', turnId: 't1', node: { id: 't1/r', kind: 'reason', label: 'Reasoning', status: 'done', parentId: 't1/step/1' } }
+const tool: Op[] = [
+  { op: 'message.put', turnId: 't1', messageId: 't1/tool', blockId: 't1/step/1', type: 'tool', status: 'done', props: { toolCallId: 'c1', name: 'search', state: 'output-available', input: {}, output: {} } },
+  { op: 'trace.node', turnId: 't1', node: { id: 't1/tool', kind: 'tool', tool: 'search', label: 'search', status: 'done' } },
+]
+
+describe('a plain answer\'s headline', () => {
+  const headline = (ops: Op[]) => {
+    const { container, unmount } = renderWith(storeWith(ops), <TraceHeadline turnId="t1" />)
+    const text = container.querySelector('[data-weft="trace-headline"]')?.textContent ?? null
+    unmount()
+    return text
+  }
+
+  it('says no "1 step" once it landed, nor "Step 1" while it streams', () => {
+    expect(headline(stepAnswer([text], true))).toBeNull()
+    expect(headline(stepAnswer([reasoning, text], true))).toBeNull()
+    expect(headline(stepAnswer([], false))).toBe('Working…')
+    expect(headline(stepAnswer([text], false))).toBeNull()
+  })
+
+  it('still counts its sources, and the steps of an answer that called a tool', () => {
+    expect(headline(stepAnswer([text, { op: 'source.add', turnId: 't1', source: { id: 's1', kind: 'url', url: 'https://example.com', title: 'Example' } }], true))).toBe('1 source')
+    expect(headline(stepAnswer([...tool, text], true))).toBe('2 steps')
+    expect(headline(stepAnswer([...tool], false))).toBe('Step 1')
+    const nested: Op = { op: 'trace.node', turnId: 't1', node: { id: 't1/search', parentId: 't1/step/1', kind: 'search', label: 'Searched the web', status: 'done' } }
+    expect(headline(stepAnswer([nested, text], true))).toBe('1 step')
   })
 })

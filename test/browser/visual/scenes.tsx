@@ -112,6 +112,27 @@ const sources: Op[] = [
   { op: 'turn.finish', turnId: 't1', status: 'done' },
 ]
 
+// A plain answer: one step of text, with its source; its headline counts the source only.
+const plain: Op[] = [
+  ...user('u1', 'What is the capital of Australia?'),
+  { op: 'turn.open', turnId: 'a1', role: 'assistant' },
+  { op: 'block.open', turnId: 'a1', blockId: 'a1/s1', kind: 'step', label: 'Step 1' },
+  { op: 'trace.node', turnId: 'a1', node: { id: 'a1/s1', kind: 'step', label: 'Step 1', status: 'start' } },
+  { op: 'source.add', turnId: 'a1', source: { id: 's1', kind: 'url', url: 'https://en.wikipedia.org/wiki/Canberra', title: 'Canberra — Wikipedia', citationIndex: 1 } },
+  { op: 'message.put', turnId: 'a1', messageId: 'a1/text', blockId: 'a1/s1', type: 'text', status: 'done', props: { content: 'The capital of Australia is **Canberra** [1].' } },
+  { op: 'block.close', blockId: 'a1/s1', status: 'done' },
+  { op: 'trace.node', turnId: 'a1', node: { id: 'a1/s1', status: 'done' } },
+  { op: 'turn.finish', turnId: 'a1', status: 'done' },
+  ...user('u2', 'And of New Zealand?'),
+  { op: 'turn.open', turnId: 'a2', role: 'assistant' },
+  { op: 'block.open', turnId: 'a2', blockId: 'a2/s1', kind: 'step', label: 'Step 1' },
+  { op: 'trace.node', turnId: 'a2', node: { id: 'a2/s1', kind: 'step', label: 'Step 1', status: 'start' } },
+  { op: 'message.put', turnId: 'a2', messageId: 'a2/text', blockId: 'a2/s1', type: 'text', status: 'done', props: { content: 'Wellington.' } },
+  { op: 'block.close', blockId: 'a2/s1', status: 'done' },
+  { op: 'trace.node', turnId: 'a2', node: { id: 'a2/s1', status: 'done' } },
+  { op: 'turn.finish', turnId: 'a2', status: 'done' },
+]
+
 /** A scene: its ops and what to draw. */
 export interface Scene {
   name: string
@@ -127,5 +148,6 @@ export const scenes: Scene[] = [
   { name: 'trace', ops: trace, view: () => <><Trace.Disclosure turnId="t1" open /><Transcript.Root /></> },
   { name: 'sources', ops: sources, view: () => <Transcript.Root /> },
   // An empty composer shows its default placeholder.
+  { name: 'plain-answer', ops: plain, view: () => <Transcript.Root /> },
   { name: 'composer', ops: [], view: () => <Composer send={() => undefined} stop={() => undefined} /> },
 ]

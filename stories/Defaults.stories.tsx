@@ -1,0 +1,88 @@
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { expect, within } from 'storybook/test'
+import { Composer, Transcript, WeftCallbacksProvider } from '../src/components'
+import type { Op } from '../src/core/model/ops'
+import { StaticAgent } from './support/demo'
+
+/**
+ * What the components show with no configuration, where a chat kit is judged
+ * at first sight: the composer's placeholder, a gate after its answer, a plain
+ * answer's headline.
+ */
+const meta = {
+  title: 'Components/Defaults',
+} satisfies Meta
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+const user = (id: string, content: string): Op[] => [
+  { op: 'turn.open', turnId: id, role: 'user' },
+  { op: 'message.put', turnId: id, messageId: `${id}/m`, role: 'user', type: 'text', status: 'done', props: { content } },
+  { op: 'turn.finish', turnId: id, status: 'done' },
+]
+
+/** The composer with no placeholder given shows "Send a message…" (the `composerPlaceholder` label). */
+export const ComposerPlaceholder: Story = {
+  render: () => (
+    <StaticAgent ops={[]}>
+      <Composer send={() => undefined} />
+    </StaticAgent>
+  ),
+  play: async ({ canvasElement }) => {
+    const box = within(canvasElement).getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement
+    await expect(box.placeholder).toBe('Send a message…')
+  },
+}
+
+/** A gate's title says what is asked while it waits, then what happened. */
+export const GateTitles: Story = {
+  render: () => (
+    <StaticAgent
+      ops={[
+        { op: 'turn.open', turnId: 't1', role: 'assistant' },
+        { op: 'gate.open', gate: { id: 'g1', turnId: 't1', kind: 'approval', question: 'Send the renewal email?', payload: {} } },
+        { op: 'gate.open', gate: { id: 'g2', turnId: 't1', kind: 'approval', question: 'Archive the thread?', payload: {} } },
+        { op: 'gate.resolve', gateId: 'g2', status: 'approved' },
+        { op: 'gate.open', gate: { id: 'g3', turnId: 't1', kind: 'question', question: 'Which folder?', payload: {} } },
+        { op: 'gate.resolve', gateId: 'g3', status: 'answered', response: { value: 'Renewals 2027' } },
+        { op: 'gate.open', gate: { id: 'g4', turnId: 't1', kind: 'approval', question: 'Copy the legal team?', payload: {} } },
+        { op: 'gate.resolve', gateId: 'g4', status: 'rejected', response: { reason: 'Not yet' } },
+      ]}
+    >
+      <WeftCallbacksProvider onGateAnswer={() => undefined}>
+        <Transcript.Root />
+      </WeftCallbacksProvider>
+    </StaticAgent>
+  ),
+  play: async ({ canvasElement }) => {
+    const titles = [...canvasElement.querySelectorAll('[data-weft="gate-title"]')].map((title) => title.textContent)
+    await expect(titles).toEqual(['Approval needed', 'Approved', 'Answered', 'Rejected'])
+    await expect(within(canvasElement).getByRole('group', { name: 'Rejected' }).querySelector('[data-weft="gate-status"]')?.textContent).toBe('Not yet')
+  },
+}
+
+const step = (turnId: string, content: string): Op[] => [
+  { op: 'turn.open', turnId, role: 'assistant' },
+  { op: 'block.open', turnId, blockId: `${turnId}/s1`, kind: 'step', label: 'Step 1' },
+  { op: 'trace.node', turnId, node: { id: `${turnId}/s1`, kind: 'step', label: 'Step 1', status: 'start' } },
+  { op: 'message.put', turnId, messageId: `${turnId}/text`, blockId: `${turnId}/s1`, type: 'text', status: 'done', props: { content } },
+  { op: 'block.close', blockId: `${turnId}/s1`, status: 'done' },
+  { op: 'trace.node', turnId, node: { id: `${turnId}/s1`, status: 'done' } },
+  { op: 'turn.finish', turnId, status: 'done' },
+]
+
+/** A plain answer (one LLM step of text, no tool) has no "1 step" headline. */
+export const PlainAnswer: Story = {
+  render: () => (
+    <StaticAgent ops={[...user('u1', 'What is the capital of Australia?'), ...step('a1', 'The capital of Australia is **Canberra**.')]}>
+      <Transcript.Root />
+    </StaticAgent>
+  ),
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByText('Canberra')).toBeTruthy()
+    await expect(canvasElement.querySelector('[data-weft="trace-headline"]')).toBeNull()
+    // What shows (the step block's own label is hidden by the stylesheet).
+    await expect(canvasElement.innerText).not.toMatch(/step/i)
+  },
+}
