@@ -86,3 +86,25 @@ export const PlainAnswer: Story = {
     await expect(canvasElement.innerText).not.toMatch(/step/i)
   },
 }
+
+/** A tool call awaiting approval: its card shows the input, open; the gate under it asks, without repeating it. */
+export const HeldCallOnce: Story = {
+  render: () => (
+    <StaticAgent
+      ops={[
+        { op: 'turn.open', turnId: 't1', role: 'assistant' },
+        { op: 'message.put', turnId: 't1', messageId: 'c1', type: 'tool', status: 'streaming', props: { toolCallId: 'c1', name: 'send_email', state: 'approval-requested', input: { to: 'nadia@contoso.example', subject: 'Your renewal terms' } } },
+        { op: 'gate.open', gate: { id: 'g1', turnId: 't1', kind: 'tool-approval', toolCallId: 'c1', question: 'Send this email to Nadia Brandt?', payload: { to: 'nadia@contoso.example' } } },
+      ]}
+    >
+      <WeftCallbacksProvider onGateAnswer={() => undefined}>
+        <Transcript.Root />
+      </WeftCallbacksProvider>
+    </StaticAgent>
+  ),
+  play: async ({ canvasElement }) => {
+    const gate = within(canvasElement).getByRole('group', { name: 'Approval needed' })
+    await expect(gate.textContent).not.toContain('nadia@contoso.example')
+    await expect(canvasElement.querySelector('[data-weft="tool-input"]')?.textContent).toContain('nadia@contoso.example')
+  },
+}

@@ -33,6 +33,11 @@ export interface GateCardProps extends HTMLAttributes<HTMLDivElement> {
   rejectLabel?: string
   /** Move focus to the card when it opens pending (default true), so a keyboard user lands on it. */
   focusOnOpen?: boolean
+  /**
+   * Show the tool call the gate holds, its name and input, folded (default true).
+   * `Transcript.Turn` turns it off: the call's own card is in the turn, so the input shows once.
+   */
+  showCall?: boolean
 }
 
 /** Kinds that ask for words rather than a yes or no. */
@@ -94,13 +99,15 @@ function answerText(response: unknown): string {
  * </WeftCallbacksProvider>
  */
 export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateCard(
-  { id, approveLabel, rejectLabel, focusOnOpen = true, ...rest },
+  { id, approveLabel, rejectLabel, focusOnOpen = true, showCall = true, ...rest },
   ref,
 ) {
   const labels = useLabels()
   const gate = useGate(id)
   const heldMessage = useHeldCall(gate)
+  // A held call's input is the gate's payload too: hidden with the call, never shown as the payload instead.
   const held = heldMessage && partProps(heldMessage, 'tool')
+  const drawnCall = held !== undefined && showCall
   const { onGateAnswer } = useWeftCallbacks()
   const store = useAgentStore()
   const acting = useActingClient(store)
@@ -166,7 +173,7 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
       </div>
       <p data-weft="gate-question">{question}</p>
       {/* The call it holds, else what the gate carries. */}
-      {(held || hasPayload) && (
+      {(drawnCall || (!held && hasPayload)) && (
         <details data-weft={held ? 'gate-call' : 'gate-payload'}>
           <summary>
             {held ? (
@@ -213,6 +220,8 @@ export const GateCard = forwardRef<HTMLDivElement, GateCardProps>(function GateC
 export interface GatesProps extends HTMLAttributes<HTMLDivElement> {
   /** Default: the enclosing turn. */
   turnId?: string
+  /** Passed to each `GateCard` (default true): false where the turn draws the held calls' own cards. */
+  showCall?: boolean
 }
 
 /**
@@ -221,13 +230,13 @@ export interface GatesProps extends HTMLAttributes<HTMLDivElement> {
  * @example
  * <Gates turnId={turnId} />
  */
-export const Gates = forwardRef<HTMLDivElement, GatesProps>(function Gates({ turnId: explicit, ...rest }, ref) {
+export const Gates = forwardRef<HTMLDivElement, GatesProps>(function Gates({ turnId: explicit, showCall, ...rest }, ref) {
   const turnId = useTurnIdFrom(explicit)
   const ids = useAgentSelector((s) => (turnId ? own(s.turns, turnId)?.gateIds : undefined) ?? NONE)
   if (ids.length === 0) return null
   return (
     <div {...rest} ref={ref} data-weft="gates">
-      {ids.map((id) => <GateCard key={id} id={id} />)}
+      {ids.map((id) => <GateCard key={id} id={id} showCall={showCall} />)}
     </div>
   )
 })

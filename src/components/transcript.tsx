@@ -116,7 +116,8 @@ const Turn = memo(forwardRef<HTMLElement, TranscriptTurnProps>(function Transcri
           <>
             {turn.role === 'assistant' && <TraceHeadline />}
             <Content />
-            <Gates />
+            {/* The held calls' cards are in the content: their input shows there, once. */}
+            <Gates showCall={false} />
             <Sources />
             <Suggestions />
             <TurnError />

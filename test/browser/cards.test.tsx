@@ -145,8 +145,11 @@ describe('gate cards', () => {
     const card = screen.getByRole('group', { name: 'Approval needed' })
     expect(document.activeElement).toBe(card)
     expect(within(card).getByText('Send this email?')).toBeTruthy()
-    expect(card.querySelector('[data-weft="gate-call"] [data-weft="tool-name"]')!.textContent).toBe('get_weather')
-    expect(card.querySelector<HTMLDetailsElement>('[data-weft="gate-call"]')!.open).toBe(false)
+    // The held call's input shows once, in its own card, open while it waits.
+    expect(card.querySelector('[data-weft="gate-call"]')).toBeNull()
+    expect(document.querySelector<HTMLDetailsElement>('[data-weft="tool"]')!.open).toBe(true)
+    expect(document.querySelector('[data-weft="tool-input"]')!.textContent).toContain('nadia@contoso.example')
+    expect(card.textContent).not.toContain('nadia@contoso.example')
     fireEvent.change(within(card).getByRole('textbox', { name: 'Reason (optional)' }), { target: { value: 'Wrong recipient' } })
     fireEvent.click(within(card).getByRole('button', { name: 'Reject' }))
     expect(onGateAnswer).toHaveBeenCalledWith(expect.objectContaining({ id: 'g1' }), 'rejected', { reason: 'Wrong recipient' })

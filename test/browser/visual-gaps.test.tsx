@@ -8,7 +8,8 @@ import '../../src/components/styles.css'
 import { act, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { Composer } from '../../src/components/composer'
-import { GateCard } from '../../src/components/gate-card'
+import { GateCard, Gates } from '../../src/components/gate-card'
+import { Transcript } from '../../src/components/transcript'
 import { TraceHeadline } from '../../src/components/trace'
 import type { Op } from '../../src/core/model/ops'
 import { WeftCallbacksProvider } from '../../src/components/callbacks'
@@ -92,5 +93,32 @@ describe('a plain answer\'s headline', () => {
     expect(headline(stepAnswer([...tool], false))).toBe('Step 1')
     const nested: Op = { op: 'trace.node', turnId: 't1', node: { id: 't1/search', parentId: 't1/step/1', kind: 'search', label: 'Searched the web', status: 'done' } }
     expect(headline(stepAnswer([nested, text], true))).toBe('1 step')
+  })
+})
+
+describe('a held call\'s input, once', () => {
+  const ops: Op[] = [
+    { op: 'turn.open', turnId: 't1', role: 'assistant' },
+    { op: 'message.put', turnId: 't1', messageId: 'c1', type: 'tool', status: 'streaming', props: { toolCallId: 'c1', name: 'send_email', state: 'approval-requested', input: { to: 'nadia@contoso.example' } } },
+    { op: 'gate.open', gate: { id: 'g1', turnId: 't1', kind: 'tool-approval', toolCallId: 'c1', question: 'Send it?', payload: { to: 'nadia@contoso.example' } } },
+  ]
+  const inputs = () => [...document.querySelectorAll('pre')].filter((pre) => pre.textContent!.includes('nadia@contoso.example')).length
+
+  it('in a transcript: the open tool card shows it, the gate does not (nor as its payload)', () => {
+    renderWith(storeWith(ops), <WeftCallbacksProvider onGateAnswer={() => undefined}><Transcript.Root /></WeftCallbacksProvider>)
+    const gate = document.querySelector('[data-weft="gate"]')!
+    expect(gate.querySelector('details')).toBeNull()
+    expect(gate.textContent).not.toContain('nadia')
+    expect(document.querySelector<HTMLDetailsElement>('[data-weft="tool"]')!.open).toBe(true)
+    expect(inputs()).toBe(1)
+  })
+
+  it('a gate on its own still shows the call it holds, and Gates passes showCall on', () => {
+    const { unmount } = renderWith(storeWith(ops), <GateCard id="g1" />)
+    expect(document.querySelector('[data-weft="gate-call"] [data-weft="tool-name"]')!.textContent).toBe('send_email')
+    expect(inputs()).toBe(1)
+    unmount()
+    renderWith(storeWith(ops), <Gates turnId="t1" showCall={false} />)
+    expect(document.querySelector('[data-weft="gate"] details')).toBeNull()
   })
 })
