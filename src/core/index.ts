@@ -40,7 +40,7 @@ export {
   emptyState,
   type AgentState, type Turn, type Block, type Thread, type Message, type TraceNode, type Gate, type Source,
   type StreamStatus, type TurnStatus, type MessageStatus, type TraceStatus, type GateStatus, type ToolState, type ProtocolName,
-  type SpanStatus, type StreamCursor, type TraceActor,
+  type SpanStatus, type StreamCursor, type TraceActor, type QueuedMessage,
 } from './model/model'
 export {
   partProps, type MessagePart, type PartProps, type TypeOfKey,

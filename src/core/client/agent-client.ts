@@ -16,7 +16,8 @@ import { edit, regenerate, submit } from './commands'
 import type { ClientContext } from './context'
 import { ContinuationLoop, refused } from './continuation-loop'
 import type { ActionResult, AnswerResult, GateResponse } from './gates'
-import type { AgentClientOptions, SendInput } from './options'
+import type { AgentClientOptions, SendInput, SendOptions } from './options'
+import { MessageQueue } from './queue'
 import { attach, retry } from './reattach'
 import { detach } from './run-end'
 import { RunDriver } from './run-driver'
@@ -34,7 +35,7 @@ import { halt } from './turn-runner'
 export class AgentClient {
   readonly store: AgentStore
   private options: AgentClientOptions
-  private readonly parts: { context: ClientContext; driver: RunDriver; loop: ContinuationLoop }
+  private readonly parts: { context: ClientContext; driver: RunDriver; loop: ContinuationLoop; queue: MessageQueue }
 
   constructor(store: AgentStore, options: AgentClientOptions) {
     this.store = store
@@ -50,7 +51,9 @@ export class AgentClient {
         return client.options
       },
     }
-    this.parts = { context, driver, loop: new ContinuationLoop(context) }
+    const loop = new ContinuationLoop(context)
+    const queue = new MessageQueue(context, loop, (input) => submit(context, loop, input, undefined))
+    this.parts = { context, driver, loop, queue }
     preloadFor(options)
   }
 
@@ -75,11 +78,54 @@ export class AgentClient {
    * stream ends (and any client tools and the requests they lead to are done);
    * never rejects (failures land in the store as typed errors).
    *
+   * While a run is active (see `whileRunning`), the message is queued by default:
+   * it shows in the store's `queue` and goes when the turn ends normally, and the
+   * call resolves once it is queued. `{ whileRunning: 'steer' }` stops the run
+   * (its partial answer stays, as interrupted) and sends the message at once.
+   *
    * @example
    * await client.send({ text: 'Summarise this', files: [pdf] })
+   * await client.send('Shorter, please', { whileRunning: 'steer' })
    */
-  async send(input?: SendInput): Promise<void> {
-    await submit(this.parts.context, this.parts.loop, input, undefined)
+  async send(input?: SendInput, options?: SendOptions): Promise<void> {
+    const { context, loop, queue } = this.parts
+    if ((options?.whileRunning ?? this.options.whileRunning ?? 'queue') === 'queue' && queue.running()) {
+      queue.add(input)
+      return
+    }
+    await this.then(submit(context, loop, input, undefined))
+  }
+
+  /**
+   * Change the text of a queued message. Refused once it was sent or cancelled.
+   *
+   * @example
+   * client.editQueued(queued.id, 'And in Lyon?')
+   */
+  editQueued(id: string, text: string): ActionResult {
+    return this.parts.queue.edit(id, text)
+  }
+
+  /**
+   * Take a message off the queue; it is never sent. Refused once it was sent.
+   *
+   * @example
+   * client.cancelQueued(queued.id)
+   */
+  cancelQueued(id: string): ActionResult {
+    return this.parts.queue.cancel(id)
+  }
+
+  /**
+   * Send a queued message now (by default the first): a run still active is
+   * stopped first, as a steer does. The way to send a queue that a stop or a
+   * failure held back, or that came with a loaded conversation.
+   *
+   * @example
+   * await client.sendQueued()
+   */
+  sendQueued(id?: string): Promise<ActionResult> {
+    return this.parts.queue.sendNow(id)
   }
 
   /**
@@ -90,7 +136,7 @@ export class AgentClient {
    * await client.regenerate()
    */
   regenerate(turnId?: string): Promise<ActionResult> {
-    return regenerate(this.parts.context, this.parts.loop, turnId)
+    return this.then(regenerate(this.parts.context, this.parts.loop, turnId))
   }
 
   /**
@@ -101,7 +147,7 @@ export class AgentClient {
    * await client.edit(userTurnId, 'What about Lyon?')
    */
   edit(turnId: string, input: SendInput): Promise<ActionResult> {
-    return edit(this.parts.context, this.parts.loop, turnId, input)
+    return this.then(edit(this.parts.context, this.parts.loop, turnId, input))
   }
 
   /**
@@ -129,7 +175,7 @@ export class AgentClient {
    * await client.answer(gate.id, { approved: true })
    */
   answer<Kind extends string = string>(gateId: string, response: GateResponse<Kind>): Promise<AnswerResult> {
-    return this.parts.loop.answer(gateId, response)
+    return this.then(this.parts.loop.answer(gateId, response))
   }
 
   /**
@@ -142,7 +188,7 @@ export class AgentClient {
    * useEffect(() => { void client.attach() }, [client])
    */
   attach(): Promise<boolean> {
-    return attach(this.parts.context)
+    return this.then(attach(this.parts.context))
   }
 
   /**
@@ -154,7 +200,7 @@ export class AgentClient {
    * if (status === 'error') await client.retry()
    */
   retry(): Promise<void> {
-    return retry(this.parts.context)
+    return this.then(retry(this.parts.context))
   }
 
   /**
@@ -168,6 +214,13 @@ export class AgentClient {
   stop(): void {
     this.parts.loop.stopped()
     halt(this.parts.context)
+  }
+
+  /** Once an action's run and loop are over, the queue may send its next message. */
+  private async then<T>(action: Promise<T>): Promise<T> {
+    const result = await action
+    this.parts.queue.drain()
+    return result
   }
 
   /**

@@ -36,6 +36,11 @@ export class ContinuationLoop {
 
   constructor(private readonly ctx: ClientContext) {}
 
+  /** True while the turn owes its server answers or tool results, or a continuation of it is on its way. */
+  busy(turnId: string): boolean {
+    return this.unsent.has(turnId) || this.continuing.has(turnId)
+  }
+
   /** The person stopped: what has not left yet is withdrawn when the loop next moves. */
   stopped(): void {
     this.stops += 1

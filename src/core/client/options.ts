@@ -23,6 +23,27 @@ import type { StreamTransport } from '../transport/transport'
 export type SendInput = string | { text?: string; files?: readonly Blob[]; [key: string]: unknown }
 
 /**
+ * What a `send` does while a run is active: `'queue'` keeps the message until the
+ * turn ends; `'steer'` stops the run (its partial answer stays, as interrupted)
+ * and sends the message at once, so the model reads its cut-off answer, then it.
+ *
+ * @example
+ * const mode: WhileRunning = 'steer'
+ */
+export type WhileRunning = 'queue' | 'steer'
+
+/**
+ * Options of one `send`.
+ *
+ * @example
+ * await client.send('Actually, make it Lyon', { whileRunning: 'steer' })
+ */
+export interface SendOptions {
+  /** Overrides the client's `whileRunning` for this send. */
+  whileRunning?: WhileRunning
+}
+
+/**
  * What a `StreamSource` is given for one send.
  *
  * @example
@@ -220,8 +241,22 @@ export interface AgentClientOptions {
   onError?: (error: WeftError) => void
   /** When batched ops reach the store (default: once per animation frame in a browser, once per network read elsewhere). */
   scheduler?: Scheduler
+  /**
+   * The clock a turn's timing is stamped with (ms since the epoch; default
+   * `Date.now`): when each request is sent, its first token arrives and it ends
+   * (`Turn.timing`). Tests pass a fake one.
+   */
+  clock?: () => number
   /** Resume dropped streams (see `ResumeOptions`). */
   resume?: ResumeOptions
+  /**
+   * What a `send` does while a run is active (streaming, reconnecting, waiting for
+   * a gate's answer or a client tool): `'queue'` (default) keeps the message in the
+   * store's `queue` and sends it when the turn ends; `'steer'` stops the run,
+   * keeps its partial answer as interrupted, and sends the message at once.
+   * `send(input, { whileRunning })` overrides it per call.
+   */
+  whileRunning?: WhileRunning
 }
 
 /**

@@ -39,6 +39,7 @@ export function stateProblem(state: unknown): string | undefined {
     ?? eachEntry(gates, 'gate', gateProblem)
     ?? treeProblem(state, turns)
     ?? cursorProblem(cursor)
+    ?? queueProblem(state.queue)
 }
 
 /** Each entry is an object whose `id` is its key, then `check` it; the first problem names the entry. */
@@ -213,4 +214,15 @@ function isIdList(value: unknown): value is string[] {
     if (typeof id !== 'string' || !isSafeKey(id)) return false
   }
   return true
+}
+
+/** A queue is absent, or a list of messages with a safe string id and string text. */
+function queueProblem(queue: unknown): string | undefined {
+  if (queue === undefined) return undefined
+  if (!Array.isArray(queue)) return 'queue is not a list'
+  for (const [i, queued] of queue.entries()) {
+    if (!isRecord(queued) || typeof queued.id !== 'string' || !isSafeKey(queued.id) || typeof queued.text !== 'string') return `queue[${i}] is not a queued message`
+    if (queued.files !== undefined && !(typeof queued.files === 'number' && Number.isInteger(queued.files) && queued.files > 0)) return `queue[${i}]: files is not a count`
+  }
+  return undefined
 }

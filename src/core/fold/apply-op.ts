@@ -4,9 +4,9 @@
  * patching the agent state and hydrating history.
  */
 import { weftError } from '../model/errors'
-import type { AgentState } from '../model/model'
+import type { AgentState, QueuedMessage } from '../model/model'
 import type { Op, OpOf } from '../model/ops'
-import { isRecord, mergedRecord, own } from '../util/record'
+import { isRecord, isSafeKey, mergedRecord, own } from '../util/record'
 import { messageIn } from '../model/message-table'
 import { prependChain, selectTurnBranch } from './branches'
 import { failToolNode, upsertTraceNode } from './trace'
@@ -136,6 +136,16 @@ export function applyOp(state: AgentState, op: Exclude<Op, OpOf<'message.delta'>
     case 'hydrate':
       hydrate(state, op)
       return
+    case 'queue.put':
+      putQueued(state, op.message)
+      return
+    case 'queue.remove': {
+      const queue = (state.queue ?? []).filter((queued) => queued.id !== op.id)
+      // An empty queue is no queue: a state that never queued and one that emptied its queue are equal.
+      if (queue.length > 0) state.queue = queue
+      else delete state.queue
+      return
+    }
     default: {
       // A new op added to the union without a case here fails to compile; one that
       // arrives at runtime anyway (a host's own decoder) becomes a problem.
@@ -143,6 +153,20 @@ export function applyOp(state: AgentState, op: Exclude<Op, OpOf<'message.delta'>
       throw new Error(`unknown op ${String((unhandled as { op?: unknown }).op)}`)
     }
   }
+}
+
+/** Only the fields a queued message has, as plain strings and counts: the queue is saved with the conversation. */
+function putQueued(state: AgentState, message: QueuedMessage): void {
+  if (typeof message.id !== 'string' || !isSafeKey(message.id) || typeof message.text !== 'string') {
+    recordProblem(state, undefined, weftError('validation', 'a queued message needs a string id and text', { code: 'queue.put' }))
+    return
+  }
+  const files = typeof message.files === 'number' && Number.isInteger(message.files) && message.files > 0 ? message.files : undefined
+  const clean: QueuedMessage = { id: message.id, text: message.text, ...(files !== undefined ? { files } : {}) }
+  const queue = (state.queue ??= [])
+  const at = queue.findIndex((queued) => queued.id === clean.id)
+  if (at >= 0) queue[at] = clean
+  else queue.push(clean)
 }
 
 function hydrate(state: AgentState, op: OpOf<'hydrate'>): void {

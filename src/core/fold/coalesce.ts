@@ -33,7 +33,7 @@ export interface MergedBatch {
 /** Ops that change no message's content and may sit between appends being merged. */
 const NEUTRAL: ReadonlySet<Op['op']> = new Set<Op['op']>([
   'cursor', 'trace.node', 'trace.fail', 'source.add', 'problem', 'stream.status', 'gate.open', 'gate.resolve',
-  'agentState.set', 'turn.open', 'turn.update', 'block.open', 'block.close', 'thread.open', 'thread.close',
+  'agentState.set', 'queue.put', 'queue.remove', 'turn.open', 'turn.update', 'block.open', 'block.close', 'thread.open', 'thread.close',
 ])
 
 /**

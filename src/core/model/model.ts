@@ -242,6 +242,22 @@ export interface StreamCursor {
 }
 
 /**
+ * A message the person sent while the agent was still running, waiting in the
+ * store to be sent (see `AgentClient.send`'s `whileRunning`). Plain data, so it
+ * is saved with the conversation; the files it carries stay with the client that
+ * queued it and are not saved.
+ *
+ * @example
+ * const queued: QueuedMessage = { id: 'queued-1', text: 'And in Lyon?' }
+ */
+export interface QueuedMessage {
+  id: string
+  text: string
+  /** How many files go with it (the files themselves are held by the client, not the store). */
+  files?: number
+}
+
+/**
  * Everything one store holds.
  *
  * @example
@@ -269,6 +285,11 @@ export interface AgentState {
   /** Shared agent state (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`). */
   agentState: Record<string, unknown>
   activeTurnId?: string
+  /**
+   * Messages sent while the agent ran, in the order they go; absent when none
+   * waits. The client sends them once the running turn ends normally.
+   */
+  queue?: QueuedMessage[]
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { WeftError } from './errors'
 import type {
-  Gate, GateStatus, Message, MessageStatus, Source, SpanStatus, StreamCursor, StreamStatus,
+  Gate, GateStatus, Message, MessageStatus, QueuedMessage, Source, SpanStatus, StreamCursor, StreamStatus,
   TraceNode, Turn, TurnStatus,
 } from './model'
 
@@ -85,6 +85,10 @@ export type Op =
    * code, so a host that never patches ships none, and every op stays plain data.
    */
   | { op: 'agentState.set'; value: Record<string, unknown> }
+  /** Queue a message at the end of `queue`, or change the text of the queued message with its id. */
+  | { op: 'queue.put'; message: QueuedMessage }
+  /** Take a message off `queue` (it was sent, or cancelled). */
+  | { op: 'queue.remove'; id: string }
   /** Merge turns from history: known ids update in place, new ones go at `at`. */
   | { op: 'hydrate'; turns: HydratedTurn[]; at: 'start' | 'end' }
 

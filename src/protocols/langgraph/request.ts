@@ -24,6 +24,8 @@ export const LANGGRAPH_STREAM_MODES: readonly string[] = ['values', 'messages-tu
  * - a new message: `input: { messages: [the user's message] }`, forked from the
  *   checkpoint the previous answer ended at (so a message sent on another branch
  *   goes on from that branch, and an edit forks before the message it replaces);
+ *   after an answer the person stopped (a steer), its partial text goes first as an
+ *   assistant message, since the cancelled run never wrote it to the thread;
  * - a regenerate: `input: null` from the checkpoint where the question was asked;
  * - answers to interrupts: `command: { resume }` (one answer as it is, several by interrupt id);
  * - client tool results: `input: { messages: [tool messages] }`.
@@ -45,7 +47,9 @@ export function langGraphRequest(context: RequestContext): RequestBody {
   } else {
     const question = own(state.turns, path.at(-1) ?? '')
     const message = question ? userMessage(state, question) : undefined
-    body.input = { messages: message ? [message] : [] }
+    const before = question?.parentId ? own(state.turns, question.parentId) : undefined
+    const interrupted = before?.role === 'assistant' && before.status === 'aborted' ? partialAnswer(state, before) : undefined
+    body.input = { messages: message ? (interrupted ? [interrupted, message] : [message]) : [] }
     const from = question ? forkPoint(state, question) : undefined
     if (from) body.checkpoint = { checkpoint_id: from, checkpoint_ns: '' }
   }
@@ -95,6 +99,13 @@ function userMessage(state: AgentState, turn: Turn): Record<string, unknown> | u
     content.push(mediaType.startsWith('image/') ? { type: 'image_url', image_url: { url } } : { type: 'file', url, mime_type: mediaType })
   }
   return { id: first.id, role: 'user', content }
+}
+
+/** A stopped answer's text as an AI message, when it said anything. */
+function partialAnswer(state: AgentState, turn: Turn): Record<string, unknown> | undefined {
+  const text = turn.messageIds.map((id) => messageIn(state.messages, id)).filter((m): m is Message => m?.type === 'text' && m.role !== 'user')
+    .map((m) => (typeof m.props.content === 'string' ? m.props.content : '')).join('')
+  return text ? { role: 'assistant', content: text } : undefined
 }
 
 /** One answer goes as it is (`Command({ resume: value })`); several go by interrupt id. */

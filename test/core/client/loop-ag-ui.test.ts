@@ -57,13 +57,36 @@ function respond(input: RunAgentInput): BaseEvent[] {
   return events
 }
 
+/** The events up to the first text, then the rest after a pause (time to steer). */
+function slowResponse(encoder: EventEncoder, events: BaseEvent[]): Response {
+  const first = events.findIndex((event) => event.type === EventType.TEXT_MESSAGE_CONTENT) + 1
+  const bytes = (part: BaseEvent[]) => new TextEncoder().encode(part.map((event) => encoder.encodeSSE(event)).join(''))
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes(events.slice(0, first)))
+      setTimeout(() => {
+        try {
+          controller.enqueue(bytes(events.slice(first)))
+          controller.close()
+        } catch {
+          // The client went away (it steered).
+        }
+      }, 400)
+    },
+  })
+  return new Response(body, { headers: { 'content-type': encoder.getContentType() } })
+}
+
 beforeAll(async () => {
   server = await startWebServer(async (request) => {
     const parsed = RunAgentInputSchema.safeParse(await request.json())
     if (!parsed.success) return new Response(parsed.error.message, { status: 422 })
     inputs.push(parsed.data as RunAgentInput)
     const encoder = new EventEncoder()
-    const body = respond(parsed.data as RunAgentInput).map((event) => encoder.encodeSSE(event)).join('')
+    const events = respond(parsed.data as RunAgentInput)
+    const last = parsed.data.messages.at(-1)
+    if (last?.role === 'user' && String(last.content).includes('slowly')) return slowResponse(encoder, events)
+    const body = events.map((event) => encoder.encodeSSE(event)).join('')
     return new Response(body, { headers: { 'content-type': encoder.getContentType() } })
   })
 })
@@ -159,5 +182,44 @@ describe('AG-UI: regenerate and edit', () => {
     expect(inputs[0]!.messages[0]).toMatchObject({
       role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'data', value: 'YWJj', mimeType: 'image/png' } }],
     })
+  })
+})
+
+describe('AG-UI: a message sent while the answer streams', () => {
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  const answerText = () => {
+    const s = store.getState()
+    return s.turnIds[1] ? textOf(s, s.turnIds[1]) : ''
+  }
+
+  it('steered: the schema accepts the input, whose messages end with the interrupted answer and the new message', async () => {
+    const c = client()
+    const first = c.send('tell me slowly')
+    await until(() => answerText() !== '')
+    await c.send('In Lyon?', { whileRunning: 'steer' })
+    await first
+    const s = store.getState()
+    expect(s.error).toBeUndefined()
+    expect(s.turnIds.map((id) => s.turns[id]!.status)).toEqual(['done', 'aborted', 'done', 'done'])
+    expect(inputs).toHaveLength(2)
+    expect(inputs[1]!.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'tell me slowly'], ['assistant', expect.stringMatching(/^echo tell me slowly #\d+$/)], ['user', 'In Lyon?'],
+    ])
+    expect(textOf(s, s.turnIds[3]!)).toMatch(/^echo In Lyon\? #\d+$/)
+  })
+
+  it('queued: the message goes in the next run, after the finished answer', async () => {
+    const c = client()
+    const first = c.send('tell me slowly')
+    await until(() => answerText() !== '')
+    await c.send('In Lyon?')
+    expect(inputs).toHaveLength(1)
+    await first
+    await until(() => !c.busy && store.getState().turnIds.length === 4 && store.getState().status === 'done')
+    const s = store.getState()
+    expect(s.turnIds.map((id) => s.turns[id]!.status)).toEqual(['done', 'done', 'done', 'done'])
+    expect(inputs[1]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user'])
   })
 })

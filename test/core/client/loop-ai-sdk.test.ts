@@ -70,6 +70,27 @@ const tools = {
 let server: WebServer
 let store: AgentStore
 const received: UIMessage[][] = []
+/** The prompt the model was given, per request. */
+const prompts: LanguageModelV3Prompt[] = []
+
+/** A question that asks for a slow answer: its first words, then the rest after a pause (time to steer). */
+const isSlow = (prompt: LanguageModelV3Prompt) => {
+  const last = prompt.at(-1)
+  return last?.role === 'user' && last.content.some((part) => part.type === 'text' && part.text.includes('slowly'))
+}
+
+function slowly(parts: LanguageModelV3StreamPart[]): ReadableStream<LanguageModelV3StreamPart> {
+  const first = parts.findIndex((part) => part.type === 'text-delta') + 1
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts.slice(0, first)) controller.enqueue(part)
+      setTimeout(() => {
+        for (const part of parts.slice(first)) controller.enqueue(part)
+        controller.close()
+      }, 400)
+    },
+  })
+}
 
 beforeAll(async () => {
   server = await startWebServer(async (request) => {
@@ -79,7 +100,10 @@ beforeAll(async () => {
     const model = new MockLanguageModelV3({
       // The model takes uploaded images by URL, as hosted providers do.
       supportedUrls: { 'image/*': [/^http:\/\/127\.0\.0\.1/] },
-      doStream: async ({ prompt }) => ({ stream: simulateReadableStream({ chunks: reply(prompt), chunkDelayInMs: null }) }),
+      doStream: async ({ prompt }) => {
+        prompts.push(prompt)
+        return { stream: isSlow(prompt) ? slowly(reply(prompt)) : simulateReadableStream({ chunks: reply(prompt), chunkDelayInMs: null }) }
+      },
     })
     const result = streamText({ model, messages: await convertToModelMessages(messages, { tools }), tools })
     return result.toUIMessageStreamResponse({ originalMessages: messages, generateMessageId: () => `msg-${++answers}` })
@@ -90,6 +114,7 @@ beforeEach(() => {
   store = createAgentStore()
   server.bodies.length = 0
   received.length = 0
+  prompts.length = 0
 })
 
 function client(extra: Partial<ConstructorParameters<typeof AgentClient>[1]> = {}): AgentClient {
@@ -325,5 +350,47 @@ describe('AI SDK route: files', () => {
     await c.send({ text: 'ok', files: [new File(['x'], 'a.png', { type: 'image/png' })] })
     expect(lastBody().messages[0]!.parts[0]).toMatchObject({ type: 'file', url: `${server.url}/files/a.png`, mediaType: 'image/png' })
     expect(textOf(store.getState(), store.getState().turnIds[1]!)).toBe(`file image/png says ${server.url}/files/a.png`)
+  })
+})
+
+describe('AI SDK route: a message sent while the answer streams', () => {
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+
+  it('steered: the route validates the interrupted answer and the model reads it before the new message', async () => {
+    const c = client()
+    const first = c.send('tell me slowly')
+    await until(() => path(store.getState()).length === 2 && textOf(store.getState(), store.getState().turnIds[1]!) !== '')
+    const partial = textOf(store.getState(), store.getState().turnIds[1]!)
+    expect(partial).toBe('echo')
+    await c.send('In Lyon?', { whileRunning: 'steer' })
+    await first
+    const s = store.getState()
+    expect(s.error).toBeUndefined()
+    expect(path(s).map((t) => t.status)).toEqual(['done', 'aborted', 'done', 'done'])
+    expect(textOf(s, s.turnIds[3]!)).toMatch(/^echo In Lyon\? #\d+$/)
+    // validateUIMessages took it, and convertToModelMessages gave the model the partial answer, then the new message.
+    expect(received).toHaveLength(2)
+    const said = (content: LanguageModelV3Prompt[number]['content']) =>
+      (typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join(''))
+    expect(prompts[1]!.map((m) => [m.role, said(m.content)])).toEqual([
+      ['user', 'tell me slowly'], ['assistant', 'echo'], ['user', 'In Lyon?'],
+    ])
+  })
+
+  it('queued: the route gets the finished answer, then the queued message', async () => {
+    const c = client()
+    const first = c.send('tell me slowly')
+    await until(() => path(store.getState()).length === 2 && textOf(store.getState(), store.getState().turnIds[1]!) !== '')
+    await c.send('In Lyon?')
+    expect(store.getState().queue?.map((q) => q.text)).toEqual(['In Lyon?'])
+    await first
+    await until(() => !c.busy && path(store.getState()).length === 4 && store.getState().status === 'done')
+    const s = store.getState()
+    expect(path(s).map((t) => t.status)).toEqual(['done', 'done', 'done', 'done'])
+    expect(received).toHaveLength(2)
+    expect(prompts[1]!.map((m) => m.role)).toEqual(['user', 'assistant', 'user'])
+    expect(textOf(s, s.turnIds[1]!)).toMatch(/^echo tell me slowly #\d+$/)
   })
 })
