@@ -15,7 +15,7 @@ export { createAgentStore, snapshot, type AgentStore, type AgentStoreState, type
 export { syncScheduler, type Scheduler } from './store/batcher'
 
 // The client: one conversation against one endpoint.
-export { AgentClient, type AgentClientOptions, type SendInput, type StreamSource } from './client'
+export { AgentClient, type AgentClientOptions, type SendInput, type SendOptions, type WhileRunning, type StreamSource } from './client'
 export type { RequestBody, SourceBuildOptions, StreamSourceContext, StreamSourceCancelContext } from './client/options'
 export type {
   ActionResult, AnswerResult, ApprovalResponse, AttachmentLimits, ClientTool, GateResponse, InterruptDecision, JsonValue,
@@ -42,6 +42,7 @@ export {
   type StreamStatus, type TurnStatus, type MessageStatus, type TraceStatus, type GateStatus, type ToolState, type ProtocolName,
   type SpanStatus, type StreamCursor, type TraceActor, type QueuedMessage,
 } from './model/model'
+export type { TokenUsage, TurnTiming, RunTiming } from './model/usage'
 export {
   partProps, type MessagePart, type PartProps, type TypeOfKey,
   type TextProps, type ReasoningProps, type ToolProps, type FileProps, type DataProps, type ErrorProps,

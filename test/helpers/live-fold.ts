@@ -70,12 +70,15 @@ export function recordedFold(text: string, turnId: string, protocol?: ProtocolNa
 }
 
 /**
- * What both paths must agree on: the conversation itself. The stream status and
- * the cursor belong to the connection (the live path has one, a recording not).
+ * What both paths must agree on: the conversation itself. The stream status,
+ * the cursor and the turns' timing belong to the connection (the live path has
+ * one, a recording not).
  */
 export function comparable(state: AgentState): Omit<AgentState, 'status' | 'error' | 'cursor' | 'activeTurnId'> {
   const { status: _s, error: _e, cursor: _c, activeTurnId: _a, ...rest } = state
-  return JSON.parse(JSON.stringify(rest)) as Omit<AgentState, 'status' | 'error' | 'cursor' | 'activeTurnId'>
+  const copy = JSON.parse(JSON.stringify(rest)) as Omit<AgentState, 'status' | 'error' | 'cursor' | 'activeTurnId'>
+  for (const turn of Object.values(copy.turns)) delete turn.timing
+  return copy
 }
 
 function snapshot(state: AgentState): AgentState {

@@ -14,6 +14,7 @@ import type { RequestPlan } from './request-plan'
 import type { ActiveRun, Outcome } from './run'
 import { isSettled, transition } from './run-state'
 import { toolMessage } from './tool-calls'
+import { stampDecoded } from './timing'
 
 /** How long the client waits for more bytes after the protocol's own end before it closes the connection. */
 const DEFAULT_END_GRACE_MS = 300
@@ -135,6 +136,8 @@ function fold(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
   run.memory.ledger.record(item)
   if (item.frame.id !== undefined) run.lastEventId = item.frame.id === '' ? undefined : item.frame.id
   run.batcher.push(ops)
+  const stamp = run.stamps ? stampDecoded(run, ops) : undefined
+  if (stamp) run.batcher.push([stamp])
   if (!run.announced && reader.protocol) {
     run.announced = true
     run.batcher.push([{ op: 'turn.update', turnId: run.turnId, protocol: reader.protocol }, { op: 'cursor', cursor: { protocol: reader.protocol } }])

@@ -85,6 +85,7 @@ export async function retry(ctx: ClientContext): Promise<void> {
   run.streamUrl = previous.streamUrl
   run.lastEventId = previous.lastEventId
   run.savedText = previous.savedText
+  run.stamps = previous.stamps
   driver.active = run
   store.getState().dispatch([{ op: 'stream.status', status: 'reconnecting' }])
   transition(run, 'connecting')

@@ -11,9 +11,11 @@ import type { ResumeBinding } from '../resume/binding'
 import type { TurnMemory } from '../resume/turn-memory'
 import type { ResumeHandle } from '../resume/types'
 import type { AgentStore } from '../store/store'
+import type { RunTiming } from '../model/usage'
 import type { AgentClientOptions } from './options'
 import { persist } from './resume-persister'
 import { isSettled, type RunPhase } from './run-state'
+import { stampEnding } from './timing'
 import type { ClientToolRunner } from './tool-runner'
 
 /** A run in flight (or just ended): everything its connections share. */
@@ -53,6 +55,8 @@ export interface ActiveRun {
   failure?: WeftError
   /** The stream ended and its last batch waits for the next frame: a stop then lets it finish. */
   finishing?: boolean
+  /** The turn's runs as stamped so far, this run's last; absent for a run picked up after a reload, which stamps nothing. */
+  stamps?: RunTiming[]
 }
 
 /** How one connection ended. */
@@ -83,7 +87,7 @@ export interface RunStart {
 export function createRun(store: AgentStore, tools: ClientToolRunner, start: RunStart): ActiveRun {
   const { turnId, options, resume, memory } = start
   const batcher = createBatcher((ops) => {
-    store.getState().dispatch(ops)
+    store.getState().dispatch(stampEnding(run, ops))
     persist(run)
     if (!isSettled(run.phase)) tools.start(run.turnId, run.options.tools)
   }, options.scheduler ?? defaultScheduler(), (thrown) => {
@@ -101,5 +105,5 @@ export function createRun(store: AgentStore, tools: ClientToolRunner, start: Run
 
 /** Fold ops into the run's store now, outside the batcher. */
 export function dispatchNow(run: ActiveRun, ops: readonly Op[]): void {
-  run.store.getState().dispatch(ops)
+  run.store.getState().dispatch(stampEnding(run, ops))
 }

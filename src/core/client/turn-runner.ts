@@ -19,6 +19,7 @@ import { defaultRequest, hostBody, type RequestPlan } from './request-plan'
 import { abort, fail } from './run-end'
 import { createRun } from './run'
 import { isSettled, transition } from './run-state'
+import { startStamps, timingOp } from './timing'
 
 /** One request to stream into a turn. */
 export interface TurnPlan {
@@ -53,8 +54,10 @@ export async function runTurn(ctx: ClientContext, plan: TurnPlan): Promise<WeftE
   const { turnId } = plan
   // A run without resume still counts its events in a ledger; it never compares them.
   const memory: TurnMemory = binding ? binding.openMemory(store, turnId) : { ledger: new TurnLedger() }
+  const stamps = startStamps(store.getState(), turnId, plan.trigger === 'continue', options)
   store.getState().dispatch([
     ...plan.opening,
+    timingOp(turnId, stamps),
     { op: 'stream.status', status: 'connecting' },
     { op: 'cursor', cursor: { turnId, eventCount: 0, streamId: undefined, lastEventId: undefined, sequence: undefined, protocol: protocolName(options.protocol) } },
   ])
@@ -63,6 +66,7 @@ export async function runTurn(ctx: ClientContext, plan: TurnPlan): Promise<WeftE
   const runOptions = protocol && !options.protocol ? { ...options, protocol } : options
   const run = createRun(store, ctx.tools, { turnId, options: runOptions, resume: binding, memory, opened: true, fromStart: false })
   run.scope = plan.scope
+  run.stamps = stamps
   driver.active = run
   // Building the request (a host source, a protocol's builder) is part of connecting.
   transition(run, 'connecting')

@@ -5,6 +5,7 @@
  * crash; one that does not is quarantined by the conversation store, never drawn.
  */
 import { isRecord, isSafeKey } from '../util/record'
+import { isTurnTiming } from '../model/usage'
 
 type Table = Record<string, unknown>
 type Check = (value: Record<string, unknown>) => string | undefined
@@ -75,6 +76,7 @@ function turnProblem(turn: Table, tables: { messages: Table; blocks: Table; trac
   if (turn.error !== undefined && !isError(turn.error)) return 'error is not an error'
   if (turn.suggestions !== undefined && !isStringList(turn.suggestions)) return 'suggestions is not a list of strings'
   if (turn.usage !== undefined && !isRecord(turn.usage)) return 'usage is not an object'
+  if (turn.timing !== undefined && !isTurnTiming(turn.timing)) return 'timing is not a list of timed runs'
   return firstNot(turn, ['protocol', 'parentId', 'runId', 'threadId', 'finishReason'], isString, 'a string')
 }
 

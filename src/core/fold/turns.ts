@@ -41,6 +41,7 @@ export function updateTurn(turn: Turn, op: OpOf<'turn.update'> | OpOf<'turn.open
   if (op.threadId !== undefined) turn.threadId = op.threadId
   if (op.protocol !== undefined) turn.protocol = op.protocol
   if (op.usage !== undefined) turn.usage = cleanCopy(op.usage)
+  if (op.timing !== undefined) turn.timing = cleanCopy(op.timing)
   if (op.finishReason !== undefined) turn.finishReason = op.finishReason
   if (op.suggestions !== undefined) turn.suggestions = op.suggestions.filter((s) => typeof s === 'string')
   if (isRecord(op.metadata)) {

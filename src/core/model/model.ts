@@ -5,6 +5,7 @@
 import type { WeftError } from './errors'
 import type { MessageTable } from './message-table'
 import type { TraceTable } from './trace-table'
+import type { TokenUsage, TurnTiming } from './usage'
 
 /** Where the stream as a whole is. */
 export type StreamStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'done' | 'error' | 'aborted'
@@ -76,7 +77,10 @@ export interface Turn {
    * does not read (a run's start and end, say); it merges, objects key by key.
    */
   metadata: Record<string, unknown>
-  usage?: Record<string, unknown>
+  /** Tokens the answer used, as the protocol reported them (`TokenUsage`). */
+  usage?: TokenUsage
+  /** When the live client sent each request of the turn, saw its first token and its end. */
+  timing?: TurnTiming
   finishReason?: string
   /** Follow-up questions the agent suggests. */
   suggestions?: string[]

@@ -13,7 +13,7 @@ import type {
 export type DeltaAction = 'append' | 'replace' | 'merge' | 'set'
 
 /** Fields a turn can be opened or updated with. */
-export type TurnFields = Partial<Pick<Turn, 'runId' | 'threadId' | 'usage' | 'finishReason' | 'suggestions' | 'protocol'>> & {
+export type TurnFields = Partial<Pick<Turn, 'runId' | 'threadId' | 'usage' | 'timing' | 'finishReason' | 'suggestions' | 'protocol'>> & {
   /** Merged into the turn's metadata, key by key; `extra` merges into `metadata.extra` (objects key by key). */
   metadata?: Record<string, unknown>
 }

@@ -6,7 +6,7 @@
  * (`set`, not `append`), which makes a replay idempotent. This file reads the
  * runs and hands each event kind to its own module.
  */
-import { type DecodeContext, type Decoder, type FrameMeta, type Op, weftError } from '../../core/index'
+import { type DecodeContext, type Decoder, type FrameMeta, type Op, type TokenUsage, weftError } from '../../core/index'
 import { isRecord, nonEmpty, patchJsonData, toErrorType } from '../../protocol-kit/index'
 import { CHUNK_TYPES, createChunks } from './chunks'
 import { eventExtras } from './event-fields'
@@ -16,6 +16,7 @@ import { createSnapshots } from './snapshots'
 import { createAgUiStream, roleOf, type AgUiEvent } from './stream-state'
 import { createTextMessages } from './text-messages'
 import { createToolEvents } from './tool-events'
+import { agUiUsage } from './usage'
 
 export { agUiInputMessageId } from './stream-state'
 
@@ -251,8 +252,9 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     if (e.result !== undefined) metadata.result = e.result
     const outcome = isRecord(e.outcome) ? e.outcome : undefined
     if (outcome && Array.isArray(outcome.pendingToolCallIds)) metadata.pendingToolCallIds = outcome.pendingToolCallIds
-    const usage = usageOf(e.usage)
-    if (Object.keys(metadata).length > 0 || usage) ops.push({ op: 'turn.update', turnId, ...(usage ? { usage } : {}), ...(Object.keys(metadata).length ? { metadata } : {}) })
+    const usage = usageOps(e.usage)
+    ops.push(...usage.problems)
+    if (Object.keys(metadata).length > 0 || usage.usage) ops.push({ op: 'turn.update', turnId, ...(usage.usage ? { usage: usage.usage } : {}), ...(Object.keys(metadata).length ? { metadata } : {}) })
     if (outcome?.type === 'interrupt') {
       ops.push(...interrupts(outcome.interrupts))
       ops.push({ op: 'turn.finish', turnId, status: 'done', finishReason: 'interrupt' })
@@ -295,15 +297,22 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
     const code = nonEmpty(e.code)
     const known = toErrorType(code)
     const error = weftError(known === 'unknown' ? 'internal' : known, nonEmpty(e.message) ?? 'the agent run failed', { code })
-    const usage = usageOf(e.usage)
+    const usage = usageOps(e.usage)
     const ops: Op[] = [
       ...calls.closeOpen(),
-      ...(usage ? [{ op: 'turn.update', turnId, usage } as Op] : []),
+      ...usage.problems,
+      ...(usage.usage ? [{ op: 'turn.update', turnId, usage: usage.usage } as Op] : []),
       { op: 'turn.finish', turnId, status: 'error', error },
     ]
     runClosed(nonEmpty(e.runId))
     closedBy = 'RUN_ERROR'
     return ops
+  }
+
+  /** An event's usage, and a problem for each thing wrong with it. */
+  function usageOps(raw: unknown): { usage?: TokenUsage; problems: Op[] } {
+    const read = agUiUsage(raw)
+    return { usage: read?.usage, problems: (read?.problems ?? []).map((message) => problem(message, raw, 'invalid_usage')) }
   }
 
   /** Forget what the run left open; the fold closes the turn's blocks, threads and timeline. */
@@ -333,23 +342,4 @@ export function createAgUiDecoder(context: DecodeContext): Decoder {
       return ended
     },
   }
-}
-
-/** AG-UI sends usage as a list per model; the turn keeps the totals and the list. */
-function usageOf(raw: unknown): Record<string, unknown> | undefined {
-  if (isRecord(raw)) return raw
-  if (!Array.isArray(raw) || raw.length === 0) return undefined
-  const totals: Record<string, unknown> = { entries: raw }
-  for (const key of ['inputTokens', 'outputTokens', 'totalTokens', 'reasoningTokens', 'cachedInputTokens']) {
-    let sum = 0
-    let seen = false
-    for (const entry of raw) {
-      if (isRecord(entry) && typeof entry[key] === 'number') {
-        sum += entry[key] as number
-        seen = true
-      }
-    }
-    if (seen) totals[key] = sum
-  }
-  return totals
 }

@@ -3,7 +3,7 @@
  * `values` and thread history): their kind, the text and reasoning of their
  * content, and their tool calls. Pure readers, shared by the stream and history.
  */
-import { finiteNumber, idOf, isRecord, nonEmpty, stringOf } from '../../protocol-kit/index'
+import { finiteNumber, idOf, isRecord, nonEmpty, readUsage, stringOf, type ReadUsage, type UsageFields } from '../../protocol-kit/index'
 
 /** The kinds weft reads. */
 export type LcKind = 'ai' | 'tool' | 'human' | 'system' | 'remove' | 'other'
@@ -148,19 +148,29 @@ export function toolResultProps(message: Record<string, unknown>): { state: 'out
 }
 
 /**
- * The usage a chunk reports (`usage_metadata`), in weft's names.
+ * Where LangChain's `usage_metadata` keeps each count.
  *
  * @example
- * usageOf({ usage_metadata: { input_tokens: 10, output_tokens: 5, total_tokens: 15 } }) // { inputTokens: 10, outputTokens: 5, totalTokens: 15 }
+ * readUsage({ input_tokens: 10, output_tokens: 5 }, LC_USAGE_FIELDS).usage?.inputTokens // 10
  */
-export function usageOf(message: Record<string, unknown>): Record<string, number> | undefined {
-  const raw = isRecord(message.usage_metadata) ? message.usage_metadata : undefined
-  if (!raw) return undefined
-  const usage: Record<string, number> = {}
-  const pairs: Array<[string, string]> = [['input_tokens', 'inputTokens'], ['output_tokens', 'outputTokens'], ['total_tokens', 'totalTokens']]
-  for (const [wire, name] of pairs) {
-    const value = finiteNumber(raw[wire])
-    if (value !== undefined) usage[name] = value
-  }
-  return Object.keys(usage).length > 0 ? usage : undefined
+export const LC_USAGE_FIELDS: UsageFields = {
+  inputTokens: 'input_tokens', outputTokens: 'output_tokens', totalTokens: 'total_tokens',
+  reasoningTokens: 'output_token_details.reasoning', cachedInputTokens: 'input_token_details.cache_read',
+}
+
+/**
+ * The usage a message or chunk reports (`usage_metadata`), in weft's names, with
+ * the model its `response_metadata` names; undefined when it reports none.
+ *
+ * @example
+ * usageOf({ usage_metadata: { input_tokens: 10, output_tokens: 5, total_tokens: 15 } })?.usage
+ * // { inputTokens: 10, outputTokens: 5, totalTokens: 15, raw: { input_tokens: 10, output_tokens: 5, total_tokens: 15 } }
+ */
+export function usageOf(message: Record<string, unknown>): ReadUsage | undefined {
+  if (message.usage_metadata === undefined || message.usage_metadata === null) return undefined
+  const read = readUsage(message.usage_metadata, LC_USAGE_FIELDS)
+  const meta = isRecord(message.response_metadata) ? message.response_metadata : undefined
+  const model = nonEmpty(meta?.model_name) ?? nonEmpty(meta?.model)
+  if (read.usage && model) read.usage.model = model
+  return read
 }

@@ -4,7 +4,7 @@
  * results. An AI message keeps its LangGraph id; its reasoning is `<id>/reasoning`
  * and each tool call `<id>/<callId>`, so a call id a model reuses never merges two calls.
  */
-import type { Op } from '../../core/index'
+import type { Op, TokenUsage } from '../../core/index'
 import { MAX_PATH_SEGMENTS, nonEmpty, StreamedInput } from '../../protocol-kit/index'
 import { callPieces, contentText, sideReasoning, toolResultProps, usageOf, wholeCalls, type WholeCall } from './lc-messages'
 import type { AiMessage, LangGraphStream, NodeRow, ToolCall } from './stream-state'
@@ -222,14 +222,40 @@ function writeText(stream: LangGraphStream, call: ToolCall, ops: Op[]): void {
   call.unsent = ''
 }
 
-/** Usage per AI message; the turn holds the sum over the messages of the stream. */
+/**
+ * Usage per AI message (its chunks' counts added up, as LangChain adds chunks);
+ * the turn holds the sum over the messages of the stream, every record as it
+ * came in `raw`, and the model when the messages name one.
+ */
 function usage(stream: LangGraphStream, ai: AiMessage, chunk: Record<string, unknown>, ops: Op[]): void {
-  const reported = usageOf(chunk)
-  if (!reported) return
-  const merged: Record<string, number> = { ...stream.usage.get(ai.id) }
-  for (const [key, value] of Object.entries(reported)) merged[key] = (merged[key] ?? 0) + value
-  stream.usage.set(ai.id, merged)
-  const total: Record<string, number> = {}
-  for (const entry of stream.usage.values()) for (const [key, value] of Object.entries(entry)) total[key] = (total[key] ?? 0) + value
+  const read = usageOf(chunk)
+  if (!read) return
+  for (const problem of read.problems) ops.push(stream.problem(problem, chunk.usage_metadata, 'invalid_usage'))
+  if (!read.usage) return
+  const known = stream.usage.get(ai.id) ?? { raw: [] }
+  for (const name of COUNTS) {
+    const value = read.usage[name]
+    if (typeof value === 'number') known[name] = ((known[name] as number | undefined) ?? 0) + value
+  }
+  if (read.usage.model) known.model = read.usage.model
+  ;(known.raw as unknown[]).push(read.usage.raw)
+  stream.usage.set(ai.id, known)
+  const total: TokenUsage = {}
+  const raw: unknown[] = []
+  const models = new Set<string>()
+  for (const entry of stream.usage.values()) {
+    for (const name of COUNTS) {
+      const value = entry[name]
+      if (typeof value === 'number') total[name] = (total[name] ?? 0) + value
+    }
+    if (entry.model) models.add(entry.model)
+    raw.push(...(entry.raw as unknown[]))
+  }
+  // One model for every message: the turn's; several: each message's counts, to price apart.
+  if (models.size === 1) total.model = [...models][0]
+  else if (models.size > 1) total.byModel = [...stream.usage.values()].map(({ raw: _raw, ...entry }) => entry)
+  total.raw = raw
   ops.push({ op: 'turn.update', turnId: stream.turnId, usage: total })
 }
+
+const COUNTS = ['inputTokens', 'outputTokens', 'totalTokens', 'reasoningTokens', 'cachedInputTokens'] as const

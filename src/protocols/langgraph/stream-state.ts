@@ -3,7 +3,7 @@
  * lanes (the graph itself and each subgraph task), the timeline rows of the
  * nodes that run, the messages and tool calls seen, and where a new message goes.
  */
-import type { DataPart, DecodeContext, MessagePlace, Op } from '../../core/index'
+import type { DataPart, DecodeContext, MessagePlace, Op, TokenUsage } from '../../core/index'
 import { createIdScope, protocolProblem, StreamedInput } from '../../protocol-kit/index'
 
 /**
@@ -95,7 +95,7 @@ export interface LangGraphStream {
   /** Calls whose arguments grew since the last flush. */
   readonly pending: Set<ToolCall>
   /** Token usage per AI message, as its chunks reported it. */
-  readonly usage: Map<string, Record<string, number>>
+  readonly usage: Map<string, TokenUsage>
   /** An id scoped to this stream, for what the wire names per run (tasks, namespaces). */
   scoped(wireId: string): string
   fresh(kind: string): string

@@ -9,6 +9,7 @@ import { createDataParts } from './data-parts'
 import { createStreamContext } from './stream-context'
 import { createTextParts } from './text-parts'
 import { createToolCalls } from './tool-calls'
+import { usageOps } from './usage'
 
 /**
  * Every chunk type the decoder reads, besides `data-<name>`.
@@ -140,6 +141,7 @@ export function createUIMessageDecoder(context: DecodeContext): Decoder {
     const update: Record<string, unknown> = {}
     for (const key of changed) update[key] = messageMetadata[key]
     ops.push({ op: 'turn.update', turnId, metadata: update })
+    for (const op of usageOps(messageMetadata, changed, turnId, (message, raw) => stream.problem(message, raw, 'invalid_usage'))) ops.push(op)
     return ops
   }
 

@@ -11,7 +11,7 @@ import { protocolProblem } from '../../protocol-kit/index'
  * @example
  * state.turns[id].problems.filter((p) => p.code === ('repaired' satisfies ProblemCode))
  */
-export type ProblemCode = 'unknown_chunk' | 'missing_type' | 'missing_id' | 'invalid' | 'repaired' | 'tool_input_json' | 'too_deep'
+export type ProblemCode = 'unknown_chunk' | 'missing_type' | 'missing_id' | 'invalid' | 'repaired' | 'tool_input_json' | 'too_deep' | 'invalid_usage'
 
 /**
  * The step in progress: a block and the timeline row of the same id.

@@ -3,7 +3,7 @@
  * thread or a message starting and ending.
  */
 import { type Op, type WeftError, weftError } from '../../core/index'
-import { idOf, isRecord, protocolProblem } from '../../protocol-kit/index'
+import { idOf, isRecord, protocolProblem, readUsage, type UsageFields } from '../../protocol-kit/index'
 import { type YaoChunk, yaoLifecycleExtras } from './chunk-fields'
 import type { MessagePlaces } from './message-places'
 import type { YaoToolCalls } from './tool-calls'
@@ -126,9 +126,29 @@ export function streamStartOf(chunk: YaoChunk): { requestId: string | undefined 
   return { requestId: idOf(data.request_id) }
 }
 
+/**
+ * Where `stream_end`'s usage keeps each count: the model API's names (OpenAI's,
+ * with their details), or the input/output names some providers use.
+ *
+ * @example
+ * readUsage({ prompt_tokens: 12, completion_tokens: 24 }, YAO_USAGE_FIELDS).usage?.outputTokens // 24
+ */
+export const YAO_USAGE_FIELDS: UsageFields = {
+  inputTokens: ['prompt_tokens', 'input_tokens'],
+  outputTokens: ['completion_tokens', 'output_tokens'],
+  totalTokens: 'total_tokens',
+  reasoningTokens: ['completion_tokens_details.reasoning_tokens', 'output_tokens_details.reasoning_tokens'],
+  cachedInputTokens: ['prompt_tokens_details.cached_tokens', 'input_tokens_details.cached_tokens'],
+  model: 'model',
+}
+
 function streamEnd(turnId: string, props: Record<string, unknown>, extra: Record<string, unknown> | undefined): Op[] {
   const ops: Op[] = extra ? [{ op: 'turn.update', turnId, metadata: { extra } }] : []
-  if (isRecord(props.usage)) ops.push({ op: 'turn.update', turnId, usage: props.usage })
+  if (props.usage !== undefined && props.usage !== null) {
+    const { usage, problems } = readUsage(props.usage, YAO_USAGE_FIELDS)
+    for (const problem of problems) ops.push(protocolProblem(turnId, `stream_end: ${problem}`, props.usage, 'invalid_usage'))
+    if (usage) ops.push({ op: 'turn.update', turnId, usage })
+  }
   if (typeof props.duration_ms === 'number') ops.push({ op: 'turn.update', turnId, metadata: { durationMs: props.duration_ms } })
   const status = props.status
   if (status === 'error') ops.push({ op: 'turn.finish', turnId, status: 'error', error: endError(props.error) })

@@ -142,24 +142,34 @@ describe('run events', () => {
 
   it('RUN_ERROR without a message fails with the default one and keeps the usage', () => {
     expect(decoderFor().decode({ type: 'RUN_ERROR', usage: { inputTokens: 3 } }, {})).toStrictEqual([
-      { op: 'turn.update', turnId: 't1', usage: { inputTokens: 3 } },
+      { op: 'turn.update', turnId: 't1', usage: { inputTokens: 3, raw: { inputTokens: 3 } } },
       { op: 'turn.finish', turnId: 't1', status: 'error', error: weftError('internal', 'the agent run failed', {}) },
     ])
   })
 
-  it('a usage list is summed per counter and kept whole; an empty list is no usage', () => {
+  it('a usage list is summed per counter, kept whole as raw and per model; an entry that is not a record is a problem; an empty list is no usage', () => {
     const entries = [
       { model: 'a', inputTokens: 1, outputTokens: 2, reasoningTokens: 4, cachedInputTokens: 8 },
       { model: 'b', inputTokens: 10, reasoningTokens: 40, cachedInputTokens: 80 },
       'junk',
     ]
     expect(decoderFor().decode({ type: 'RUN_FINISHED', usage: entries }, {})).toStrictEqual([
-      { op: 'turn.update', turnId: 't1', usage: { entries, inputTokens: 11, outputTokens: 2, reasoningTokens: 44, cachedInputTokens: 88 } },
+      { op: 'problem', turnId: 't1', error: expect.objectContaining({ type: 'protocol', code: 'invalid_usage', message: 'usage[2]: usage is not an object' }) },
+      {
+        op: 'turn.update', turnId: 't1',
+        usage: {
+          inputTokens: 11, outputTokens: 2, reasoningTokens: 44, cachedInputTokens: 88, raw: entries,
+          byModel: [
+            { model: 'a', inputTokens: 1, outputTokens: 2, reasoningTokens: 4, cachedInputTokens: 8 },
+            { model: 'b', inputTokens: 10, reasoningTokens: 40, cachedInputTokens: 80 },
+          ],
+        },
+      },
       { op: 'turn.finish', turnId: 't1', status: 'done' },
     ])
     expect(decoderFor().decode({ type: 'RUN_FINISHED', usage: [] }, {})).toStrictEqual([{ op: 'turn.finish', turnId: 't1', status: 'done' }])
     expect(decoderFor().decode({ type: 'RUN_FINISHED', usage: { totalTokens: 5 } }, {})).toStrictEqual([
-      { op: 'turn.update', turnId: 't1', usage: { totalTokens: 5 } },
+      { op: 'turn.update', turnId: 't1', usage: { totalTokens: 5, raw: { totalTokens: 5 } } },
       { op: 'turn.finish', turnId: 't1', status: 'done' },
     ])
   })

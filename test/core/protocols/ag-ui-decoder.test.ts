@@ -88,7 +88,8 @@ describe('AG-UI runs', () => {
       usage: [{ model: 'a', inputTokens: 10, outputTokens: 2 }, { model: 'b', inputTokens: 5, outputTokens: 1, totalTokens: 6 }],
     }])
     expect(turnOf(s).usage).toMatchObject({ inputTokens: 15, outputTokens: 3, totalTokens: 6 })
-    expect((turnOf(s).usage as { entries: unknown[] }).entries).toHaveLength(2)
+    expect(turnOf(s).usage?.byModel?.map((entry) => entry.model)).toEqual(['a', 'b'])
+    expect(turnOf(s).usage?.raw).toHaveLength(2)
   })
 
   it('a stream that closes without RUN_FINISHED closes its messages, and the turn is cut off', () => {

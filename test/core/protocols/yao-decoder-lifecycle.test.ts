@@ -30,14 +30,18 @@ describe('Yao lifecycle: stream_start and stream_end', () => {
 
   it('stream_end with usage and a duration updates the turn, then finishes it done', () => {
     expect(run([ev('stream_end', { status: 'completed', usage: { total_tokens: 9 }, duration_ms: 120 })])).toEqual([
-      { op: 'turn.update', turnId: 't1', usage: { total_tokens: 9 } },
+      { op: 'turn.update', turnId: 't1', usage: { totalTokens: 9, raw: { total_tokens: 9 } } },
       { op: 'turn.update', turnId: 't1', metadata: { durationMs: 120 } },
       { op: 'turn.finish', turnId: 't1', status: 'done' },
     ])
   })
 
-  it('stream_end without usage or a numeric duration only finishes the turn', () => {
-    expect(run([ev('stream_end', { usage: 'many', duration_ms: '120' })])).toEqual([{ op: 'turn.finish', turnId: 't1', status: 'done' }])
+  it('stream_end with a usage that is not a record reports it, and with no numeric duration only finishes the turn', () => {
+    expect(run([ev('stream_end', { usage: 'many', duration_ms: '120' })])).toEqual([
+      { op: 'problem', turnId: 't1', error: expect.objectContaining({ type: 'protocol', code: 'invalid_usage', message: 'stream_end: usage is not an object' }) },
+      { op: 'turn.finish', turnId: 't1', status: 'done' },
+    ])
+    expect(run([ev('stream_end', { duration_ms: '120' })])).toEqual([{ op: 'turn.finish', turnId: 't1', status: 'done' }])
   })
 
   it('stream_end cancelled finishes the turn aborted', () => {

@@ -134,7 +134,7 @@ describe('Yao: the mock scenarios over SSE text', () => {
     expect(turn.problems.filter((p) => p.code !== STREAM_TRUNCATED)).toEqual([])
     expect(turn.status).toBe('done')
     expect(turn.metadata).toMatchObject({ requestId: expect.any(String), chatId: 'chat_mock_1', durationMs: expect.any(Number) })
-    expect(turn.usage).toMatchObject({ total_tokens: 36 })
+    expect(turn.usage).toMatchObject({ inputTokens: 12, outputTokens: 24, totalTokens: 36, raw: { prompt_tokens: 12, completion_tokens: 24, total_tokens: 36 } })
     const scenario = findScenario('yao', name)!
     expect(s.cursor.sequence).toBe(scenario.frames.filter((f) => f.data !== undefined).length)
   })
