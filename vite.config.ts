@@ -15,7 +15,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
  * Runtime dependencies and peers stay imports in the published build, subpaths included.
  * Not marked: the build carries its lexer alone (scripts/marked-lexer-only.mjs).
  */
-const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|idb|virtua|shiki|@testing-library\/react|msw|storybook|@storybook\/[^/]+)(\/|$)/
+const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|idb|virtua|shiki|katex|mermaid|dompurify|@testing-library\/react|msw|storybook|@storybook\/[^/]+)(\/|$)/
 
 /**
  * The built-in protocols are the folders of `src/protocols` with an `index.ts`, so
@@ -95,6 +95,8 @@ const publicEntries = [
   { find: /^weft\/testing\/storybook$/, replacement: here('src/testing/storybook.tsx') },
   { find: /^weft\/testing$/, replacement: here('src/testing/index.ts') },
   { find: /^weft\/shiki$/, replacement: here('src/shiki/index.ts') },
+  { find: /^weft\/katex$/, replacement: here('src/katex/index.ts') },
+  { find: /^weft\/mermaid$/, replacement: here('src/mermaid/index.ts') },
   ...protocolViews.map((name) => ({ find: new RegExp(`^weft/protocols/${name}/react$`), replacement: here(`src/protocols/${name}/react/index.ts`) })),
   ...builtInProtocols.map((name) => ({ find: new RegExp(`^weft/protocols/${name}$`), replacement: here(`src/protocols/${name}/index.ts`) })),
   { find: /^weft\/protocol-kit$/, replacement: here('src/protocol-kit/index.ts') },
@@ -142,6 +144,9 @@ export default defineConfig({
       'shiki/langs/diff.mjs',
       'shiki/themes/github-light.mjs',
       'shiki/themes/github-dark.mjs',
+      'katex',
+      'mermaid',
+      'dompurify',
       'idb',
     ],
   },
@@ -167,6 +172,9 @@ export default defineConfig({
         'protocol-kit': here('src/protocol-kit/index.ts'),
         // Code colours: an entry a host imports only when it has installed the optional peer shiki.
         shiki: here('src/shiki/index.ts'),
+        // Math and diagrams, the same way: each an entry for hosts that installed the optional peer.
+        katex: here('src/katex/index.ts'),
+        mermaid: here('src/mermaid/index.ts'),
         // Test helpers: an entry of their own, so none of it reaches the main entries.
         testing: here('src/testing/index.ts'),
         'testing/msw': here('src/testing/msw.ts'),

@@ -4,6 +4,7 @@
  * only the text from the last open block on is lexed again when more arrives.
  */
 import { Lexer, type MarkedOptions, type Token } from 'marked'
+import { withMath } from './math'
 import { completeTail } from './tail'
 
 /**
@@ -18,9 +19,22 @@ export interface MarkdownBlock {
 }
 
 const OPTIONS: MarkedOptions = { gfm: true, breaks: false }
+const MATH: MarkedOptions = withMath(OPTIONS, false)
+const MATH_STREAMING: MarkedOptions = withMath(OPTIONS, true)
 
-function lex(text: string): Token[] {
-  return new Lexer(OPTIONS).lex(text)
+function lex(text: string, options: MarkedOptions): Token[] {
+  return new Lexer(options).lex(text)
+}
+
+/**
+ * How a `MarkdownBlocks` reads its text.
+ *
+ * @example
+ * const options: MarkdownBlocksOptions = { math: true }
+ */
+export interface MarkdownBlocksOptions {
+  /** Read `$…$`, `$$…$$`, `\\(…\\)` and `\\[…\\]` as math tokens (default false: a `$` is text). */
+  math?: boolean
 }
 
 /**
@@ -57,15 +71,22 @@ export class MarkdownBlocks {
    * @example
    * const parser = MarkdownBlocks.forText(message.props.content)
    */
-  static forText(text: string): MarkdownBlocks {
-    const parser = new MarkdownBlocks()
+  static forText(text: string, options: MarkdownBlocksOptions = {}): MarkdownBlocks {
+    const parser = new MarkdownBlocks(options)
     const donor = lastLong?.deref()
-    if (donor?.extends(text)) {
+    if (donor?.extends(text) && donor.math === parser.math) {
       parser.done = donor.done
       parser.doneLength = donor.doneLength
       parser.doneEdges = donor.doneEdges
     }
     return parser
+  }
+
+  /** Whether math is read (a parser's tokens never mix the two readings). */
+  readonly math: boolean
+
+  constructor(options: MarkdownBlocksOptions = {}) {
+    this.math = options.math === true
   }
 
   private done: readonly MarkdownBlock[] = []
@@ -86,9 +107,9 @@ export class MarkdownBlocks {
     const start = this.doneLength
     const tail = text.slice(start).replace(/\r\n?/g, '\n')
     this.lexedChars += tail.length
-    if (!streaming) return { done: this.done, live: place(lex(tail), start) }
+    if (!streaming) return { done: this.done, live: place(lex(tail, this.math ? MATH : OPTIONS), start) }
     // The completion touches only the end of the text, so blocks before the last keep their raw text.
-    const tokens = lex(completeTail(tail))
+    const tokens = lex(completeTail(tail, { math: this.math }), this.math ? MATH_STREAMING : OPTIONS)
     // A carriage return would put the raws out of step with the text: nothing closes then.
     const closed = tail.length === text.length - start ? this.keepClosed(tokens, tail, text) : 0
     return { done: this.done, live: place(tokens.slice(closed), this.doneLength) }

@@ -35,6 +35,34 @@ export type HighlightedLine = HighlightedToken[]
 export type Highlighter = (code: string, lang: string) => Promise<HighlightedLine[] | undefined>
 
 /**
+ * Draws TeX: resolves to the markup of the math (which weft puts in the page as
+ * it is, so it must be safe: `weft/katex`'s renders with KaTeX's `trust: false`),
+ * or rejects, with an error whose message is shown beside the source.
+ *
+ * @example
+ * const none: MathRenderer = async () => { throw new Error('no math here') }
+ */
+export type MathRenderer = (tex: string, display: boolean) => Promise<string>
+
+/**
+ * The colour scheme a diagram is drawn for: the one of the page around it.
+ *
+ * @example
+ * const theme: DiagramTheme = 'dark'
+ */
+export type DiagramTheme = 'light' | 'dark'
+
+/**
+ * Draws a diagram fence (```` ```mermaid ````): resolves to sanitized SVG markup
+ * (weft puts it in the page as it is), or rejects with an error whose message
+ * is shown beside the source.
+ *
+ * @example
+ * const none: DiagramRenderer = async () => { throw new Error('no diagrams here') }
+ */
+export type DiagramRenderer = (source: string, theme: DiagramTheme) => Promise<string>
+
+/**
  * How markdown is drawn below a `MarkdownSettingsProvider`.
  *
  * @example
@@ -45,6 +73,10 @@ export interface MarkdownSettings {
   highlight: Highlighter | false
   /** Accept `data:image/…` image sources in markdown (default false: http(s) only). */
   dataImages: boolean
+  /** Draws `$…$`, `$$…$$`, `\\(…\\)` and `\\[…\\]` (`katexMath` from `weft/katex`); absent or `false`, a `$` is text (the default). */
+  math?: MathRenderer | false
+  /** Draws ```` ```mermaid ```` fences (`mermaidDiagrams` from `weft/mermaid`); absent or `false`, they are code (the default). */
+  diagrams?: DiagramRenderer | false
 }
 
 /**

@@ -10,6 +10,7 @@ import { groupsOf, MarkdownBlocks, type MarkdownBlock, type MarkdownBlockList } 
 import { CodeBlock } from './code-block'
 import { MarkdownSettingsContext, useMarkdownSettings, type MarkdownSettings } from './highlight'
 import { MarkdownBlockView, type RenderContext } from './render'
+import { DiagramView, MathView } from './rich-views'
 
 /**
  * Props of `Markdown`.
@@ -49,9 +50,11 @@ function blockMarkers(block: MarkdownBlock): number[] {
  * <Markdown text={'## Weather\n\n**18 °C**, light rain [1]'} turnId={turnId} />
  */
 export const Markdown = forwardRef<HTMLDivElement, MarkdownProps>(function Markdown({ text, streaming = false, turnId, ...rest }, ref) {
+  const math = Boolean(useMarkdownSettings().math)
   const parser = useRef<MarkdownBlocks | undefined>(undefined)
-  parser.current ??= MarkdownBlocks.forText(text)
-  const blocks = useMemo(() => parser.current!.update(text, streaming), [text, streaming])
+  // Turning math on or off reads the text again, with or without its tokens.
+  if (parser.current?.math !== math) parser.current = MarkdownBlocks.forText(text, { math })
+  const blocks = useMemo(() => parser.current!.update(text, streaming), [text, streaming, math])
   return (
     <div {...rest} ref={ref} data-weft="markdown">
       {turnId ? <CitedBlocks blocks={blocks} turnId={turnId} /> : <Blocks blocks={blocks} citations={NO_CITATIONS} />}
@@ -80,9 +83,14 @@ function CitedBlocks({ blocks, turnId }: { blocks: MarkdownBlockList; turnId: st
 }
 
 function Blocks({ blocks, citations }: { blocks: MarkdownBlockList; citations: ReadonlyMap<number, Source | undefined> }) {
-  const { dataImages } = useMarkdownSettings()
+  const { dataImages, math, diagrams } = useMarkdownSettings()
+  const hasMath = Boolean(math)
+  const hasDiagrams = Boolean(diagrams)
   // Nothing here depends on whether the answer still streams: its end draws again only the blocks it changed.
-  const context = useMemo<RenderContext>(() => ({ citations, dataImages, CodeBlock }), [citations, dataImages])
+  const context = useMemo<RenderContext>(
+    () => ({ citations, dataImages, CodeBlock, Math: hasMath ? MathView : undefined, Diagram: hasDiagrams ? DiagramView : undefined }),
+    [citations, dataImages, hasMath, hasDiagrams],
+  )
   // Open blocks sit in the same groups as closed ones, so a block that closes keeps its element (no remount).
   const groups = useRef<ReadonlyArray<readonly MarkdownBlock[]>>([])
   groups.current = groupsOf(blocks.live.length > 0 ? blocks.done.concat(blocks.live) : blocks.done, groups.current)
@@ -110,18 +118,24 @@ export interface MarkdownSettingsProviderProps extends Partial<MarkdownSettings>
 
 /**
  * Sets how markdown below it is drawn: the highlighter (`false` for plain
- * code) and whether `data:` images are accepted.
+ * code), whether `data:` images are accepted, and the math and diagram renderers
+ * (off unless given: `katexMath` from `weft/katex`, `mermaidDiagrams` from `weft/mermaid`).
  *
  * @example
  * <MarkdownSettingsProvider dataImages highlight={myHighlighter}>
  *   <Transcript.Root />
  * </MarkdownSettingsProvider>
  */
-export function MarkdownSettingsProvider({ children, highlight, dataImages }: MarkdownSettingsProviderProps) {
+export function MarkdownSettingsProvider({ children, highlight, dataImages, math, diagrams }: MarkdownSettingsProviderProps) {
   const outer = useMarkdownSettings()
   const value = useMemo<MarkdownSettings>(
-    () => ({ highlight: highlight ?? outer.highlight, dataImages: dataImages ?? outer.dataImages }),
-    [outer, highlight, dataImages],
+    () => ({
+      highlight: highlight ?? outer.highlight,
+      dataImages: dataImages ?? outer.dataImages,
+      math: math ?? outer.math ?? false,
+      diagrams: diagrams ?? outer.diagrams ?? false,
+    }),
+    [outer, highlight, dataImages, math, diagrams],
   )
   return <MarkdownSettingsContext.Provider value={value}>{children}</MarkdownSettingsContext.Provider>
 }

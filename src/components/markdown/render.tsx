@@ -9,6 +9,8 @@ import type { Token, Tokens } from 'marked'
 import type { Source } from '../../core/model/model'
 import { safeUrl } from '../safe-url'
 import { Citation, splitCitations } from '../citations'
+import type { MathToken } from './math'
+import type { MathProps } from './rich-views'
 
 /**
  * Props of a code block component.
@@ -38,6 +40,16 @@ export interface RenderContext {
   /** Accept `data:image/…` image sources. */
   dataImages: boolean
   CodeBlock: ComponentType<CodeBlockProps>
+  /** Draws math tokens (present when math is on). */
+  Math?: ComponentType<MathProps>
+  /** Draws ```` ```mermaid ```` fences (present when diagrams are on); otherwise they are code. */
+  Diagram?: ComponentType<CodeBlockProps>
+}
+
+function mathOf(token: Token, ctx: RenderContext, key: number | string, block: boolean): ReactNode {
+  const math = token as unknown as MathToken
+  if (!ctx.Math) return math.raw
+  return <ctx.Math key={key} tex={math.text} raw={math.raw} display={math.display} block={block} open={math.open} />
 }
 
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos|nbsp));/g
@@ -117,6 +129,8 @@ function renderInlineToken(token: Token, ctx: RenderContext, key: number | strin
       if (!src) return <span key={key} data-weft="image-blocked">{decode(image.text)}</span>
       return <img key={key} src={src} alt={decode(image.text)} title={image.title ?? undefined} loading="lazy" />
     }
+    case 'inlineMath':
+      return mathOf(token, ctx, key, false)
     case 'checkbox': {
       const checked = (token as Tokens.Checkbox).checked
       return <span key={key} data-weft="task-box" data-state={checked ? 'checked' : 'unchecked'}>{checked ? '☑' : '☐'} </span>
@@ -149,12 +163,15 @@ export function renderBlock(token: Token, ctx: RenderContext, key: number | stri
     }
     case 'hr':
       return <hr key={key} />
+    case 'math':
+      return mathOf(token, ctx, key, true)
     case 'blockquote':
       return <blockquote key={key}>{renderBlocks((token as Tokens.Blockquote).tokens, ctx)}</blockquote>
     case 'code': {
       const code = token as Tokens.Code
       const lang = code.lang?.trim().split(/\s+/)[0] || undefined
       const closed = /\n {0,3}(`{3,}|~{3,})[ \t]*\n?$/.test(code.raw) || code.codeBlockStyle === 'indented'
+      if (ctx.Diagram && lang?.toLowerCase() === 'mermaid' && code.codeBlockStyle !== 'indented') return <ctx.Diagram key={key} code={code.text} lang={lang} open={!closed} />
       return <ctx.CodeBlock key={key} code={code.text} lang={lang} open={!closed} />
     }
     case 'list': {

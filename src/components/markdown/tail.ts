@@ -5,35 +5,52 @@
  * already, and a bare list or heading marker waits for its text. Applied only to
  * the last block while a message streams, so its cost does not grow with the answer.
  */
+import { insideMathBlock, maskInlineMath } from './math'
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
 const PENDING_MARKER = /^ {0,3}(?:[-*+=_]+|\d{1,9}[.)]?|#{1,6}|`{1,2}|>)[ \t]*$/
 const TABLE_ROW = /^ {0,3}\|/
 const PARTIAL_DELIMITER = /^ {0,3}\|?[ \t:|-]*$/
+const PENDING_MATH = /^ {0,3}(?:\$|\\)$/
 const OPEN_LINK = /(!?)\[([^\]\n]*)(?:\]\(([^)\s]*)(?:\s+"[^"\n]*"?)?)?$/
 
 /**
+ * How the tail is read.
+ *
+ * @example
+ * const options: TailOptions = { math: true }
+ */
+export interface TailOptions {
+  /** Math is on: an open `$$` or `\\[` block is left as it is, and TeX in `$…$` is not read as emphasis. */
+  math?: boolean
+}
+
+/**
  * The streaming tail of a markdown text, completed so that it parses as its
- * finished form would. Text inside an open code fence is left as it is.
+ * finished form would. Text inside an open code fence (or, with math on, an open
+ * math block) is left as it is.
  *
  * @example
  * completeTail('Some **bold')               // 'Some **bold**'
  * completeTail('See [the docs](https://ex') // 'See the docs'
  * completeTail('| a | b |')                 // '| a | b |\n| --- | --- |'
  */
-export function completeTail(text: string): string {
+export function completeTail(text: string, options: TailOptions = {}): string {
   const lines = text.split('\n')
   if (insideFence(lines)) return text
+  const math = options.math === true
+  if (math && insideMathBlock(lines)) return text
   let last = lines[lines.length - 1] ?? ''
-  // A marker with nothing after it yet would read as an empty bullet, a setext heading or an hr.
-  if (PENDING_MARKER.test(last)) {
+  // A marker with nothing after it yet would read as an empty bullet, a setext heading or an hr;
+  // with math on, a `$` or `\` alone at the start of a line may be a math block's opener on its way.
+  if (PENDING_MARKER.test(last) || (math && PENDING_MATH.test(last))) {
     lines.pop()
     return lines.join('\n')
   }
   const table = completeTable(lines)
   if (table !== undefined) return table
   const linkFree = closeLink(last)
-  last = closeInline(linkFree)
+  last = closeInline(linkFree, math)
   lines[lines.length - 1] = last
   return lines.join('\n')
 }
@@ -93,9 +110,10 @@ type Delimiter = '`' | '**' | '*' | '__' | '_' | '~~'
 
 const WORD = /[\p{L}\p{N}]/u
 
-function closeInline(line: string): string {
+function closeInline(line: string, math: boolean): string {
   const stack: Delimiter[] = []
-  const masked = line.replace(/\]\([^)]*\)/g, (m) => ' '.repeat(m.length))
+  const unlinked = line.replace(/\]\([^)]*\)/g, (m) => ' '.repeat(m.length))
+  const masked = math ? maskInlineMath(unlinked) : unlinked
   let i = 0
   while (i < masked.length) {
     const c = masked[i]!

@@ -152,6 +152,8 @@ const DERIVED_CACHES: ReadonlySet<string> = new Set([
   'components/hooks.ts:turnOutlines',
   'components/hooks.ts:blockOutlines',
   'shiki/highlight-with-shiki.ts:loaded',
+  // Math and diagrams drawn, per renderer and source, so a view drawn again shows them at once.
+  'components/markdown/rich-views.tsx:results',
   'core/store/branches.ts:infos',
   'core/store/branches.ts:alone',
   'core/fold/waiting-roots.ts:waitingByState',
