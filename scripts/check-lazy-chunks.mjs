@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Checks the build keeps the virtual list out of the first load and shiki out of
-// every entry but its own: the static import graph of dist/components.js (and of
+// Checks the build keeps the virtual list out of the first load and the optional
+// peers (shiki, KaTeX, Mermaid, and DOMPurify, which only the diagrams use) out of
+// every entry but their own: the static import graph of dist/components.js (and of
 // dist/index.js, which re-exports it) never imports virtua, which a dynamic
 // import() still reaches; nothing they reach, statically or dynamically, names
-// shiki (a bundler resolves dynamic imports too, so one would break the build of
-// a host without the optional peer); and dist/shiki.js reaches shiki only through
-// a dynamic import(). size-limit ignores shiki and virtua, so a static import would
+// a peer (a bundler resolves dynamic imports too, so one would break the build of
+// a host without the optional peer); and dist/shiki.js, dist/katex.js and
+// dist/mermaid.js reach their library only through a dynamic import() (KaTeX's
+// stylesheet with it). size-limit ignores these libraries, so a static import would
 // pass the size check and this one catches it.
 // Needs `npm run build` first.
 import { existsSync, readFileSync } from 'node:fs'
@@ -15,7 +17,13 @@ import { fileURLToPath } from 'node:url'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
 const LAZY = [/^virtua(\/|$)/]
-const SHIKI = /^shiki(\/|$)/
+const PEERS = /^(shiki|katex|mermaid|dompurify)(\/|$)/
+/** Each opt-in entry, the libraries it may reach only through a dynamic import(), and what that chunk must import. */
+const OPT_IN = [
+  { entry: 'shiki.js', library: /^shiki(\/|$)/, needs: [] },
+  { entry: 'katex.js', library: /^katex(\/|$)/, needs: ['katex', 'katex/dist/katex.min.css'] },
+  { entry: 'mermaid.js', library: /^(mermaid|dompurify)(\/|$)/, needs: ['mermaid', 'dompurify'] },
+]
 
 /** The specifiers a module imports statically (import/export … from, bare import) and dynamically (import()). */
 function importsOf(text) {
@@ -69,17 +77,22 @@ for (const entry of ['components.js', 'index.js']) {
     if (![...later].some((spec) => pattern.test(spec))) failures.push(`${entry}: no dynamic import reaches ${pattern.source}; was the lazy chunk removed?`)
   }
   const named = [...bare.keys(), ...later, ...[...files, ...dynamic].flatMap((file) => importsOf(readFileSync(file, 'utf8')).dynamics)]
-  for (const spec of named) if (SHIKI.test(spec)) failures.push(`${entry} reaches ${spec}: a host without shiki could not build`)
-  if (failures.length === before) console.log(`${entry}: ${files.size} modules load first, none imports virtua; ${dynamic.size} chunk(s) load on first use; shiki is never named`)
+  for (const spec of named) if (PEERS.test(spec)) failures.push(`${entry} reaches ${spec}: a host without that optional peer could not build`)
+  if (failures.length === before) console.log(`${entry}: ${files.size} modules load first, none imports virtua; ${dynamic.size} chunk(s) load on first use; shiki, katex, mermaid and dompurify are never named`)
 }
 
-{
-  const { bare, dynamic, files } = staticGraph(join(dist, 'shiki.js'))
+for (const { entry, library, needs } of OPT_IN) {
+  if (!existsSync(join(dist, entry))) {
+    failures.push(`${entry}: missing from the build`)
+    continue
+  }
+  const { bare, dynamic, files } = staticGraph(join(dist, entry))
   const before = failures.length
-  for (const spec of bare.keys()) if (SHIKI.test(spec)) failures.push(`shiki.js imports ${spec} statically: importing the entry would load shiki before a code block needs it`)
+  for (const spec of bare.keys()) if (library.test(spec)) failures.push(`${entry} imports ${spec} statically: importing the entry would load it before an answer needs it`)
   const later = [...dynamic].filter((chunk) => !files.has(chunk)).flatMap((chunk) => [...staticGraph(chunk).bare.keys()])
-  if (!later.some((spec) => SHIKI.test(spec))) failures.push('shiki.js: no dynamic import reaches shiki; was the lazy chunk removed?')
-  if (failures.length === before) console.log('shiki.js: shiki is reached only through a dynamic import')
+  if (!later.some((spec) => library.test(spec))) failures.push(`${entry}: no dynamic import reaches ${library.source}; was the lazy chunk removed?`)
+  for (const spec of needs) if (!later.includes(spec)) failures.push(`${entry}: its lazy chunk does not import ${spec}`)
+  if (failures.length === before) console.log(`${entry}: ${[...new Set(later.filter((spec) => library.test(spec)))].join(', ')} reached only through a dynamic import`)
 }
 
 for (const failure of failures) console.error(`FAIL ${failure}`)
