@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { expect, within } from 'storybook/test'
+import { expect, userEvent, within } from 'storybook/test'
 import { Composer, Transcript, WeftCallbacksProvider } from '../src/components'
 import type { Op } from '../src/core/model/ops'
 import { StaticAgent } from './support/demo'
@@ -106,5 +106,40 @@ export const HeldCallOnce: Story = {
     const gate = within(canvasElement).getByRole('group', { name: 'Approval needed' })
     await expect(gate.textContent).not.toContain('nadia@contoso.example')
     await expect(canvasElement.querySelector('[data-weft="tool-input"]')?.textContent).toContain('nadia@contoso.example')
+  },
+}
+
+const call = (step: string, name: string, input: Record<string, unknown>): Op[] => [
+  { op: 'block.open', turnId: 't1', blockId: step, kind: 'step', label: step },
+  { op: 'message.put', turnId: 't1', messageId: `${step}/call`, blockId: step, type: 'tool', status: 'done', props: { toolCallId: step, name, state: 'output-available', input, output: { ok: true } } },
+  { op: 'block.close', blockId: step, status: 'done' },
+]
+
+/** An agent's successive tool calls fold into one line, "Used 3 tools", that opens onto each call. */
+export const ToolGroup: Story = {
+  render: () => (
+    <StaticAgent
+      ops={[
+        ...user('u1', 'Find me a train to Lyon tomorrow morning.'),
+        { op: 'turn.open', turnId: 't1', role: 'assistant' },
+        ...call('s1', 'search_trains', { from: 'Paris', to: 'Lyon' }),
+        ...call('s2', 'check_seats', { train: 'TGV 6601' }),
+        ...call('s3', 'check_seats', { train: 'TGV 6603' }),
+        { op: 'message.put', turnId: 't1', messageId: 'text', type: 'text', status: 'done', props: { content: '**TGV 6601** leaves at 09:40 with 12 seats left.' } },
+        { op: 'turn.finish', turnId: 't1', status: 'done' },
+      ]}
+    >
+      <Transcript.Root />
+    </StaticAgent>
+  ),
+  play: async ({ canvasElement }) => {
+    const group = canvasElement.querySelector<HTMLDetailsElement>('[data-weft="tool-group"]')!
+    const summary = group.querySelector('summary')!
+    await expect(summary.textContent).toContain('Used 3 tools')
+    await expect(group.open).toBe(false)
+    // The keyboard opens it too (a native summary): test/browser/visual-gaps.test.tsx presses Enter on it.
+    await userEvent.click(summary)
+    await expect(group.open).toBe(true)
+    await expect(group.querySelectorAll('[data-weft="tool"]').length).toBe(3)
   },
 }

@@ -33,6 +33,7 @@ export { LabelsProvider, useLabels, englishLabels, type WeftLabels, type LabelsP
 export { ReasoningMessage } from './messages/reasoning'
 export { ToolCallMessage, useToolState, type ToolRenderer, type ToolRendererProps } from './messages/tool'
 export { ToolRenderersProvider, useToolRenderer, type ToolRenderers } from './tool-renderers'
+export { ToolGroup, type ToolGroupProps } from './tool-group'
 export { PartBoundary, type PartBoundaryProps } from './part-boundary'
 export { Slot } from './slot'
 export { FileMessage } from './messages/file'

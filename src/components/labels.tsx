@@ -39,6 +39,8 @@ export interface WeftLabels {
   thinking: string
   reasoning: string
   tool: string
+  /** A group of consecutive tool calls: "Used 3 tools", "Using 3 tools…" while one runs. */
+  toolGroup: (count: number, running: boolean) => string
   toolInput: string
   toolOutput: string
   showMore: string
@@ -153,6 +155,7 @@ export const englishLabels: WeftLabels = Object.freeze({
   thinking: 'Thinking…',
   reasoning: 'Reasoning',
   tool: 'Tool',
+  toolGroup: (count: number, running: boolean) => `${running ? 'Using' : 'Used'} ${count} tools${running ? '…' : ''}`,
   toolInput: 'Input',
   toolOutput: 'Output',
   showMore: 'Show more',

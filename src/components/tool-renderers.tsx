@@ -42,3 +42,8 @@ export function ToolRenderersProvider({ renderers, children }: { renderers: Tool
 export function useToolRenderer(name: string): ToolRenderer<unknown, unknown> | undefined {
   return useContext(ToolRenderersContext).get(name)
 }
+
+/** Every tool renderer in force, by tool name (for views that must know which calls a host draws). */
+export function useToolRendererMap(): ReadonlyMap<string, ToolRenderer<unknown, unknown>> {
+  return useContext(ToolRenderersContext)
+}

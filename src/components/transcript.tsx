@@ -17,6 +17,7 @@ import { TraceHeadline } from './trace'
 import { TurnIdContext, useTurnIdFrom } from './turn-context'
 import { TranscriptScrollContext } from './scroll-context'
 import { TurnInterrupted } from './turn-interrupted'
+import { ToolGroup, useToolRuns, type OutlineItem } from './tool-group'
 
 /** The virtual list is a chunk of its own, fetched when a transcript first grows long. */
 const VirtualTurns = lazy(() => import('./virtual-turns'))
@@ -143,16 +144,17 @@ export interface TranscriptContentProps extends HTMLAttributes<HTMLDivElement> {
 
 /**
  * A turn's messages in order; a block stands where its first message arrived,
- * and draws its own messages and lanes.
+ * and draws its own messages and lanes. A run of two tool calls or more (step
+ * blocks of tool calls only included) is one `ToolGroup`, "Used 3 tools".
  *
  * @example
  * <Transcript.Content turnId={id} />
  */
 const Content = forwardRef<HTMLDivElement, TranscriptContentProps>(function TranscriptContent({ turnId: explicit, ...rest }, ref) {
   const turnId = useTurnIdFrom(explicit)
-  const outline = useTurnOutline(turnId)
+  const items = useToolRuns(useTurnOutline(turnId))
   if (!turnId) return null
-  return <div {...rest} ref={ref} data-weft="turn-content">{outline.map(renderEntry)}</div>
+  return <div {...rest} ref={ref} data-weft="turn-content">{items.map(renderItem)}</div>
 })
 
 /**
@@ -174,7 +176,7 @@ export interface TranscriptBlockProps extends HTMLAttributes<HTMLDivElement> {
  */
 const Block = forwardRef<HTMLDivElement, TranscriptBlockProps>(function TranscriptBlock({ blockId, ...rest }, ref) {
   const block = useAgentSelector((s) => own(s.blocks, blockId))
-  const outline = useBlockOutline(blockId)
+  const items = useToolRuns(useBlockOutline(blockId))
   if (!block) return null
   const kind = asText(block.kind)
   const label = asText(block.label) || kind
@@ -182,7 +184,7 @@ const Block = forwardRef<HTMLDivElement, TranscriptBlockProps>(function Transcri
   return (
     <div role="group" aria-label={label} {...rest} ref={ref} data-weft="block" data-kind={kind} data-state={asText(block.status)}>
       <div data-weft="block-label" aria-hidden="true">{label}</div>
-      {outline.map(renderEntry)}
+      {items.map(renderItem)}
     </div>
   )
 })
@@ -244,6 +246,12 @@ export const TurnError = forwardRef<HTMLParagraphElement, TurnErrorProps>(functi
   const props = { ...rest, 'data-weft': 'turn-error', 'data-error-type': asText(error.type) }
   return drawPart('p', asChild, children, props, ref, asText(error.message))
 })
+
+/** One entry of an outline, or a run of tool calls as one group. */
+function renderItem(item: OutlineItem) {
+  if (typeof item === 'string') return renderEntry(item)
+  return <ToolGroup key={`g:${item.run[0]}`} messageIds={item.messageIds}>{item.run.map(renderEntry)}</ToolGroup>
+}
 
 /** One entry of an outline: `b:`, `t:` or `m:`, then the id. */
 function renderEntry(key: OutlineKey) {

@@ -7,6 +7,8 @@
 import '../../src/components/styles.css'
 import { act, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { userEvent } from 'vitest/browser'
+import { RendererProvider } from '../../src/components/renderers'
 import { Composer } from '../../src/components/composer'
 import { GateCard, Gates } from '../../src/components/gate-card'
 import { Transcript } from '../../src/components/transcript'
@@ -120,5 +122,68 @@ describe('a held call\'s input, once', () => {
     unmount()
     renderWith(storeWith(ops), <Gates turnId="t1" showCall={false} />)
     expect(document.querySelector('[data-weft="gate"] details')).toBeNull()
+  })
+})
+
+describe('consecutive tool calls, grouped', () => {
+  const call = (id: string, name: string, state = 'output-available', block?: string): Op => ({
+    op: 'message.put', turnId: 't1', messageId: id, type: 'tool', status: state === 'input-available' ? 'streaming' : state === 'output-error' ? 'error' : 'done', ...(block ? { blockId: block } : {}),
+    props: { toolCallId: id, name, state, input: { q: id }, ...(state === 'output-available' ? { output: { ok: true } } : {}) },
+  })
+  const words = (id: string, content: string, block?: string): Op => ({ op: 'message.put', turnId: 't1', messageId: id, type: 'text', status: 'done', ...(block ? { blockId: block } : {}), props: { content } })
+  const open: Op = { op: 'turn.open', turnId: 't1', role: 'assistant' }
+  const groups = () => [...document.querySelectorAll<HTMLDetailsElement>('[data-weft="tool-group"]')]
+  const callsIn = (group: Element) => [...group.querySelectorAll('[data-weft="tool-name"]')].map((name) => name.textContent)
+
+  it('a finished run is one folded line, "Used 3 tools" and their names, that a click or the keyboard opens onto each call', async () => {
+    renderWith(storeWith([open, call('c1', 'search'), call('c2', 'read_page'), call('c3', 'search'), words('m1', 'Found it.')]), <Transcript.Root />)
+    const [group, ...more] = groups()
+    expect(more).toEqual([])
+    expect(group!.getAttribute('data-state')).toBe('done')
+    expect(group!.open).toBe(false)
+    const summary = group!.querySelector('summary')!
+    expect(summary.textContent).toBe('Used 3 toolssearch, read_page')
+    expect(callsIn(group!)).toEqual(['search', 'read_page', 'search'])
+    // The answer stays outside the group.
+    expect(group!.contains(screen.getByText('Found it.'))).toBe(false)
+    summary.focus()
+    await userEvent.keyboard('{Enter}')
+    expect(group!.open).toBe(true)
+    expect(summary.checkVisibility()).toBe(true)
+    expect(group!.querySelector('[data-weft="tool-header"]')!.checkVisibility()).toBe(true)
+    await userEvent.click(summary)
+    expect(group!.open).toBe(false)
+    expect(group!.querySelector('[data-weft="tool-header"]')!.checkVisibility()).toBe(false)
+  })
+
+  it('a single call stays as it is; words between calls end a run', () => {
+    renderWith(storeWith([open, call('c1', 'search'), words('m1', 'Then:'), call('c2', 'read_page'), words('m2', 'Done.')]), <Transcript.Root />)
+    expect(groups()).toEqual([])
+    expect(document.querySelectorAll('[data-weft="tool"]').length).toBe(2)
+  })
+
+  it('is open while a call runs or failed, and says so', () => {
+    const { unmount } = renderWith(storeWith([open, call('c1', 'search'), call('c2', 'book', 'input-available')]), <Transcript.Root />)
+    expect([groups()[0]!.open, groups()[0]!.getAttribute('data-state'), groups()[0]!.querySelector('[data-weft="tool-group-label"]')!.textContent]).toEqual([true, 'running', 'Using 2 tools…'])
+    unmount()
+    renderWith(storeWith([open, call('c1', 'search'), call('c2', 'post', 'output-error')]), <Transcript.Root />)
+    expect([groups()[0]!.open, groups()[0]!.getAttribute('data-state')]).toEqual([true, 'error'])
+  })
+
+  it('folds the calls of successive steps together; a step with words ends the run', () => {
+    const step = (n: number): Op => ({ op: 'block.open', turnId: 't1', blockId: `s${n}`, kind: 'step', label: `Step ${n}` })
+    renderWith(storeWith([open, step(1), call('c1', 'search', 'output-available', 's1'), step(2), call('c2', 'read_page', 'output-available', 's2'), call('c3', 'read_page', 'output-available', 's2'), step(3), words('m1', 'Here it is.', 's3')]), <Transcript.Root />)
+    const [group, ...more] = groups()
+    expect(more).toEqual([])
+    expect(callsIn(group!)).toEqual(['search', 'read_page', 'read_page'])
+    expect(group!.querySelectorAll('[data-weft="block"]').length).toBe(2)
+    expect(group!.contains(screen.getByText('Here it is.'))).toBe(false)
+  })
+
+  it('leaves out the calls a host\'s tool renderer draws (generative UI stays in sight)', () => {
+    const Weather = () => <p>Sunny</p>
+    renderWith(storeWith([open, call('c1', 'get_weather'), call('c2', 'search'), call('c3', 'get_weather')]), <RendererProvider toolRenderers={{ get_weather: Weather }}><Transcript.Root /></RendererProvider>)
+    expect(groups()).toEqual([])
+    expect(screen.getAllByText('Sunny').length).toBe(2)
   })
 })

@@ -16,6 +16,7 @@ import {
   RecommendedActionCard, Sources, StateInspector, StatusBar, Suggestions, TextMessage, ThreadList, ToolCallMessage, Trace, TraceHeadline,
   Transcript, TurnError, TurnInterrupted,
 } from '../../src/components/index'
+import { ToolGroup } from '../../src/components/tool-group'
 import * as agUi from '../../src/protocols/ag-ui/react/index'
 import { AgUiToolView, NavigationActions } from '../../src/protocols/ag-ui/react/index'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
@@ -154,6 +155,7 @@ const cases: Readonly<Record<string, Case>> = {
   Suggestions: { draw: (p) => <Suggestions turnId="a1" {...p} />, weft: 'suggestions' },
   GateCard: { draw: (p) => <GateCard id="g1" focusOnOpen={false} {...p} />, weft: 'gate', state: 'pending' },
   Gates: { draw: (p) => <Gates turnId="a1" {...p} />, weft: 'gates' },
+  ToolGroup: { draw: (p) => <ToolGroup messageIds={['tool']} {...p}>calls</ToolGroup>, weft: 'tool-group', state: 'done' },
   StatusBar: { draw: (p) => <StatusBar {...p} />, weft: 'status-bar', state: 'error', asChild: true },
   Composer: { draw: (p) => <Composer send={send} busy={false} {...p} />, weft: 'composer', state: 'idle' },
   'Composer.Root': { draw: (p) => <Composer.Root send={send} busy {...p} />, weft: 'composer', state: 'busy' },

@@ -133,6 +133,21 @@ const plain: Op[] = [
   { op: 'turn.finish', turnId: 'a2', status: 'done' },
 ]
 
+// An agent's three steps of tool calls, then its answer: one folded "Used 3 tools" line above the answer.
+const toolRun: Op[] = [
+  ...user('u1', 'Find me a train to Lyon tomorrow morning.'),
+  { op: 'turn.open', turnId: 't1', role: 'assistant' },
+  ...([['s1', 'search_trains', { from: 'Paris', to: 'Lyon' }], ['s2', 'check_seats', { train: 'TGV 6601' }], ['s3', 'check_seats', { train: 'TGV 6603' }]] as const).flatMap(([step, name, input]): Op[] => [
+    { op: 'block.open', turnId: 't1', blockId: step, kind: 'step', label: step },
+    { op: 'message.put', turnId: 't1', messageId: `${step}/call`, blockId: step, type: 'tool', status: 'done', props: { toolCallId: step, name, state: 'output-available', input, output: { ok: true } } },
+    { op: 'block.close', blockId: step, status: 'done' },
+  ]),
+  { op: 'block.open', turnId: 't1', blockId: 's4', kind: 'step', label: 's4' },
+  { op: 'message.put', turnId: 't1', messageId: 's4/text', blockId: 's4', type: 'text', status: 'done', props: { content: '**TGV 6601** leaves at 09:40 with 12 seats left.' } },
+  { op: 'block.close', blockId: 's4', status: 'done' },
+  { op: 'turn.finish', turnId: 't1', status: 'done' },
+]
+
 /** A scene: its ops and what to draw. */
 export interface Scene {
   name: string
@@ -148,6 +163,7 @@ export const scenes: Scene[] = [
   { name: 'trace', ops: trace, view: () => <><Trace.Disclosure turnId="t1" open /><Transcript.Root /></> },
   { name: 'sources', ops: sources, view: () => <Transcript.Root /> },
   // An empty composer shows its default placeholder.
+  { name: 'tool-group', ops: toolRun, view: () => <Transcript.Root /> },
   { name: 'plain-answer', ops: plain, view: () => <Transcript.Root /> },
   { name: 'composer', ops: [], view: () => <Composer send={() => undefined} stop={() => undefined} /> },
 ]
