@@ -143,3 +143,27 @@ export const ToolGroup: Story = {
     await expect(group.querySelectorAll('[data-weft="tool"]').length).toBe(3)
   },
 }
+
+/** A data part with no renderer of its own: its fields as a key/value card, the raw JSON one click away. */
+export const DataPart: Story = {
+  render: () => (
+    <StaticAgent
+      ops={[
+        { op: 'turn.open', turnId: 't1', role: 'assistant' },
+        { op: 'message.put', turnId: 't1', messageId: 'd1', type: 'data-weather', status: 'done', props: { data: { city: 'Paris', tempC: 18, conditions: 'light rain', hourly: [17, 18, 18, 16], wind: { kph: 12, from: 'SW' } } } },
+        { op: 'turn.finish', turnId: 't1', status: 'done' },
+      ]}
+    >
+      <Transcript.Root />
+    </StaticAgent>
+  ),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement)
+    await expect(canvas.getByText('conditions').tagName).toBe('DT')
+    await expect(canvas.getByText('kph: 12, from: SW').tagName).toBe('DD')
+    const raw = canvasElement.querySelector<HTMLDetailsElement>('[data-weft="data-raw"]')!
+    await expect(raw.open).toBe(false)
+    await userEvent.click(within(raw).getByText('JSON'))
+    await expect(raw.open).toBe(true)
+  },
+}

@@ -158,7 +158,7 @@ const zhCN: WeftLabels = {
   steps: (n) => `${n} 个步骤`, sources: '来源', sourceCount: (n) => `${n} 个来源`, suggestions: '推荐的后续问题',
   message: '消息', composerPlaceholder: '发送消息…', send: '发送', stop: '停止', copy: '复制', copied: '已复制', copyCode: '复制代码', copyMarkdown: '复制为 Markdown',
   goodAnswer: '有帮助', badAnswer: '没有帮助', regenerate: '重新生成', edit: '编辑', messageActions: '消息操作', jumpToLatest: '跳到最新',
-  thinking: '思考中…', reasoning: '推理过程', tool: '工具', toolGroup: (n, running) => (running ? `正在使用 ${n} 个工具…` : `使用了 ${n} 个工具`), toolInput: '输入', toolOutput: '输出', showMore: '显示更多', showLess: '收起',
+  thinking: '思考中…', reasoning: '推理过程', tool: '工具', toolGroup: (n, running) => (running ? `正在使用 ${n} 个工具…` : `使用了 ${n} 个工具`), toolInput: '输入', toolOutput: '输出', showMore: '显示更多', showLess: '收起', rawJson: 'JSON',
   toolStates: { 'input-streaming': '准备中', 'input-available': '运行中', 'approval-requested': '等待批准', 'approval-responded': '已答复', 'output-available': '完成', 'output-error': '失败', 'output-denied': '已拒绝', called: '已调用' },
   preliminary: '初步结果', approvalNeeded: '需要批准', approvalAnswered: '批准', approvalQuestion: '智能体正在等待你的批准。', approve: '批准', reject: '拒绝',
   reason: '理由（可选）', submit: '提交', answer: '你的回答', gateDetails: '详情',

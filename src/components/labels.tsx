@@ -45,6 +45,8 @@ export interface WeftLabels {
   toolOutput: string
   showMore: string
   showLess: string
+  /** The disclosure over a data part's whole value, as JSON. */
+  rawJson: string
   toolStates: Readonly<Record<'input-streaming' | 'input-available' | 'approval-requested' | 'approval-responded' | 'output-available' | 'output-error' | 'output-denied' | 'called', string>>
   preliminary: string
   approvalNeeded: string
@@ -160,6 +162,7 @@ export const englishLabels: WeftLabels = Object.freeze({
   toolOutput: 'Output',
   showMore: 'Show more',
   showLess: 'Show less',
+  rawJson: 'JSON',
   toolStates: Object.freeze({
     'input-streaming': 'Preparing',
     'input-available': 'Running',

@@ -187,3 +187,40 @@ describe('consecutive tool calls, grouped', () => {
     expect(screen.getAllByText('Sunny').length).toBe(2)
   })
 })
+
+describe('a data part\'s default card', () => {
+  const part = (type: string, props: Record<string, unknown>): Op[] => [
+    { op: 'turn.open', turnId: 't1', role: 'assistant' },
+    { op: 'message.put', turnId: 't1', messageId: 'd1', type, status: 'done', props },
+  ]
+  const fields = () => [...document.querySelectorAll('[data-weft="data-fields"] > div')].map((row) => [row.querySelector('dt')?.textContent ?? null, row.querySelector('dd')!.textContent])
+
+  it('lists the fields as keys and one-line values, with the raw JSON folded behind a disclosure', async () => {
+    renderWith(storeWith(part('data-weather', { data: { city: 'Paris', tempC: 18, rain: false, tags: ['mild', 'wet'], wind: { kph: 12, from: 'SW' }, hours: [{ h: 9 }], note: null } })), <Transcript.Root />)
+    expect(fields()).toEqual([['city', 'Paris'], ['tempC', '18'], ['rain', 'false'], ['tags', 'mild, wet'], ['wind', 'kph: 12, from: SW'], ['hours', '[{"h":9}]'], ['note', '—']])
+    const raw = document.querySelector<HTMLDetailsElement>('[data-weft="data-raw"]')!
+    expect(raw.open).toBe(false)
+    expect(raw.querySelector('pre')!.checkVisibility()).toBe(false)
+    expect(raw.querySelector('summary')!.textContent).toBe('JSON')
+    await userEvent.click(raw.querySelector('summary')!)
+    expect(raw.querySelector('pre')!.checkVisibility()).toBe(true)
+    expect(JSON.parse(raw.querySelector('pre')!.textContent!)).toEqual({ city: 'Paris', tempC: 18, rain: false, tags: ['mild', 'wet'], wind: { kph: 12, from: 'SW' }, hours: [{ h: 9 }], note: null })
+  })
+
+  it('draws every value as text, cuts a long one, and shows a value that is not an object on one line', () => {
+    const { unmount } = renderWith(storeWith(part('data-note', { data: { html: '<img src=x onerror=alert(1)>', long: 'x'.repeat(500) } })), <Transcript.Root />)
+    expect(document.querySelector('[data-weft="data"] img')).toBeNull()
+    expect(fields()[0]).toEqual(['html', '<img src=x onerror=alert(1)>'])
+    expect(fields()[1]![1]!.length).toBe(120)
+    unmount()
+    renderWith(storeWith(part('data-count', { data: 42 })), <Transcript.Root />)
+    expect(fields()).toEqual([[null, '42']])
+  })
+
+  it('is replaced by a host\'s renderer for the type or for data-*', () => {
+    const Mine = () => <p data-testid="mine">mine</p>
+    renderWith(storeWith(part('data-weather', { data: { city: 'Paris' } })), <RendererProvider renderers={{ 'data-*': Mine }}><Transcript.Root /></RendererProvider>)
+    expect(screen.getByTestId('mine')).toBeTruthy()
+    expect(document.querySelector('[data-weft="data-fields"]')).toBeNull()
+  })
+})

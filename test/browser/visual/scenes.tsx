@@ -148,6 +148,15 @@ const toolRun: Op[] = [
   { op: 'turn.finish', turnId: 't1', status: 'done' },
 ]
 
+// Data parts with no renderer of their own: a readable key/value card, the JSON folded.
+const dataParts: Op[] = [
+  { op: 'turn.open', turnId: 't1', role: 'assistant' },
+  { op: 'message.put', turnId: 't1', messageId: 'd1', type: 'data-weather', status: 'done', props: { data: { city: 'Paris', tempC: 18, conditions: 'light rain', hourly: [17, 18, 18, 16], wind: { kph: 12, from: 'SW' }, updated: '2026-12-02T09:00:00Z' } } },
+  { op: 'message.put', turnId: 't1', messageId: 'd2', type: 'data-status', status: 'done', props: { data: 'Indexed 3 of 3 files' } },
+  { op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', status: 'done', props: { content: 'It is 18 °C in Paris with light rain.' } },
+  { op: 'turn.finish', turnId: 't1', status: 'done' },
+]
+
 /** A scene: its ops and what to draw. */
 export interface Scene {
   name: string
@@ -164,6 +173,7 @@ export const scenes: Scene[] = [
   { name: 'sources', ops: sources, view: () => <Transcript.Root /> },
   // An empty composer shows its default placeholder.
   { name: 'tool-group', ops: toolRun, view: () => <Transcript.Root /> },
+  { name: 'data-part', ops: dataParts, view: () => <Transcript.Root /> },
   { name: 'plain-answer', ops: plain, view: () => <Transcript.Root /> },
   { name: 'composer', ops: [], view: () => <Composer send={() => undefined} stop={() => undefined} /> },
 ]
