@@ -10,6 +10,7 @@
  */
 import { type HistoryBatch, historyOps, type HistoryReader, type HydratedTurn, type Op, type Source } from '../../core/index'
 import { isRecord, isSafeKey, stringOf } from '../../protocol-kit/index'
+import { hasCount, metadataUsage } from './usage'
 
 /**
  * A message as the AI SDK stores it (the fields weft reads).
@@ -72,8 +73,10 @@ export function uiMessageHistory(messages: unknown): HistoryBatch {
     const metadata = isRecord(given) && Object.keys(given).length > 0 && !('messageId' in given) && !('uiMetadata' in given)
       ? { ...given, messageId: message.id }
       : given === undefined ? { messageId: message.id } : { messageId: message.id, uiMetadata: given }
+    // A stored answer's usage (the route's `totalUsage` in its metadata) shows as a streamed one's does.
+    const usage = message.role === 'assistant' && isRecord(given) ? metadataUsage(given)?.usage : undefined
     batch.turns.push({
-      turn: { id: message.id, role: message.role, status: 'done', protocol: 'ui-message', metadata, sources },
+      turn: { id: message.id, role: message.role, status: 'done', protocol: 'ui-message', metadata, sources, ...(usage && hasCount(usage) ? { usage } : {}) },
       messages: parts,
     })
     if (steps.length > 0) (batch.replay ??= {})[message.id] = steps

@@ -48,6 +48,16 @@ export function metadataUsage(metadata: Record<string, unknown>): { usage?: Toke
 }
 
 /**
+ * Whether a usage holds at least one count.
+ *
+ * @example
+ * hasCount({ raw: { input: 1 } }) // false
+ */
+export function hasCount(usage: TokenUsage): boolean {
+  return COUNTED.some((name) => usage[name] !== undefined)
+}
+
+/**
  * The ops for a change of the message's metadata: the turn's usage when a key
  * that holds it changed, and a problem for what was wrong with it.
  *
@@ -58,7 +68,7 @@ export function usageOps(metadata: Record<string, unknown>, changed: readonly st
   if (!changed.some((key) => key === 'model' || (USAGE_KEYS as readonly string[]).includes(key) || (LOOSE_KEYS as readonly string[]).includes(key))) return []
   const read = metadataUsage(metadata)
   // The metadata is the route's own: a key named `usage` that holds no counts is not weft's to judge.
-  if (!read?.usage || !COUNTED.some((name) => read.usage![name] !== undefined) && read.problems.length === 0) return []
+  if (!read?.usage || (!hasCount(read.usage) && read.problems.length === 0)) return []
   const ops: Op[] = read.problems.map((message) => problem(message, metadata.totalUsage ?? metadata.usage ?? metadata))
   ops.push({ op: 'turn.update', turnId, usage: read.usage })
   return ops

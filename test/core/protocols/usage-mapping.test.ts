@@ -183,3 +183,22 @@ describe('readUsage and sumUsage', () => {
     })
   })
 })
+
+describe('usage from history', () => {
+  it('AI SDK: a stored answer whose metadata holds its totalUsage has the usage a streamed one has; the metadata goes back unchanged', async () => {
+    const { uiMessageProtocol } = await import('../../../src/protocols/ui-message/protocol')
+    const { createAgentStore } = await import('../../../src/core/store/store')
+    const { emptyState } = await import('../../../src/core/model/model')
+    const metadata = { model: 'gpt-4o', totalUsage: { inputTokens: 30, outputTokens: 7, totalTokens: 37 } }
+    const ops = uiMessageProtocol.history!([
+      { id: 'q', role: 'user', parts: [{ type: 'text', text: 'Hi' }] },
+      { id: 'a', role: 'assistant', metadata, parts: [{ type: 'text', text: 'Hello' }] },
+    ], { state: emptyState() })
+    const store = createAgentStore()
+    store.getState().dispatch(ops)
+    const state = store.getState()
+    expect(state.turns.a!.usage).toEqual({ inputTokens: 30, outputTokens: 7, totalTokens: 37, model: 'gpt-4o', raw: metadata.totalUsage })
+    expect(state.turns.q!.usage).toBeUndefined()
+    expect(state.turns.a!.metadata).toMatchObject(metadata)
+  })
+})
