@@ -156,7 +156,9 @@ export const RightToLeft: Story = {
 const zhCN: WeftLabels = {
   conversation: '对话', lane: '分支', workTimeline: '工作时间线', traceDetails: '详情', working: '处理中…',
   steps: (n) => `${n} 个步骤`, sources: '来源', sourceCount: (n) => `${n} 个来源`, suggestions: '推荐的后续问题',
-  message: '消息', composerPlaceholder: '发送消息…', send: '发送', stop: '停止', copy: '复制', copied: '已复制', copyCode: '复制代码', copyMarkdown: '复制为 Markdown',
+  message: '消息', composerPlaceholder: '发送消息…',
+  queuedMessages: '排队的消息', queueWaiting: '回答结束后发送', queueHeld: '尚未发送', queuedFiles: (n) => `+ ${n} 个文件`, sendNow: '立即发送', removeQueued: '移除', save: '保存', cancelEdit: '取消',
+  send: '发送', stop: '停止', copy: '复制', copied: '已复制', copyCode: '复制代码', copyMarkdown: '复制为 Markdown',
   goodAnswer: '有帮助', badAnswer: '没有帮助', regenerate: '重新生成', edit: '编辑', messageActions: '消息操作', jumpToLatest: '跳到最新',
   thinking: '思考中…', reasoning: '推理过程', tool: '工具', toolGroup: (n, running) => (running ? `正在使用 ${n} 个工具…` : `使用了 ${n} 个工具`), toolInput: '输入', toolOutput: '输出', showMore: '显示更多', showLess: '收起', rawJson: 'JSON',
   toolStates: { 'input-streaming': '准备中', 'input-available': '运行中', 'approval-requested': '等待批准', 'approval-responded': '已答复', 'output-available': '完成', 'output-error': '失败', 'output-denied': '已拒绝', called: '已调用' },

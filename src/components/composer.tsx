@@ -58,7 +58,8 @@ export interface ComposerRootProps extends Omit<FormHTMLAttributes<HTMLFormEleme
  * `disabled` while the conversation shown takes no send: `useSendRefusal`, which
  * the text area then shows as its placeholder, through the `sendRefused` label). Busy follows the store's
  * status (connecting, streaming or reconnecting) unless `busy` says otherwise.
- * Escape anywhere in it stops a streaming answer.
+ * Escape anywhere in it stops a streaming answer. Enter sends while an answer
+ * comes too: the client queues the message, or steers with it (`whileRunning`).
  *
  * @example
  * <Composer.Root send={send} stop={stop}>
@@ -75,8 +76,9 @@ const Root = forwardRef<HTMLFormElement, ComposerRootProps>(function ComposerRoo
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const value = text.trim()
-    // The text stays in the box while it cannot be sent.
-    if ((!value && !attached) || busy || refusal) return
+    // The text stays in the box while it cannot be sent. While an answer comes it is sent too:
+    // the client queues it, or steers with it (its `whileRunning`).
+    if ((!value && !attached) || refusal) return
     setText('')
     void send(value)
   }

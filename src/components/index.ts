@@ -9,6 +9,7 @@
  */
 export { Transcript, TurnError } from './transcript'
 export { TurnInterrupted, type TurnInterruptedProps } from './turn-interrupted'
+export { Queue, QueuedMessages, type QueueRootProps, type QueueItemProps } from './queued-messages'
 export type { TranscriptRootProps, TranscriptTurnProps, TranscriptContentProps, TranscriptBlockProps, TranscriptThreadProps, TurnErrorProps } from './transcript'
 export { MessageView, type MessageViewProps } from './message'
 export { BranchPicker, type BranchPickerProps } from './branch-picker'

@@ -24,6 +24,18 @@ export interface WeftLabels {
   message: string
   /** The composer's placeholder when the host gives none. */
   composerPlaceholder: string
+  /** The list of messages sent while the agent ran, waiting to go. */
+  queuedMessages: string
+  /** Under a queued message while the agent runs. */
+  queueWaiting: string
+  /** Under a queued message a stop or a failure held back. */
+  queueHeld: string
+  /** The files a queued message carries: "1 file". */
+  queuedFiles: (count: number) => string
+  sendNow: string
+  removeQueued: string
+  save: string
+  cancelEdit: string
   send: string
   stop: string
   copy: string
@@ -142,6 +154,14 @@ export const englishLabels: WeftLabels = Object.freeze({
   suggestions: 'Suggested follow-ups',
   message: 'Message',
   composerPlaceholder: 'Send a message…',
+  queuedMessages: 'Queued messages',
+  queueWaiting: 'Sends when the answer ends',
+  queueHeld: 'Not sent yet',
+  queuedFiles: (count: number) => `+ ${count} ${count === 1 ? 'file' : 'files'}`,
+  sendNow: 'Send now',
+  removeQueued: 'Remove',
+  save: 'Save',
+  cancelEdit: 'Cancel',
   send: 'Send',
   stop: 'Stop',
   copy: 'Copy',

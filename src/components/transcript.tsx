@@ -17,6 +17,7 @@ import { TraceHeadline } from './trace'
 import { TurnIdContext, useTurnIdFrom } from './turn-context'
 import { TranscriptScrollContext } from './scroll-context'
 import { TurnInterrupted } from './turn-interrupted'
+import { QueuedMessages } from './queued-messages'
 import { ToolGroup, useToolRuns, type OutlineItem } from './tool-group'
 
 /** The virtual list is a chunk of its own, fetched when a transcript first grows long. */
@@ -42,11 +43,14 @@ export interface TranscriptRootProps extends Omit<HTMLAttributes<HTMLDivElement>
   virtualize?: number | false
   /** The element the transcript scrolls in (default: `Chat`'s viewport). */
   scrollRef?: RefObject<HTMLElement | null>
+  /** Draw the messages sent while the agent ran under the last turn (`QueuedMessages`; default true). */
+  queued?: boolean
 }
 
 /**
- * The transcript: a polite `role="log"` that lists the turns. Subscribes only
- * to the turn ids, so a streaming token never re-renders it.
+ * The transcript: a polite `role="log"` that lists the turns, then the messages
+ * queued while the agent runs (`QueuedMessages`). Subscribes only to the turn
+ * ids, so a streaming token never re-renders it.
  *
  * @example
  * <Transcript.Root>
@@ -59,7 +63,7 @@ export interface TranscriptRootProps extends Omit<HTMLAttributes<HTMLDivElement>
  *   )}
  * </Transcript.Root>
  */
-const Root = forwardRef<HTMLDivElement, TranscriptRootProps>(function TranscriptRoot({ children, virtualize, scrollRef, ...rest }, ref) {
+const Root = forwardRef<HTMLDivElement, TranscriptRootProps>(function TranscriptRoot({ children, virtualize, scrollRef, queued = true, ...rest }, ref) {
   const labels = useLabels()
   const turnIds = useTurnIds()
   const provided = useContext(TranscriptScrollContext)
@@ -78,6 +82,7 @@ const Root = forwardRef<HTMLDivElement, TranscriptRootProps>(function Transcript
       ) : (
         draw(turnIds)
       )}
+      {queued && <QueuedMessages />}
     </div>
   )
 })

@@ -10,12 +10,13 @@ import type { AgentClient } from '../core/client'
 import type { AgentStore } from '../core/store/store'
 
 /**
- * What a component may ask of the client that acts for its store.
+ * What a component may ask of the client that acts for its store (a client of
+ * the host's own may leave out the queue's actions; the queue's parts then hide them).
  *
  * @example
  * const client: StoreClient = { answer: agent.answer, selectBranch: agent.selectBranch, regenerate: agent.regenerate }
  */
-export type StoreClient = Pick<AgentClient, 'answer' | 'selectBranch' | 'regenerate'>
+export type StoreClient = Pick<AgentClient, 'answer' | 'selectBranch' | 'regenerate'> & Partial<Pick<AgentClient, 'editQueued' | 'cancelQueued' | 'sendQueued'>>
 
 /**
  * The clients that act for the stores under one provider.

@@ -10,7 +10,7 @@ export { useResumableStream, type UseResumableStreamOptions, type ResumableStrea
 export {
   useAgentSelector, useAgentSelectorShallow, useTurnIds, useTurns, useTurn, useMessage, useBlocks, useThread,
   useTrace, useGates, useStatus, useStreamError, useTraceNode, useTraceRootIds, useHeadline, useTraceSummary,
-  useCitations, useSources, useGate,
+  useCitations, useSources, useGate, useQueuedMessages,
 } from './selectors'
 export { useBranch, type BranchHandle } from './use-branch'
 export {
@@ -21,10 +21,10 @@ export { useHistory, useOlderOnScroll, type UseHistoryOptions, type HistoryHandl
 
 // The core's types the hooks' options and handles reach, so a host can name them from here.
 export type {
-  AgentClient, AgentStore, AgentStoreState, Scheduler, AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, SendInput, StreamSource, StreamSourceContext, StreamSourceCancelContext, SourceBuildOptions,
+  AgentClient, AgentStore, AgentStoreState, Scheduler, AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, SendInput, SendOptions, WhileRunning, StreamSource, StreamSourceContext, StreamSourceCancelContext, SourceBuildOptions,
   RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool, JsonValue,
   ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision,
-  AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
+  AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source, QueuedMessage,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, TraceSummary, ErrorType, WeftError,
   MessageTable, MessageBucket, TraceTable, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
   ProtocolDefinition, ProtocolInput, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, HistoryReader, HistoryReadContext, HistoryBatch, ProtocolViews,

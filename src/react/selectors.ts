@@ -6,7 +6,7 @@ import { useCallback, useSyncExternalStore } from 'react'
 import { useStore } from 'zustand'
 import { useShallow } from 'zustand/react/shallow'
 import type { WeftError } from '../core/model/errors'
-import type { AgentState, Block, Gate, Message, Source, StreamStatus, Thread, TraceNode, Turn } from '../core/model/model'
+import type { AgentState, Block, Gate, Message, QueuedMessage, Source, StreamStatus, Thread, TraceNode, Turn } from '../core/model/model'
 import { selectCitation, selectHeadline, selectTraceSummary, type TraceSummary } from '../core/store/selectors'
 import { allNodeIds } from '../core/store/trace-tree'
 import { own } from '../core/util/record'
@@ -119,6 +119,18 @@ export function useTrace(turnId: string | undefined): TraceNode[] {
 export function useGates(turnId: string | undefined): Gate[] {
   return useAgentSelectorShallow((s) => (turnId ? (own(s.turns, turnId)?.gateIds ?? []).map((id) => own(s.gates, id)).filter(isDefined) : []))
 }
+
+/**
+ * The messages sent while the agent ran, waiting to be sent, in order (empty when none).
+ *
+ * @example
+ * const queued = useQueuedMessages(); queued.length > 0 && <QueuedMessages />
+ */
+export function useQueuedMessages(): readonly QueuedMessage[] {
+  return useAgentSelector((s) => s.queue ?? NO_QUEUE)
+}
+
+const NO_QUEUE: readonly QueuedMessage[] = Object.freeze([])
 
 /**
  * Where the stream is: `idle`, `connecting`, `streaming`, `reconnecting`, `done`, `error` or `aborted`.

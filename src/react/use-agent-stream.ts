@@ -3,7 +3,7 @@
  * A thin binding over the framework-free `AgentClient`.
  */
 import { useEffect } from 'react'
-import type { ActionResult, AgentClientOptions, AnswerResult, GateResponse, SendInput } from '../core/client'
+import type { ActionResult, AgentClientOptions, AnswerResult, GateResponse, SendInput, SendOptions } from '../core/client'
 import { settleInterrupted } from '../core/conversations/interrupted'
 import type { WeftError } from '../core/model/errors'
 import type { StreamStatus } from '../core/model/model'
@@ -19,10 +19,13 @@ export type UseAgentStreamOptions = AgentClientOptions
 /** What `useAgentStream` returns. */
 export interface AgentStreamHandle {
   /**
-   * Send the user's input; the answer streams into the store. Aborts a run still in flight.
-   * Never rejects; refused (nothing sent) while the conversation shown is loading or unreadable (`useSendRefusal`).
+   * Send the user's input; the answer streams into the store. While a run is
+   * active the message is queued (the default) or steers (`{ whileRunning: 'steer' }`:
+   * the run stops, its partial answer stays, the message goes at once); see the
+   * `whileRunning` option. Never rejects; refused (nothing sent) while the
+   * conversation shown is loading or unreadable (`useSendRefusal`).
    */
-  send(input?: SendInput): Promise<void>
+  send(input?: SendInput, options?: SendOptions): Promise<void>
   /** Abort the run in flight and mark its turn `aborted`. */
   stop(): void
   /** Answer a gate (an approval, an interrupt, an action review); the run goes on as its protocol expects. */
@@ -33,6 +36,12 @@ export interface AgentStreamHandle {
   edit(turnId: string, input: SendInput): Promise<ActionResult>
   /** Show the sibling at `index` of `turnId` and the branch below it. */
   selectBranch(turnId: string, index: number): ActionResult
+  /** Change the text of a queued message; refused once it was sent or cancelled. */
+  editQueued(id: string, text: string): ActionResult
+  /** Take a message off the queue; it is never sent. */
+  cancelQueued(id: string): ActionResult
+  /** Send a queued message now (default: the first), stopping what runs; how a queue a stop held back goes. */
+  sendQueued(id?: string): Promise<ActionResult>
   status: StreamStatus
   error: WeftError | undefined
 }
@@ -62,8 +71,8 @@ export function useAgentStream(hostOptions: UseAgentStreamOptions): AgentStreamH
     if (following && !client.busy) settleInterrupted(store)
   }, [client, store, following])
 
-  const { send, stop, answer, regenerate, edit, selectBranch } = useClientActions(client, store, options.onError)
+  const actions = useClientActions(client, store, options.onError)
   const status = useAgentSelector((s) => s.status)
   const error = useAgentSelector((s) => s.error)
-  return { send, stop, answer, regenerate, edit, selectBranch, status, error }
+  return { ...actions, status, error }
 }

@@ -4,19 +4,22 @@
  * or unreadable), every action is refused with the reason and nothing is sent.
  */
 import { useCallback } from 'react'
-import type { ActionResult, AgentClient, AnswerResult, GateResponse, SendInput } from '../core/client'
+import type { ActionResult, AgentClient, AnswerResult, GateResponse, SendInput, SendOptions } from '../core/client'
 import type { WeftError } from '../core/model/errors'
 import type { AgentStore } from '../core/store/store'
 import { useSendRefusal } from './store-context'
 
 /** The client's actions as stable callbacks. */
 export interface ClientActions {
-  send(input?: SendInput): Promise<void>
+  send(input?: SendInput, options?: SendOptions): Promise<void>
   stop(): void
   answer<Kind extends string = string>(gateId: string, response: GateResponse<Kind>): Promise<AnswerResult>
   regenerate(turnId?: string): Promise<ActionResult>
   edit(turnId: string, input: SendInput): Promise<ActionResult>
   selectBranch(turnId: string, index: number): ActionResult
+  editQueued(id: string, text: string): ActionResult
+  cancelQueued(id: string): ActionResult
+  sendQueued(id?: string): Promise<ActionResult>
 }
 
 /**
@@ -33,9 +36,9 @@ export function useClientActions(client: AgentClient, store: AgentStore, onError
     onError?.(error)
     return { ok: false, error }
   }, [store, onError])
-  const send = useCallback(async (input?: SendInput) => {
+  const send = useCallback(async (input?: SendInput, options?: SendOptions) => {
     if (refusal) refuse(refusal)
-    else await client.send(input)
+    else await client.send(input, options)
   }, [client, refusal, refuse])
   const stop = useCallback(() => client.stop(), [client])
   const answer = useCallback(<Kind extends string = string>(gateId: string, response: GateResponse<Kind>) =>
@@ -43,5 +46,8 @@ export function useClientActions(client: AgentClient, store: AgentStore, onError
   const regenerate = useCallback((turnId?: string) => (refusal ? Promise.resolve(refuse(refusal)) : client.regenerate(turnId)), [client, refusal, refuse])
   const edit = useCallback((turnId: string, input: SendInput) => (refusal ? Promise.resolve(refuse(refusal)) : client.edit(turnId, input)), [client, refusal, refuse])
   const selectBranch = useCallback((turnId: string, index: number) => client.selectBranch(turnId, index), [client])
-  return { send, stop, answer, regenerate, edit, selectBranch }
+  const editQueued = useCallback((id: string, text: string) => client.editQueued(id, text), [client])
+  const cancelQueued = useCallback((id: string) => client.cancelQueued(id), [client])
+  const sendQueued = useCallback((id?: string) => (refusal ? Promise.resolve(refuse(refusal)) : client.sendQueued(id)), [client, refusal, refuse])
+  return { send, stop, answer, regenerate, edit, selectBranch, editQueued, cancelQueued, sendQueued }
 }

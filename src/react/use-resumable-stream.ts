@@ -132,12 +132,12 @@ export function useResumableStream(options: UseResumableStreamOptions): Resumabl
     }
   }, [client, conversationKey, following, store])
 
-  const { send, stop, answer, regenerate, edit, selectBranch } = useClientActions(client, store, options.onError)
+  const actions = useClientActions(client, store, options.onError)
   const retry = useCallback(() => client.retry(), [client])
   const status = useAgentSelector((s) => s.status)
   // Only the error that stopped the stream: one a successful retry got past is not shown.
   const error = useAgentSelector((s) => (s.status === 'error' ? s.error : undefined))
-  return { send, stop, retry, answer, regenerate, edit, selectBranch, status, error }
+  return { ...actions, retry, status, error }
 }
 
 function hasHandle(storage: ResumeStorage, conversationKey: string): boolean {

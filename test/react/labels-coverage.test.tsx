@@ -22,6 +22,7 @@ import type { MessageRendererProps } from '../../src/components/renderers'
 import { RendererProvider } from '../../src/components/renderers'
 import { StateInspector } from '../../src/components/state-inspector'
 import { StatusBar } from '../../src/components/status-bar'
+import { QueuedMessages } from '../../src/components/queued-messages'
 import { ThreadList } from '../../src/components/thread-list'
 import { Trace } from '../../src/components/trace'
 import { Transcript } from '../../src/components/transcript'
@@ -277,6 +278,25 @@ describe('every visible string comes from labels', () => {
     quiet.mockRestore()
     expect(screen.getByRole('alert').textContent).toContain('⟦conversationNotShown⟧')
     expect(hardCoded()).toEqual([])
+  })
+
+  it('the queue: waiting and held messages, one with files, and an edit in progress', () => {
+    const client = {
+      answer: async () => ({ ok: true as const }), selectBranch: () => ({ ok: true as const }), regenerate: async () => ({ ok: true as const }),
+      editQueued: () => ({ ok: true as const }), cancelQueued: () => ({ ok: true as const }), sendQueued: async () => ({ ok: true as const }),
+    }
+    for (const status of ['streaming', 'aborted'] as const) {
+      const store = createAgentStore()
+      store.getState().dispatch([
+        { op: 'queue.put', message: { id: 'q1', text: 'Ένα' } },
+        { op: 'queue.put', message: { id: 'q2', text: 'Δύο', files: 2 } },
+        { op: 'stream.status', status },
+      ])
+      const { unmount } = render(<AgentProvider store={store} client={client}><LabelsProvider labels={markerLabels()}><QueuedMessages /></LabelsProvider></AgentProvider>)
+      fireEvent.click(within(document.querySelector<HTMLElement>('[data-weft="queue-item"]')!).getByRole('button', { name: '⟦edit⟧' }))
+      expect(hardCoded()).toEqual([])
+      unmount()
+    }
   })
 
   it('the state inspector: its name (the rest shows the model’s own field names, as its JSON does)', () => {
