@@ -617,7 +617,8 @@ describe('stop and answer', () => {
     const { store, client, agent } = setup()
     seed(store, { approval: { id: 'ap-1' } })
     agent.next({ frames: [{ type: 'start', messageId: 'm3' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'busy' }], then: 'open' })
-    const sending = client.send('another question')
+    // While the gate waits a send is queued by default; steering sends it now, beside the gate.
+    const sending = client.send('another question', { whileRunning: 'steer' })
     for (let i = 0; i < 200 && store.getState().status !== 'streaming'; i++) await new Promise((r) => setTimeout(r, 5))
     expect(await client.answer('g1', { approved: true })).toEqual({ ok: true })
     expect(agent.posts).toHaveLength(1)
