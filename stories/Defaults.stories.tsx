@@ -167,3 +167,31 @@ export const DataPart: Story = {
     await expect(raw.open).toBe(true)
   },
 }
+
+/** Source chips: the site's icon (its first letter until it loads), and a card with the title, URL and snippet on hover or focus. */
+export const SourceChips: Story = {
+  render: () => (
+    <StaticAgent
+      ops={[
+        { op: 'turn.open', turnId: 't1', role: 'assistant' },
+        { op: 'source.add', turnId: 't1', source: { id: 's1', kind: 'url', title: 'Météo-France — Paris forecast', url: 'https://meteofrance.com/previsions-meteo-france/paris/75000', snippet: 'Light rain this afternoon, drier tomorrow until the evening.', citationIndex: 1 } },
+        { op: 'source.add', turnId: 't1', source: { id: 's2', kind: 'document', title: 'Travel policy 2026', citationIndex: 2 } },
+        { op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', status: 'done', props: { content: 'Expect light rain today [1]; book refundable fares [2].' } },
+        { op: 'turn.finish', turnId: 't1', status: 'done' },
+      ]}
+    >
+      <div style={{ paddingBlockEnd: 120 }}>
+        <Transcript.Root />
+      </div>
+    </StaticAgent>
+  ),
+  play: async ({ canvasElement }) => {
+    const link = within(canvasElement).getByRole('link', { name: 'Météo-France — Paris forecast' })
+    const card = canvasElement.querySelector<HTMLElement>(`#${CSS.escape(link.getAttribute('aria-describedby')!)}`)!
+    await expect(canvasElement.querySelector('[data-weft="source-icon"] img')?.getAttribute('src')).toBe('https://meteofrance.com/favicon.ico')
+    await expect(card.checkVisibility()).toBe(false)
+    link.focus()
+    await expect(card.checkVisibility()).toBe(true)
+    await expect(card.textContent).toContain('Light rain this afternoon')
+  },
+}

@@ -19,9 +19,12 @@ describe('links from the server', () => {
     const { container } = renderWith(store, <Transcript.Root />)
     const hrefs = [...container.querySelectorAll('a')].map((a) => a.getAttribute('href'))
     expect(hrefs).toEqual(['https://example.com/ok', 'https://example.com/a.pdf', 'https://example.com/ok'])
-    expect([...container.querySelectorAll('img')].map((i) => i.getAttribute('src'))).toEqual(['data:image/png;base64,iVBORw0KGgo='])
+    expect([...container.querySelectorAll('[data-weft="file"] img, img[data-weft="file"]')].map((i) => i.getAttribute('src'))).toEqual(['data:image/png;base64,iVBORw0KGgo='])
+    // A source's icon is asked of the safe source's site only.
+    expect([...container.querySelectorAll('[data-weft="source-icon"] img')].map((i) => i.getAttribute('src'))).toEqual(['https://example.com/favicon.ico'])
+    expect(container.querySelectorAll('img').length).toBe(2)
     // Names stay visible without a link.
-    expect(screen.getByText('Trap')).toBeTruthy()
+    expect(screen.getAllByText('Trap')[0]!.getAttribute('data-weft')).toBe('source-title')
     expect(screen.getByText(/report\.pdf/).tagName).toBe('SPAN')
     expect(screen.getByText(/logo\.svg/).tagName).toBe('SPAN')
     // The marker for the unsafe source stays a marker, not a link.
@@ -66,7 +69,12 @@ describe('citations', () => {
     ])
     renderWith(store, <Sources turnId="t1" />)
     const items = screen.getAllByRole('listitem')
-    expect(items.map((li) => li.textContent)).toEqual(['[2] Call notes', '[1] CRM record', 'Offline memoNo link for this one.'])
+    // The chip: its marker and title; its card (on hover or focus): the title, the URL and the snippet.
+    const chip = (li: HTMLElement) => [...li.children].filter((part) => !['source-icon', 'source-card'].includes(part.getAttribute('data-weft')!)).map((part) => part.textContent).join('')
+    const card = (li: HTMLElement) => [...li.querySelector('[data-weft="source-card"]')!.children].map((part) => part.textContent)
+    expect(items.map(chip)).toEqual(['[2] Call notes', '[1] CRM record', 'Offline memo'])
+    expect(card(items[2]!)).toEqual(['Offline memo', 'No link for this one.'])
+    expect(card(items[1]!)).toEqual(['CRM record', 'https://crm.example.com/a'])
     expect(screen.getByRole('link', { name: 'CRM record' }).getAttribute('href')).toBe('https://crm.example.com/a')
   })
 })

@@ -5,12 +5,13 @@
  * parts, source chips and the narrow thread list.
  */
 import '../../src/components/styles.css'
-import { act, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
 import { RendererProvider } from '../../src/components/renderers'
 import { Composer } from '../../src/components/composer'
 import { GateCard, Gates } from '../../src/components/gate-card'
+import { Sources } from '../../src/components/sources'
 import { Transcript } from '../../src/components/transcript'
 import { TraceHeadline } from '../../src/components/trace'
 import type { Op } from '../../src/core/model/ops'
@@ -222,5 +223,66 @@ describe('a data part\'s default card', () => {
     renderWith(storeWith(part('data-weather', { data: { city: 'Paris' } })), <RendererProvider renderers={{ 'data-*': Mine }}><Transcript.Root /></RendererProvider>)
     expect(screen.getByTestId('mine')).toBeTruthy()
     expect(document.querySelector('[data-weft="data-fields"]')).toBeNull()
+  })
+})
+
+describe('source chips', () => {
+  const withSources = (...sources: Array<Record<string, unknown>>): Op[] => [
+    { op: 'turn.open', turnId: 't1', role: 'assistant' },
+    ...sources.map((source, i): Op => ({ op: 'source.add', turnId: 't1', source: { id: `s${i}`, kind: 'url', ...source } })),
+  ]
+  const icons = () => [...document.querySelectorAll<HTMLElement>('[data-weft="source-icon"]')]
+
+  it('show the site\'s icon, lazily and without a referrer, over its first letter; a failed icon leaves the letter', () => {
+    renderWith(storeWith(withSources({ url: 'https://www.meteofrance.com/paris?x=1', title: 'Météo-France' })), <Sources turnId="t1" />)
+    const [icon] = icons()
+    const img = icon!.querySelector('img')!
+    expect([img.getAttribute('src'), img.getAttribute('loading'), img.getAttribute('referrerpolicy'), img.alt]).toEqual(['https://www.meteofrance.com/favicon.ico', 'lazy', 'no-referrer', ''])
+    expect([icon!.textContent, icon!.getAttribute('aria-hidden'), icon!.getAttribute('data-state')]).toEqual(['M', 'true', 'loading'])
+    expect(getComputedStyle(img).opacity).toBe('0')
+    fireEvent.load(img)
+    expect(icon!.getAttribute('data-state')).toBe('loaded')
+    expect(getComputedStyle(img).opacity).toBe('1')
+    fireEvent.error(img)
+    expect(icon!.querySelector('img')).toBeNull()
+    expect([icon!.textContent, icon!.getAttribute('data-state')]).toEqual(['M', 'error'])
+  })
+
+  it('ask nothing of a URL that is not http or https, nor when the host says not to; a host\'s icon address goes through safeUrl', () => {
+    const ops = withSources({ url: 'mailto:nadia@contoso.example', title: 'Mail' }, { url: '/docs/intro', title: 'Docs' }, { url: 'javascript:alert(1)', title: 'Trap' }, { title: 'Memo', kind: 'document' }, { url: 'ftp://files.example/a', title: 'FTP' })
+    const { unmount } = renderWith(storeWith(ops), <Sources turnId="t1" />)
+    expect(document.querySelectorAll('img').length).toBe(0)
+    expect(icons().map((icon) => icon.textContent)).toEqual(['M', 'D', 'T', 'M', 'F'])
+    unmount()
+    const web = withSources({ url: 'https://a.example/x', title: 'A' }, { url: 'https://b.example/y', title: 'B' })
+    const off = renderWith(storeWith(web), <Sources turnId="t1" favicon={false} />)
+    expect(document.querySelectorAll('img').length).toBe(0)
+    off.unmount()
+    renderWith(storeWith(web), <Sources turnId="t1" favicon={(_source, url) => (url.hostname === 'a.example' ? `https://icons.example/${url.hostname}.png` : 'javascript:alert(1)')} />)
+    expect([...document.querySelectorAll('img')].map((img) => img.getAttribute('src'))).toEqual(['https://icons.example/a.example.png'])
+  })
+
+  it('show a card with the whole title, the URL and the snippet on hover and on focus; Escape hides it', async () => {
+    renderWith(storeWith(withSources({ url: 'https://crm.example.com/contoso', title: 'Contoso — renewal record', snippet: 'Renews on 1 March.' }, { title: 'Offline memo', kind: 'document' })), <Sources turnId="t1" />)
+    const [first, second] = [...document.querySelectorAll<HTMLElement>('[data-weft="source-card"]')]
+    expect(first!.checkVisibility()).toBe(false)
+    expect([...first!.children].map((part) => part.textContent)).toEqual(['Contoso — renewal record', 'https://crm.example.com/contoso', 'Renews on 1 March.'])
+    const link = screen.getByRole('link', { name: 'Contoso — renewal record' })
+    expect(link.getAttribute('aria-describedby')).toBe(first!.id)
+    expect(first!.getAttribute('role')).toBe('tooltip')
+    await userEvent.hover(link)
+    expect(first!.checkVisibility()).toBe(true)
+    await userEvent.unhover(link)
+    expect(first!.checkVisibility()).toBe(false)
+    await userEvent.tab()
+    expect(document.activeElement).toBe(link)
+    expect(first!.checkVisibility()).toBe(true)
+    await userEvent.keyboard('{Escape}')
+    expect(first!.checkVisibility()).toBe(false)
+    // A source without a link is reachable by the keyboard too, for its card.
+    await userEvent.tab()
+    expect(document.activeElement!.textContent).toBe('Offline memo')
+    expect(second!.checkVisibility()).toBe(true)
+    expect(first!.getAttribute('data-state')).toBeNull()
   })
 })

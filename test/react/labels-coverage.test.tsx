@@ -51,7 +51,11 @@ const MARKER = /⟦([\w-]+)(?:\.[\w-]+)?⟧/g
 function shown(root: ParentNode): string[] {
   const out: string[] = []
   const walker = document.createTreeWalker(root as Node, NodeFilter.SHOW_TEXT)
-  while (walker.nextNode()) out.push(walker.currentNode.nodeValue ?? '')
+  while (walker.nextNode()) {
+    // A source's URL and the letter of its site are the server's, shown as sent.
+    if (walker.currentNode.parentElement?.closest('[data-weft="source-card-url"], [data-weft="source-icon"]')) continue
+    out.push(walker.currentNode.nodeValue ?? '')
+  }
   for (const element of root.querySelectorAll('*')) {
     for (const name of ['aria-label', 'aria-description', 'aria-valuetext', 'title', 'placeholder', 'alt']) {
       const value = element.getAttribute(name)

@@ -3,7 +3,7 @@
  * (a streamed answer with markdown and code), tool cards in each state, gates,
  * the trace and sources.
  */
-import type { ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { Chat } from '../../../src/components/chat'
 import { Composer } from '../../../src/components/composer'
 import { Trace } from '../../../src/components/trace'
@@ -157,6 +157,21 @@ const dataParts: Op[] = [
   { op: 'turn.finish', turnId: 't1', status: 'done' },
 ]
 
+/** Focuses the first source chip's link, so its card shows as it does on hover. */
+function FocusFirstSource() {
+  useEffect(() => document.querySelector<HTMLElement>('[data-weft="source"] a')?.focus(), [])
+  return null
+}
+
+const sourceCard: Op[] = [
+  { op: 'turn.open', turnId: 't1', role: 'assistant' },
+  { op: 'source.add', turnId: 't1', source: { id: 's1', kind: 'url', title: 'Météo-France — Paris forecast', url: 'https://meteofrance.com/previsions-meteo-france/paris/75000', snippet: 'Light rain this afternoon, drier tomorrow until the evening; highs of 18 to 20 °C.', citationIndex: 1 } },
+  { op: 'source.add', turnId: 't1', source: { id: 's2', kind: 'document', title: 'Travel policy 2026', citationIndex: 2 } },
+  { op: 'message.put', turnId: 't1', messageId: 'm1', type: 'text', status: 'done', props: { content: 'Expect light rain today [1]; book refundable fares [2].' } },
+  { op: 'turn.update', turnId: 't1', suggestions: ['What about Lyon?', 'Set an alert for rain', 'Compare with last week'] },
+  { op: 'turn.finish', turnId: 't1', status: 'done' },
+]
+
 /** A scene: its ops and what to draw. */
 export interface Scene {
   name: string
@@ -173,6 +188,8 @@ export const scenes: Scene[] = [
   { name: 'sources', ops: sources, view: () => <Transcript.Root /> },
   // An empty composer shows its default placeholder.
   { name: 'tool-group', ops: toolRun, view: () => <Transcript.Root /> },
+  // The first chip focused: its hover card over what follows.
+  { name: 'source-card', ops: sourceCard, view: () => <div style={{ paddingBlockEnd: 96 }}><Transcript.Root /><FocusFirstSource /></div> },
   { name: 'data-part', ops: dataParts, view: () => <Transcript.Root /> },
   { name: 'plain-answer', ops: plain, view: () => <Transcript.Root /> },
   { name: 'composer', ops: [], view: () => <Composer send={() => undefined} stop={() => undefined} /> },
