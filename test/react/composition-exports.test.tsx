@@ -14,7 +14,7 @@ import {
   Attachments, BranchPicker, Chat, Citation, CodeBlock, Composer, CopyButton, DataMessage, ErrorMessage, FileMessage, GateCard, Gates,
   LoadingMessage, Markdown, MarkdownMessage, MarkdownSettingsProvider, MessageActions, MessageView, NoticeMessage, ReasoningMessage,
   RecommendedActionCard, Sources, StateInspector, StatusBar, Suggestions, TextMessage, ThreadList, ToolCallMessage, Trace, TraceHeadline,
-  Transcript, TurnError, TurnInterrupted,
+  Transcript, TurnError, TurnInterrupted, Queue, QueuedMessages,
 } from '../../src/components/index'
 import { ToolGroup } from '../../src/components/tool-group'
 import * as agUi from '../../src/protocols/ag-ui/react/index'
@@ -95,6 +95,9 @@ const ops: Op[] = [
 
 const store = createAgentStore()
 store.getState().dispatch(ops)
+/** A store with a queued message, nothing running: the queue is held. */
+const queued = createAgentStore()
+queued.getState().dispatch([{ op: 'queue.put', message: { id: 'q1', text: 'And Lyon?' } }])
 const message = (id: string): Message => messageIn(store.getState().messages, id)!
 
 /** What every case is given: a class, a style, a data attribute, a `data-weft` the kit must keep, and the ref. */
@@ -169,6 +172,9 @@ const cases: Readonly<Record<string, Case>> = {
   Chat: { draw: (p) => <Chat {...p} />, weft: 'chat', state: 'at-end' },
   NavigationActions: { draw: (p) => <NavigationActions actions={message('tool').props.actions} {...p} />, weft: 'navigation-actions' },
   AgUiToolView: { draw: (p) => <AgUiToolView message={message('tool')} {...p} />, weft: 'ag-ui-tool' },
+  'Queue.Root': { draw: (p) => <AgentProvider store={queued}><Queue.Root {...p} /></AgentProvider>, weft: 'queue', state: 'held' },
+  'Queue.Item': { draw: (p) => <Queue.Item message={{ id: 'q1', text: 'And Lyon?' }} {...p} />, weft: 'queue-item', state: 'queued' },
+  QueuedMessages: { draw: (p) => <AgentProvider store={queued}><QueuedMessages {...p} /></AgentProvider>, weft: 'queue', state: 'held' },
 }
 
 let conversations: Conversations
