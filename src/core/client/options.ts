@@ -101,8 +101,8 @@ export type RequestBody = string | Blob | FormData | URLSearchParams | Record<st
 export interface StreamSource {
   open(context: StreamSourceContext): Promise<Omit<StreamRequest, 'signal' | 'fetch'> & { runId?: string }>
   /**
-   * The user stopped a run this source's client was streaming (`stop()`, or a new
-   * send that ends it): tell the server to stop the work too (cancel the run
+   * The user stopped a run this source's client was streaming (`stop()`, or a
+   * steering send, a regenerate or an edit that ends it): tell the server to stop the work too (cancel the run
    * it started). Not called when a resumable stream is only
    * detached, so `attach()` can pick the run up. Failures are ignored.
    */
