@@ -148,6 +148,9 @@ function lockedVersions(names: string[]): Record<string, string> {
   }))
 }
 
+/** The optional peers a host "with shiki" installs and wires: code colours, math and diagrams. */
+const PEERS = ['shiki', 'katex', 'mermaid']
+
 /** A scaffolded and installed host app. */
 export interface Host {
   dir: string
@@ -160,8 +163,9 @@ export interface Host {
  * template: the linter goes (not needed to build), the versions it shares with
  * this repository are this repository's, `vite.config.ts` proxies `/api` to
  * the chat server named by `CHAT_SERVER` when previewed, and with `shiki` the
- * optional peer is installed and `src/Highlighted.tsx` wraps the app in weft's
- * documented `MarkdownSettingsProvider highlight={shikiHighlighter}`.
+ * optional peers (shiki, KaTeX, Mermaid) are installed and `src/Highlighted.tsx`
+ * wraps the app in weft's documented `MarkdownSettingsProvider highlight={shikiHighlighter}
+ * math={katexMath} diagrams={mermaidDiagrams}`.
  * `src/main.tsx` and `src/index.css` stay the template's.
  *
  * @example
@@ -185,9 +189,9 @@ export async function scaffoldHost(parent: string, name: string, tarball: string
   delete pkg.scripts.lint
   rmSync(join(dir, '.oxlintrc.json'), { force: true })
   rmSync(join(dir, 'eslint.config.js'), { force: true })
-  const shared = lockedVersions(['react', 'react-dom', 'vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom', '@types/node', ...(shiki ? ['shiki'] : [])])
+  const shared = lockedVersions(['react', 'react-dom', 'vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom', '@types/node', ...(shiki ? PEERS : [])])
   for (const [dep, version] of Object.entries(shared)) {
-    if (dep in pkg.dependencies || dep === 'shiki') pkg.dependencies[dep] = version
+    if (dep in pkg.dependencies || PEERS.includes(dep)) pkg.dependencies[dep] = version
     else pkg.devDependencies[dep] = version
   }
   pkg.dependencies.weft = `file:${tarball}`
@@ -206,11 +210,13 @@ export async function scaffoldHost(parent: string, name: string, tarball: string
     writeFileSync(join(dir, 'src', 'Highlighted.tsx'), [
       "import { MarkdownSettingsProvider } from 'weft/components'",
       "import { shikiHighlighter } from 'weft/shiki'",
+      "import { katexMath } from 'weft/katex'",
+      "import { mermaidDiagrams } from 'weft/mermaid'",
       "import { App } from './App.tsx'",
       '',
-      '// Code blocks coloured by shiki, the way weft documents it.',
+      '// Code blocks coloured by shiki, math drawn by KaTeX and diagrams by Mermaid, the way weft documents them.',
       'export default function Highlighted() {',
-      '  return <MarkdownSettingsProvider highlight={shikiHighlighter}><App /></MarkdownSettingsProvider>',
+      '  return <MarkdownSettingsProvider highlight={shikiHighlighter} math={katexMath} diagrams={mermaidDiagrams}><App /></MarkdownSettingsProvider>',
       '}',
       '',
     ].join('\n'))

@@ -10,8 +10,9 @@
  *
  * The scenario is chosen by the question's words, so one server serves every
  * test of a host: `markdown` (a heading, a list and a ```ts block in many small
- * deltas), `approval` (a tool that needs a person's yes, then text) and `slow`
- * (text slow enough to reload the page in the middle of it).
+ * deltas), `approval` (a tool that needs a person's yes, then text), `slow`
+ * (text slow enough to reload the page in the middle of it) and `math` (inline and
+ * display math, prices, and a mermaid fence).
  */
 import { EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/core'
 import { RunAgentInputSchema } from '@ag-ui/core/schemas'
@@ -41,6 +42,22 @@ export const MARKDOWN_ANSWER = [
   'That is all.',
 ].join('\n')
 
+/** The math answer: inline and display math, dollar amounts that stay prose, and a mermaid diagram. */
+export const MATH_ANSWER = [
+  'The roots of $ax^2 + bx + c = 0$ are',
+  '',
+  '$$',
+  'x = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}',
+  '$$',
+  '',
+  'The plan costs $5 and $10 a month.',
+  '',
+  '```mermaid',
+  'graph LR',
+  '  Ask --> Answer',
+  '```',
+].join('\n')
+
 /** What the model says once the approved tool has run. */
 export const APPROVED_ANSWER = 'Deleted /tmp/report.txt as approved.'
 
@@ -54,6 +71,7 @@ export const QUESTIONS = {
   markdown: 'Write the release plan',
   approval: 'Please delete the old report',
   slow: 'Tell me slowly',
+  math: 'Show the formula',
 } as const
 
 type Scenario = keyof typeof QUESTIONS
@@ -61,6 +79,7 @@ type Scenario = keyof typeof QUESTIONS
 function scenarioOf(question: string): Scenario {
   if (question.includes('delete')) return 'approval'
   if (question.includes('slowly')) return 'slow'
+  if (question.includes('formula')) return 'math'
   return 'markdown'
 }
 
@@ -153,6 +172,8 @@ function modelReply(prompt: LanguageModelV3Prompt): { chunks: LanguageModelV3Str
       return { chunks: modelText(SLOW_WORDS.map((word) => `${word} `)), delay: SLOW_DELAY_MS }
     case 'markdown':
       return { chunks: modelText(pieces(MARKDOWN_ANSWER, 5)), delay: 2 }
+    case 'math':
+      return { chunks: modelText(pieces(MATH_ANSWER, 5)), delay: 2 }
   }
 }
 
@@ -250,6 +271,8 @@ function agRun(input: RunAgentInput, run: number): { events: BaseEvent[]; delay:
       return { events: [started, ...agText(answer, SLOW_WORDS.map((word) => `${word} `)), finished()], delay: SLOW_DELAY_MS }
     case 'markdown':
       return { events: [started, ...agText(answer, pieces(MARKDOWN_ANSWER, 5)), finished()], delay: 2 }
+    case 'math':
+      return { events: [started, ...agText(answer, pieces(MATH_ANSWER, 5)), finished()], delay: 2 }
   }
 }
 

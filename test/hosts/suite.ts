@@ -210,6 +210,35 @@ export function describeHost({ shiki, snippets = ['first', 'persisted'], langgra
         await expectClean(opened)
       })
 
+      it(shiki ? 'draws math with KaTeX\'s stylesheet and fonts, and a Mermaid diagram, each fetched with the answer that needs it' : 'leaves math as text and a mermaid fence as code, and fetches neither library', async () => {
+        const opened = await open()
+        const { page } = opened
+        const fetched = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((url) => /katex|mermaid/i.test(url)))
+        await send(page, QUESTIONS.math)
+        await settled(page, 1)
+        const answer = page.locator(ANSWER).last()
+        await expect.poll(() => answer.innerText(), WAIT).toContain('The plan costs $5 and $10 a month.')
+        if (shiki) {
+          const block = answer.locator('[data-weft="math-block"]')
+          const diagram = answer.locator('[data-weft="diagram"]')
+          await expect.poll(() => block.getAttribute('data-state'), { ...WAIT, message: 'the display math was never drawn' }).toBe('rendered')
+          await expect.poll(() => answer.locator('[data-weft="math"]').first().getAttribute('data-state'), WAIT).toBe('rendered')
+          await expect.poll(() => diagram.getAttribute('data-state'), { ...WAIT, message: 'the diagram was never drawn' }).toBe('rendered')
+          expect(await block.locator('.katex-display').count()).toBe(1)
+          // KaTeX's stylesheet came with the math chunk through the host's own build: its fonts are in use and load.
+          expect(await block.locator('.katex').first().evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/KaTeX_Main/)
+          await expect.poll(() => page.evaluate(() => [...document.fonts].some((face) => face.family.replace(/"/g, '') === 'KaTeX_Main' && face.status === 'loaded')), WAIT).toBe(true)
+          expect(await diagram.locator('[data-weft="diagram-svg"] svg').count()).toBe(1)
+          expect((await fetched()).length).toBeGreaterThan(0)
+        } else {
+          expect(await answer.locator('[data-weft="math"], [data-weft="math-block"], [data-weft="diagram"]').count()).toBe(0)
+          expect(await answer.innerText()).toContain('$ax^2 + bx + c = 0$')
+          expect(await answer.locator('[data-weft="code-block"][data-lang="mermaid"]').count()).toBe(1)
+          expect(await fetched()).toEqual([])
+        }
+        await expectClean(opened)
+      })
+
       it('answers an approval through the gate card, and the server receives it', async () => {
         const opened = await open()
         const { page } = opened

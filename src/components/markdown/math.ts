@@ -67,7 +67,7 @@ function mathToken(type: MathToken['type'], raw: string, text: string, display: 
 
 // Where a paragraph or a run of text must stop, so the tokenizers above get to try.
 const startBlock: TokenizerStartFunction = (src) => {
-  const at = /(?:^|\n) {0,3}(?:\$\$|\\\[)/.exec(src)
+  const at = /(?:^|\n) {0,3}(?:\$\$(?![ \t]*\d)|\\\[)/.exec(src)
   return at ? at.index + (src[at.index] === '\n' ? 1 : 0) : undefined
 }
 const startInline: TokenizerStartFunction = (src) => {

@@ -67,8 +67,10 @@ describe('math blocks', () => {
   it('a block that has not closed is open while streaming, and not math once the text is final', () => {
     expect(mathIn('Intro\n\n$$\n\\int_0^1 x', { streaming: true })).toEqual(['math(display):\\int_0^1 x…'])
     expect(mathIn('Intro\n\n$$\n\\int_0^1 x', { streaming: false })).toEqual([])
-    // A price at the start of a line opens nothing.
+    // A price at the start of a line opens nothing, and does not cut its paragraph in two.
     expect(mathIn('$$5 is the price', { streaming: true })).toEqual([])
+    const { live } = new MarkdownBlocks({ math: true }).update('I paid\n$$5 in total', false)
+    expect(live.map((block) => block.token.type)).toEqual(['paragraph'])
   })
 })
 
