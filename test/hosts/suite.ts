@@ -1,8 +1,9 @@
 /**
  * The scenarios every host build goes through, in Chromium against the stock
- * servers: a streamed markdown answer, an approval through the gate card, a
- * reload after the answer and a reload in the middle of one. One host app per
- * test file (with or without the optional peer shiki), built once for each
+ * servers: a streamed markdown answer, an answer with math and a diagram, an
+ * approval through the gate card, a reload after the answer and a reload in the
+ * middle of one. One host app per test file (with or without the optional peers
+ * shiki, KaTeX and Mermaid), built once for each
  * README snippet it takes (the first chat, the persisted chat) against each of
  * the AI SDK route and the AG-UI server.
  *

@@ -1,7 +1,9 @@
 /**
- * A host app with shiki installed and wired the documented way
- * (`MarkdownSettingsProvider highlight={shikiHighlighter}` from `weft/shiki`):
- * the README's first chat against both servers, and code blocks coloured.
+ * A host app with the optional peers installed and wired the documented way
+ * (`MarkdownSettingsProvider highlight={shikiHighlighter} math={katexMath}
+ * diagrams={mermaidDiagrams}` from `weft/shiki`, `weft/katex`, `weft/mermaid`):
+ * the README's first chat against both servers, code blocks coloured, math
+ * drawn by KaTeX in its fonts and a Mermaid diagram.
  * The persisted chat runs in the host without shiki (`without-shiki.test.ts`);
  * what shiki changes (the bundle, the code blocks) does not depend on persistence.
  * This host also builds the LangGraph page's host and runs it against the real
