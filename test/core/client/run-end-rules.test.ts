@@ -9,6 +9,9 @@ import { describe, expect, it } from 'vitest'
 import type { AgentClientOptions } from '../../../src/core/client/options'
 import { messageIn } from '../../../src/core/model/message-table'
 import type { AgentState } from '../../../src/core/model/model'
+import { RESUME_EXPIRED } from '../../../src/core/index'
+import type { WeftError } from '../../../src/core/model/errors'
+import { aiSdkResume } from '../../../src/protocols/ui-message/index'
 import { memoryStorage } from '../../../src/core/resume/storage'
 import { createAgentStore } from '../../../src/core/store/store'
 import { httpSseTransport } from '../../../src/core/transport/transport'
@@ -293,6 +296,37 @@ describe('attach and retry with a stored handle', () => {
     store.getState().dispatch([{ op: 'turn.finish', turnId, status: 'done' }])
     expect(await new AgentClient(store, resumable(agent, storage)).attach()).toBe(false)
     expect(agent.requests).toHaveLength(2)
+    expect(await new AgentClient(createAgentStore(), resumable(agent, storage)).attach()).toBe(false)
+    expect(agent.requests).toHaveLength(2)
+  })
+
+  it('attach() with a resume that cannot bind (no strategy, no protocol): the stream shows the error, onError hears it, nothing is asked', async () => {
+    const agent = new ScriptedAgent()
+    const store = createAgentStore()
+    const errors: WeftError[] = []
+    const client = new AgentClient(store, { url: URL, fetch: agent.fetch, onError: (e) => void errors.push(e), resume: { conversationKey: 'a', storage: memoryStorage() } })
+    expect(await client.attach()).toBe(false)
+    expect(errors.map((e) => [e.type, e.message])).toEqual([['validation', 'resume needs a strategy: name one, or give the client a protocol that has one']])
+    expect(store.getState().status).toBe('error')
+    expect(store.getState().error).toEqual(errors[0])
+    expect(agent.requests).toHaveLength(0)
+  })
+
+  it('attach() into a fresh store with a strategy that cannot replay a turn from its start: the run ends at once, the handle goes, nothing is asked', async () => {
+    const agent = new ScriptedAgent()
+    const storage = memoryStorage()
+    await parkedIn(agent, storage)
+    const strategy = { ...aiSdkResume(), replaysFromStart: false }
+    const store = createAgentStore()
+    const errors: WeftError[] = []
+    const options: AgentClientOptions = { ...resumable(agent, storage), onError: (e) => void errors.push(e) }
+    const client = new AgentClient(store, { ...options, resume: { ...options.resume!, strategy } })
+    expect(await client.attach()).toBe(true)
+    expect(agent.requests).toHaveLength(2)
+    expect(errors.map((e) => [e.code, e.message, e.retryable])).toEqual([[RESUME_EXPIRED, 'this stream cannot be replayed from its start', false]])
+    expect(store.getState().status).toBe('error')
+    expect(client.busy).toBe(false)
+    // The handle went: a second attach finds nothing.
     expect(await new AgentClient(createAgentStore(), resumable(agent, storage)).attach()).toBe(false)
     expect(agent.requests).toHaveLength(2)
   })
