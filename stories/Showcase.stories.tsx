@@ -169,6 +169,10 @@ const zhCN: WeftLabels = {
   retry: '重试', interrupted: '已中断', notSaved: (e) => (e.code === 'conversation_quota_exceeded' ? '未保存：存储空间已满' : '未保存'), reloadSaved: '重新载入已保存的', export: '导出', exportConversation: (t) => `将 ${t} 导出为 JSON`, conversationNotShown: (t) => `无法显示对话“${t}”。`, somethingWentWrong: '出错了。', cannotShow: '此部分无法显示。', image: '图片', file: '文件', linkNotShown: '（链接未显示）',
   recommendedAction: '推荐操作', confidence: (p) => `置信度 ${p}%`, stateInspector: '状态检查器',
   duration: (ms) => (ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} 秒`),
+  usageFigures: { input: '输入', output: '输出', tokens: '令牌', reasoning: '推理', cached: '缓存', firstToken: '首个令牌', total: '用时', speed: '速度', cost: '费用' },
+  tokenCount: (n) => new Intl.NumberFormat('zh-CN').format(n),
+  tokensPerSecond: (rate) => `每秒 ${new Intl.NumberFormat('zh-CN', { maximumFractionDigits: rate < 10 ? 1 : 0 }).format(rate)} 个令牌`,
+  cost: (amount, currency) => new Intl.NumberFormat('zh-CN', { style: 'currency', currency, maximumSignificantDigits: 2 }).format(amount),
   // The refusal's own message is English; its code and retryable say which it is.
   sendRefused: (refusal) => (refusal.retryable ? '此对话仍在加载，显示后再发送。' : '无法向此对话发送消息。'),
   attachFiles: '添加文件', removeFile: (name) => `移除 ${name}`,

@@ -54,3 +54,24 @@ export function sourceTitle(source: Source): string {
 export const NONE: readonly never[] = Object.freeze([])
 
 export { own, recordOf } from '../core/util/record'
+
+/**
+ * An amount of money with `Intl`: cents (and a tenth of one under a unit),
+ * two significant digits below a cent (an answer often costs a fraction of one). A currency
+ * `Intl` does not know is written after the number rather than thrown on.
+ *
+ * @example
+ * formatCost(0.0123, 'USD') // '$0.012'
+ * formatCost(0.0004, 'USD') // '$0.0004'
+ * formatCost(2.5, 'EUR', 'de-DE') // '2,50 €'
+ */
+export function formatCost(amount: number, currency: string, locale = 'en-US'): string {
+  const digits: Intl.NumberFormatOptions = amount > 0 && amount < 0.01
+    ? { maximumSignificantDigits: 2 }
+    : { minimumFractionDigits: 2, maximumFractionDigits: amount < 1 ? 3 : 2 }
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, ...digits }).format(amount)
+  } catch {
+    return `${new Intl.NumberFormat(locale, digits).format(amount)} ${currency}`
+  }
+}

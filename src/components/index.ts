@@ -9,6 +9,9 @@
  */
 export { Transcript, TurnError } from './transcript'
 export { TurnInterrupted, type TurnInterruptedProps } from './turn-interrupted'
+export { TurnUsage, UsageSettingsProvider, type TurnUsageProps, type UsageSettings, type UsageSettingsProviderProps, type UsageFigureName } from './turn-usage'
+export { usageFigures, type UsageFigures, type Pricing, type PriceTable, type ModelPrice } from '../core/model/usage-figures'
+export { formatCost } from './format'
 export { Queue, QueuedMessages, type QueueRootProps, type QueueItemProps } from './queued-messages'
 export type { TranscriptRootProps, TranscriptTurnProps, TranscriptContentProps, TranscriptBlockProps, TranscriptThreadProps, TurnErrorProps } from './transcript'
 export { MessageView, type MessageViewProps } from './message'
@@ -52,6 +55,7 @@ export { Composer, type ComposerProps, type ComposerRootProps, type ComposerInpu
 export { StateInspector, type StateInspectorProps, type InspectorSection } from './state-inspector'
 export { safeUrl, type SafeUrlOptions } from './safe-url'
 export { ThreadList, type ThreadListProps } from './thread-list'
+export { ThreadListLayout, type ThreadListLayoutProps } from './thread-list-layout'
 export { MessageActions, type MessageActionsProps } from './message-actions'
 export { Chat, useStickToBottom, type ChatProps } from './chat'
 export { TranscriptScrollContext } from './scroll-context'

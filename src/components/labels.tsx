@@ -4,6 +4,7 @@
  */
 import { createContext, useContext, useMemo, type ReactNode } from 'react'
 import type { WeftError } from '../core/model/errors'
+import { formatCost } from './format'
 
 /**
  * The visible and announced strings of the components.
@@ -91,6 +92,14 @@ export interface WeftLabels {
   stateInspector: string
   /** How long a tool call ran: "850 ms", "2.4 s". */
   duration: (ms: number) => string
+  /** The names of a turn's usage figures (`TurnUsage`), each read before its value. */
+  usageFigures: Readonly<Record<'input' | 'output' | 'tokens' | 'reasoning' | 'cached' | 'firstToken' | 'total' | 'speed' | 'cost', string>>
+  /** A number of tokens: "1,234". */
+  tokenCount: (count: number) => string
+  /** Output tokens per second: "42 tokens/s". */
+  tokensPerSecond: (rate: number) => string
+  /** A cost in a currency (ISO 4217, from the host's price table): "$0.012". */
+  cost: (amount: number, currency: string) => string
   /** Why nothing can be sent now (a conversation still loading or unreadable), in the composer; default: the refusal's message. */
   sendRefused: (refusal: WeftError) => string
   /** The attach button's name and text. */
@@ -224,6 +233,10 @@ export const englishLabels: WeftLabels = Object.freeze({
   confidence: (percent: number) => `${percent}% confident`,
   stateInspector: 'State inspector',
   duration: (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`),
+  usageFigures: Object.freeze({ input: 'Input', output: 'Output', tokens: 'Tokens', reasoning: 'Reasoning', cached: 'Cached', firstToken: 'First token', total: 'Time', speed: 'Speed', cost: 'Cost' }),
+  tokenCount: (count: number) => new Intl.NumberFormat('en-US').format(count),
+  tokensPerSecond: (rate: number) => `${new Intl.NumberFormat('en-US', { maximumFractionDigits: rate < 10 ? 1 : 0 }).format(rate)} tokens/s`,
+  cost: formatCost,
   sendRefused: (refusal: WeftError) => refusal.message,
   attachFiles: 'Attach files',
   removeFile: (name: string) => `Remove ${name}`,

@@ -17,6 +17,7 @@ import { TraceHeadline } from './trace'
 import { TurnIdContext, useTurnIdFrom } from './turn-context'
 import { TranscriptScrollContext } from './scroll-context'
 import { TurnInterrupted } from './turn-interrupted'
+import { TurnUsage } from './turn-usage'
 import { QueuedMessages } from './queued-messages'
 import { ToolGroup, useToolRuns, type OutlineItem } from './tool-group'
 
@@ -97,7 +98,8 @@ export interface TranscriptTurnProps extends HTMLAttributes<HTMLElement> {
   turnId: string
   /**
    * The parts to show; they read the turn from context. Default: the headline,
-   * the content, gates, sources, suggestions and the turn's error.
+   * the content, gates, sources, suggestions, the turn's error and, under an
+   * answer, its usage (`TurnUsage`) and actions.
    */
   children?: ReactNode
 }
@@ -128,6 +130,7 @@ const Turn = memo(forwardRef<HTMLElement, TranscriptTurnProps>(function Transcri
             <Suggestions />
             <TurnError />
             <TurnInterrupted />
+            {turn.role === 'assistant' && <TurnUsage />}
             {turn.role === 'assistant' && <MessageActions />}
           </>
         )}

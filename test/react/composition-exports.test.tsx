@@ -17,6 +17,7 @@ import {
   Transcript, TurnError, TurnInterrupted, Queue, QueuedMessages,
 } from '../../src/components/index'
 import { ToolGroup } from '../../src/components/tool-group'
+import { TurnUsage } from '../../src/components/turn-usage'
 import * as agUi from '../../src/protocols/ag-ui/react/index'
 import { AgUiToolView, NavigationActions } from '../../src/protocols/ag-ui/react/index'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
@@ -56,6 +57,7 @@ const NO_ELEMENT: Readonly<Record<string, string>> = {
   LabelsProvider: 'a provider',
   MarkdownSettingsProvider: 'a provider',
   ToolRenderersProvider: 'a provider',
+  UsageSettingsProvider: 'a provider',
   PartBoundary: 'an error boundary: draws its children, or the note in their place',
   ConversationBoundary: 'an error boundary: draws its children, or the alert in their place',
   Slot: 'draws its only child with the props merged in: the helper `asChild` is built on',
@@ -89,6 +91,7 @@ const ops: Op[] = [
   { op: 'turn.open', turnId: 'a2', role: 'assistant' },
   { op: 'turn.finish', turnId: 'a2', status: 'error', error: weftError('network', 'The connection dropped.') },
   { op: 'turn.open', turnId: 'a3', role: 'assistant' },
+  { op: 'turn.update', turnId: 'a3', usage: { inputTokens: 12, outputTokens: 3 } },
   { op: 'turn.finish', turnId: 'a3', status: 'aborted' },
   { op: 'stream.status', status: 'error', error: weftError('network', 'The connection dropped.') },
 ]
@@ -132,6 +135,7 @@ const cases: Readonly<Record<string, Case>> = {
   MessageView: { draw: (p) => <MessageView id="loading" {...p} />, weft: 'message', state: 'done' },
   TurnError: { draw: (p) => <TurnError turnId="a2" {...p} />, weft: 'turn-error', asChild: true },
   TurnInterrupted: { draw: (p) => <TurnInterrupted turnId="a3" {...p} />, weft: 'turn-interrupted', state: 'stopped' },
+  TurnUsage: { draw: (p) => <TurnUsage turnId="a3" {...p} />, weft: 'turn-usage', state: 'aborted', asChild: true },
   BranchPicker: { draw: (p) => <BranchPicker turnId="a1" {...p} />, weft: 'branch-picker', state: 'last' },
   'Attachments.Root': { draw: (p) => <Attachments.Root {...p} />, weft: 'attachments', state: 'idle' },
   'Attachments.Button': { draw: (p) => <Attachments.Root><Attachments.Button {...p} /></Attachments.Root>, weft: 'attach', asChild: true },
@@ -168,6 +172,7 @@ const cases: Readonly<Record<string, Case>> = {
   'Composer.Stop': { draw: (p) => <Composer.Root send={send} stop={send} busy><Composer.Stop {...p} /></Composer.Root>, weft: 'composer-stop', asChild: true },
   StateInspector: { draw: (p) => <StateInspector {...p} />, weft: 'inspector' },
   ThreadList: { draw: (p) => <ConversationsProvider conversations={conversations}><ThreadList {...p} /></ConversationsProvider>, weft: 'thread-list' },
+  ThreadListLayout: { draw: (p) => <ThreadListLayout {...p}>list and chat</ThreadListLayout>, weft: 'thread-layout', state: 'closed' },
   MessageActions: { draw: (p) => <MessageActions turnId="a1" {...p} />, weft: 'message-actions' },
   Chat: { draw: (p) => <Chat {...p} />, weft: 'chat', state: 'at-end' },
   NavigationActions: { draw: (p) => <NavigationActions actions={message('tool').props.actions} {...p} />, weft: 'navigation-actions' },

@@ -22,6 +22,7 @@ import type { MessageRendererProps } from '../../src/components/renderers'
 import { RendererProvider } from '../../src/components/renderers'
 import { StateInspector } from '../../src/components/state-inspector'
 import { StatusBar } from '../../src/components/status-bar'
+import { UsageSettingsProvider } from '../../src/components/turn-usage'
 import { QueuedMessages } from '../../src/components/queued-messages'
 import { ThreadList } from '../../src/components/thread-list'
 import { Trace } from '../../src/components/trace'
@@ -308,6 +309,21 @@ describe('every visible string comes from labels', () => {
     render(<AgentProvider store={store}><LabelsProvider labels={markerLabels()}><StateInspector /></LabelsProvider></AgentProvider>)
     expect(screen.getByRole('group', { name: '⟦stateInspector⟧' })).toBeTruthy()
     seen.add('stateInspector')
+  })
+
+  it('the usage footer: each figure\'s name, its counts, times, speed and cost', () => {
+    const store = createAgentStore()
+    store.getState().dispatch([
+      { op: 'turn.open', turnId: 'a1', role: 'assistant' },
+      { op: 'turn.update', turnId: 'a1', usage: { inputTokens: 10, outputTokens: 20, reasoningTokens: 3, cachedInputTokens: 4, model: 'μ' }, timing: { runs: [{ startedAt: 0, firstTokenAt: 100, endedAt: 1100 }] } },
+      { op: 'turn.finish', turnId: 'a1', status: 'done' },
+      { op: 'turn.open', turnId: 'a2', role: 'assistant' },
+      { op: 'turn.update', turnId: 'a2', usage: { totalTokens: 7 } },
+      { op: 'turn.finish', turnId: 'a2', status: 'done' },
+    ])
+    render(<AgentProvider store={store}><LabelsProvider labels={markerLabels()}><UsageSettingsProvider prices={{ μ: { input: 1, output: 1 } }}><Transcript.Root /></UsageSettingsProvider></LabelsProvider></AgentProvider>)
+    expect(hardCoded()).toEqual([])
+    expect(document.querySelectorAll('[data-weft="usage-figure"]')).toHaveLength(9)
   })
 
   it('every label was shown by one of the scenes above', () => {

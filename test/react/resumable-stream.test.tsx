@@ -107,8 +107,8 @@ function view(state: AgentState, turnId: string): unknown {
   const turn = state.turns[turnId]
   if (!turn) return undefined
   const byId = <T extends { id: string }>(list: T[]) => [...list].sort((a, b) => a.id.localeCompare(b.id))
-  // The parent is the user turn each run makes afresh.
-  const { id: _id, parentId: _parent, ...fields } = turn
+  // The parent is the user turn each run makes afresh; the timing is the live client's alone.
+  const { id: _id, parentId: _parent, timing: _timing, ...fields } = turn
   const shown = {
     turn: fields,
     messages: turn.messageIds.map((id) => messageIn(state.messages, id)),
