@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite'
 import '../src/components/styles.css'
 import { useEffect, useState } from 'react'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
-import { Composer, ThreadList, Transcript } from '../src/components'
+import { Composer, ThreadList, ThreadListLayout, Transcript } from '../src/components'
 import { createConversations, type Conversations } from '../src/core/conversations/conversations'
 import { indexedDbConversations, type IndexedDbConversationStorage } from '../src/core/conversations/indexed-db'
 import { useConversations } from '../src/react/conversations'
@@ -30,7 +30,7 @@ function Chat() {
   })
   return (
     <section style={{ display: 'grid', gap: 12, alignContent: 'start', padding: 16, minWidth: 0 }}>
-      <h2 style={{ margin: 0 }} data-testid="chat-title">{selected?.title}</h2>
+      <h2 style={{ margin: 0, fontSize: 'var(--weft-text-lg, 1.125rem)' }} data-testid="chat-title">{selected?.title}</h2>
       {selected?.error && <p role="alert">{selected.error.message}</p>}
       <Transcript.Root />
       <Composer send={(text) => void send(text)} stop={stop} defaultValue="Where is the Contoso renewal?" placeholder="Ask about a renewal" />
@@ -52,8 +52,9 @@ function ConversationsDemo({ database }: { database: string }) {
     void page.conversations.dispose().then(() => page.storage.close())
   }, [page])
   return (
-    <div style={{ display: 'grid', gridTemplateColumns: '16rem 1fr', gap: 24, maxWidth: 960 }}>
-      <aside style={{ display: 'grid', gap: 8, alignContent: 'start' }}>
+    // The page's own text in weft's font and colours, as a host's app would set them.
+    <div style={{ display: 'grid', gap: 16, maxWidth: 960, fontFamily: 'var(--weft-font)', fontSize: 'var(--weft-text-sm)', color: 'var(--weft-fg)' }}>
+      <aside style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }}>
         <button
           type="button"
           onClick={() => {
@@ -66,10 +67,12 @@ function ConversationsDemo({ database }: { database: string }) {
         <p style={{ margin: 0 }}>Page load <output data-testid="load">{load}</output></p>
       </aside>
       <ConversationsProvider key={load} conversations={page.conversations} fallback={<p>Loading conversations…</p>}>
-        {/* A sidebar and its chat in one frame, as an app lays them out: the list takes the frame's height. */}
-        <div style={{ display: 'grid', gridTemplateColumns: '16rem 1fr', gridColumn: '1 / -1', minHeight: '28rem', border: '1px solid var(--weft-border)', borderRadius: 12, overflow: 'hidden' }}>
-          <ThreadList />
-          <Chat />
+        {/* A sidebar and its chat in one frame, as an app lays them out; a drawer where the frame is narrow. */}
+        <div style={{ height: '28rem', border: '1px solid var(--weft-border)', borderRadius: 12, overflow: 'hidden' }}>
+          <ThreadListLayout>
+            <ThreadList />
+            <Chat />
+          </ThreadListLayout>
         </div>
       </ConversationsProvider>
     </div>
@@ -115,5 +118,25 @@ export const SurvivesAReload: Story = {
     await waitFor(() => expect(within(again).getAllByRole('option')).toHaveLength(2))
     await expect(canvas.getByTestId('chat-title').textContent).toBe('Where is the Contoso renewal?')
     await waitFor(() => expect(canvasElement.querySelector('[data-weft="turn"][data-role="assistant"]')?.textContent).toContain('Contoso renews'))
+  },
+}
+
+/** At 375 px the list is a drawer over the chat: the button opens it, choosing a conversation closes it. */
+export const Phone: Story = {
+  args: { database: `weft-story-phone-${Date.now()}` },
+  globals: { viewport: { value: 'phone' } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement)
+    const toggle = await canvas.findByRole('button', { name: 'Conversations' }, { timeout: TIMEOUT })
+    const nav = canvasElement.querySelector<HTMLElement>('nav[data-weft="thread-list"]')!
+    await expect(nav.checkVisibility()).toBe(false)
+    await expect(toggle.getAttribute('aria-expanded')).toBe('false')
+    await userEvent.click(toggle)
+    await expect(nav.checkVisibility()).toBe(true)
+    await userEvent.click(within(nav).getByRole('button', { name: 'New chat' }))
+    await waitFor(() => expect(within(nav).getAllByRole('option').length).toBeGreaterThan(0))
+    await userEvent.click(within(nav).getAllByRole('option')[0]!)
+    await waitFor(() => expect(nav.checkVisibility()).toBe(false))
+    await expect(toggle.getAttribute('aria-expanded')).toBe('false')
   },
 }

@@ -4,6 +4,7 @@ import { isUntitled } from '../core/conversations/title'
 import { useConversations } from '../react/conversations'
 import { useRenderFailure } from '../react/conversations-boundary'
 import { useLabels } from './labels'
+import { useThreadLayout } from './thread-list-layout'
 
 /**
  * Props of `ThreadList`.
@@ -54,6 +55,12 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
   const label = labelProp ?? labels.conversations
   const { conversations, selectedId, create, select, rename, remove, restore, resolveConflict, retrySave, reloadStored, exportRaw } = useConversations()
   const renderFailure = useRenderFailure()
+  // In a ThreadListLayout: the toggle names this list, and a choice closes its drawer.
+  const layout = useThreadLayout()
+  const choose = (id: string) => {
+    layout?.close()
+    return select(id)
+  }
   // The core stores an untitled conversation's title in English; the person reads the label.
   const titleOf = (conversation: ConversationSummary) => (isUntitled(conversation.title) ? labels.untitled : conversation.title)
   const [focusId, setFocusId] = useState<string | undefined>(selectedId)
@@ -101,7 +108,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
       moveTo(conversations[go[event.key] as number]?.id)
     } else if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault()
-      void select(conversation.id)
+      void choose(conversation.id)
     } else if (event.key === 'F2') {
       event.preventDefault()
       if (conversation.status !== 'error') setEditing(conversation.id)
@@ -123,7 +130,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
   }
 
   return (
-    <nav aria-label={label} {...rest} ref={ref} data-weft="thread-list">
+    <nav aria-label={label} id={layout?.listId} {...rest} ref={ref} data-weft="thread-list">
       <button type="button" data-weft="thread-new" onClick={() => moveTo(create())}>{newLabel ?? labels.newChat}</button>
       <ul role="listbox" aria-label={label} data-weft="threads">
         {conversations.map((conversation, index) => {
@@ -146,7 +153,7 @@ export const ThreadList = forwardRef<HTMLElement, ThreadListProps>(function Thre
                 if (event.target === event.currentTarget) setFocusId(conversation.id)
               }}
               onKeyDown={(event) => onKeyDown(event, conversation, index)}
-              onClick={() => void select(conversation.id)}
+              onClick={() => void choose(conversation.id)}
               onDoubleClick={() => conversation.status !== 'error' && setEditing(conversation.id)}
             >
               {editing === conversation.id

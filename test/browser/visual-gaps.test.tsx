@@ -5,13 +5,17 @@
  * parts, source chips and the narrow thread list.
  */
 import '../../src/components/styles.css'
-import { act, fireEvent, screen } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
 import { RendererProvider } from '../../src/components/renderers'
 import { Composer } from '../../src/components/composer'
 import { GateCard, Gates } from '../../src/components/gate-card'
 import { Sources } from '../../src/components/sources'
+import { ThreadList } from '../../src/components/thread-list'
+import { ThreadListLayout } from '../../src/components/thread-list-layout'
+import { createConversations, memoryConversations } from '../../src/core/conversations/index'
+import { ConversationsProvider } from '../../src/umbrella/providers'
 import { Transcript } from '../../src/components/transcript'
 import { TraceHeadline } from '../../src/components/trace'
 import type { Op } from '../../src/core/model/ops'
@@ -284,5 +288,74 @@ describe('source chips', () => {
     expect(document.activeElement!.textContent).toBe('Offline memo')
     expect(second!.checkVisibility()).toBe(true)
     expect(first!.getAttribute('data-state')).toBeNull()
+  })
+})
+
+describe('the thread list beside the chat', () => {
+  const lists: Array<{ dispose(): Promise<void> }> = []
+  afterEach(async () => {
+    for (const list of lists.splice(0)) await list.dispose()
+  })
+
+  async function layout(width: number) {
+    const conversations = createConversations({ storage: memoryConversations(), selection: false, saveOnHide: false })
+    lists.push(conversations)
+    await conversations.ready()
+    for (const title of ['Trip plans', 'Renewal', 'Budget']) conversations.create({ title })
+    render(
+      <ConversationsProvider conversations={conversations}>
+        <div style={{ width, height: 480 }}>
+          <ThreadListLayout>
+            <ThreadList />
+            <main data-testid="chat">The chat</main>
+          </ThreadListLayout>
+        </div>
+      </ConversationsProvider>,
+    )
+    const nav = await waitFor(() => document.querySelector<HTMLElement>('nav[data-weft="thread-list"]')!)
+    const toggle = document.querySelector<HTMLElement>('[data-weft="thread-toggle"]')!
+    expect([nav.getAttribute('aria-label'), toggle.getAttribute('aria-label')]).toEqual(['Conversations', 'Conversations'])
+    return { conversations, nav, toggle }
+  }
+
+  it('is a sidebar beside the chat where there is room: no toggle', async () => {
+    const { nav, toggle } = await layout(1000)
+    expect(nav.checkVisibility()).toBe(true)
+    expect(toggle.checkVisibility()).toBe(false)
+    expect(nav.getBoundingClientRect().right).toBeLessThanOrEqual(screen.getByTestId('chat').getBoundingClientRect().left)
+  })
+
+  it('at 375 px is a drawer over the full-width chat, opened by a button; focus goes in, Escape closes it and returns focus', async () => {
+    const { nav, toggle } = await layout(375)
+    const chat = screen.getByTestId('chat')
+    expect(nav.checkVisibility()).toBe(false)
+    expect(toggle.checkVisibility()).toBe(true)
+    expect(chat.getBoundingClientRect().width).toBeGreaterThan(370)
+    expect([toggle.getAttribute('aria-expanded'), toggle.getAttribute('aria-controls')]).toEqual(['false', nav.id])
+    await userEvent.click(toggle)
+    expect(toggle.getAttribute('aria-expanded')).toBe('true')
+    expect(nav.checkVisibility()).toBe(true)
+    // Over the chat, not beside it.
+    expect(nav.getBoundingClientRect().left).toBe(chat.getBoundingClientRect().left)
+    await waitFor(() => expect(nav.contains(document.activeElement)).toBe(true))
+    expect(document.activeElement!.getAttribute('role')).toBe('option')
+    await userEvent.keyboard('{Escape}')
+    expect(nav.checkVisibility()).toBe(false)
+    expect(document.activeElement).toBe(toggle)
+  })
+
+  it('closes when a conversation is chosen, or on a click beside it', async () => {
+    const { nav, toggle, conversations } = await layout(375)
+    await userEvent.click(toggle)
+    await userEvent.click(screen.getByRole('option', { name: /Renewal/ }))
+    await waitFor(() => expect(conversations.state.getState().selectedId).toBe(conversations.state.getState().list.find((c) => c.title === 'Renewal')!.id))
+    expect(nav.checkVisibility()).toBe(false)
+    expect(document.activeElement).toBe(toggle)
+    await userEvent.click(toggle)
+    expect(nav.checkVisibility()).toBe(true)
+    const backdrop = document.querySelector<HTMLElement>('[data-weft="thread-backdrop"]')!
+    const box = nav.getBoundingClientRect()
+    await userEvent.click(backdrop, { position: { x: box.right + 20, y: 100 } })
+    expect(nav.checkVisibility()).toBe(false)
   })
 })

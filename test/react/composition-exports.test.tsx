@@ -17,6 +17,7 @@ import {
   Transcript, TurnError, TurnInterrupted, Queue, QueuedMessages,
 } from '../../src/components/index'
 import { ToolGroup } from '../../src/components/tool-group'
+import { ThreadListLayout } from '../../src/components/thread-list-layout'
 import { TurnUsage } from '../../src/components/turn-usage'
 import * as agUi from '../../src/protocols/ag-ui/react/index'
 import { AgUiToolView, NavigationActions } from '../../src/protocols/ag-ui/react/index'
@@ -172,6 +173,7 @@ const cases: Readonly<Record<string, Case>> = {
   'Composer.Stop': { draw: (p) => <Composer.Root send={send} stop={send} busy><Composer.Stop {...p} /></Composer.Root>, weft: 'composer-stop', asChild: true },
   StateInspector: { draw: (p) => <StateInspector {...p} />, weft: 'inspector' },
   ThreadList: { draw: (p) => <ConversationsProvider conversations={conversations}><ThreadList {...p} /></ConversationsProvider>, weft: 'thread-list' },
+  ThreadListLayout: { draw: (p) => <ThreadListLayout {...p}>list and chat</ThreadListLayout>, weft: 'thread-layout', state: 'closed' },
   ThreadListLayout: { draw: (p) => <ThreadListLayout {...p}>list and chat</ThreadListLayout>, weft: 'thread-layout', state: 'closed' },
   MessageActions: { draw: (p) => <MessageActions turnId="a1" {...p} />, weft: 'message-actions' },
   Chat: { draw: (p) => <Chat {...p} />, weft: 'chat', state: 'at-end' },

@@ -3,7 +3,11 @@
  * (a streamed answer with markdown and code), tool cards in each state, gates,
  * the trace and sources.
  */
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
+import { ThreadList } from '../../../src/components/thread-list'
+import { ThreadListLayout } from '../../../src/components/thread-list-layout'
+import { createConversations, memoryConversations } from '../../../src/core/conversations/index'
+import { ConversationsProvider } from '../../../src/umbrella/providers'
 import { Chat } from '../../../src/components/chat'
 import { Composer } from '../../../src/components/composer'
 import { Trace } from '../../../src/components/trace'
@@ -172,6 +176,25 @@ const sourceCard: Op[] = [
   { op: 'turn.finish', turnId: 't1', status: 'done' },
 ]
 
+/** Three stored conversations, the list beside an empty chat (a drawer, closed or open, at 375 px). */
+function Conversations({ open }: { open: boolean }) {
+  const [conversations] = useState(() => {
+    const made = createConversations({ storage: memoryConversations(), selection: false, saveOnHide: false })
+    for (const title of ['Budget review', 'Contoso renewal', 'Trip to Lyon']) made.create({ title })
+    return made
+  })
+  return (
+    <ConversationsProvider conversations={conversations}>
+      <div style={{ height: 360, border: '1px solid var(--weft-border)' }}>
+        <ThreadListLayout defaultOpen={open}>
+          <ThreadList />
+          <Chat footer={<Composer send={() => undefined} />} />
+        </ThreadListLayout>
+      </div>
+    </ConversationsProvider>
+  )
+}
+
 /** A scene: its ops and what to draw. */
 export interface Scene {
   name: string
@@ -190,6 +213,8 @@ export const scenes: Scene[] = [
   { name: 'tool-group', ops: toolRun, view: () => <Transcript.Root /> },
   // The first chip focused: its hover card over what follows.
   { name: 'source-card', ops: sourceCard, view: () => <div style={{ paddingBlockEnd: 96 }}><Transcript.Root /><FocusFirstSource /></div> },
+  { name: 'thread-list', ops: [], view: () => <Conversations open={false} /> },
+  { name: 'thread-drawer', ops: [], view: () => <Conversations open /> },
   { name: 'data-part', ops: dataParts, view: () => <Transcript.Root /> },
   { name: 'plain-answer', ops: plain, view: () => <Transcript.Root /> },
   { name: 'composer', ops: [], view: () => <Composer send={() => undefined} stop={() => undefined} /> },
