@@ -15,6 +15,11 @@ const config: StorybookConfig = {
     disableTelemetry: true,
     disableWhatsNewNotifications: true,
   },
+  // Storybook opens on the Introduction story, not on its own "get started" checklist.
+  features: {
+    sidebarOnboardingChecklist: false,
+    menuOnboardingChecklist: false,
+  },
   // Stories talk to the embedded mock agent server at `/mock/...` on Storybook's own origin.
   viteFinal: (viteConfig) => mergeConfig(viteConfig, { plugins: [mockAgentServer()] }),
 }

@@ -73,6 +73,8 @@ const preview: Preview = {
   initialGlobals: { theme: 'light' },
   parameters: {
     layout: 'padded',
+    // The first story is the one Storybook opens on: the introduction. Inline, as Storybook reads it statically.
+    options: { storySort: { order: ['Introduction', 'Components', 'Protocols', 'Conversation', 'Conversations', 'Streams', '*', 'Internal'] } },
     viewport: { options: viewports },
     controls: {
       matchers: {
