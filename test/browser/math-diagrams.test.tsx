@@ -182,6 +182,32 @@ describe('weft/mermaid', () => {
     expect(mermaid.mermaidAPI.getConfig().securityLevel).toBe('strict')
   })
 
+  it('draws the diagram in the scheme around it, and again when that scheme changes, keeping the old drawing meanwhile', async () => {
+    render(rich(<div data-testid="themed" data-theme="light"><Markdown text={'```mermaid\ngraph LR\n  Light --> Dark\n```\n'} /></div>))
+    const holder = screen.getByTestId('themed')
+    const diagram = holder.querySelector<HTMLElement>('[data-weft="diagram"]')!
+    const fill = () => getComputedStyle(diagram.querySelector('[data-weft="diagram-svg"] svg .node rect, [data-weft="diagram-svg"] svg .node polygon')!).fill
+    await waitFor(() => expect(diagram.getAttribute('data-state')).toBe('rendered'), { timeout: 60_000 })
+    const light = fill()
+    // Every state and every source block the diagram shows on the way.
+    const seenStates: string[] = []
+    let sourceShown = false
+    const watcher = new MutationObserver(() => {
+      seenStates.push(diagram.getAttribute('data-state') ?? '')
+      sourceShown ||= diagram.querySelector('[data-weft="code-block"]') !== null
+    })
+    watcher.observe(diagram, { attributes: true, childList: true, subtree: true })
+    holder.setAttribute('data-theme', 'dark')
+    await waitFor(() => expect(fill()).not.toBe(light), { timeout: 30_000 })
+    watcher.disconnect()
+    // The light drawing stayed until the dark one was ready: never the source in between.
+    expect(seenStates.length).toBeGreaterThan(0)
+    expect(seenStates.every((state) => state === 'rendered')).toBe(true)
+    expect(sourceShown).toBe(false)
+    holder.setAttribute('data-theme', 'light')
+    await waitFor(() => expect(fill()).toBe(light), { timeout: 30_000 })
+  })
+
   it('shows the source and Mermaid\'s message for an invalid diagram', async () => {
     render(rich(<div data-testid="bad-diagram"><Markdown text={'```mermaid\ngraph LR\n  A -->\n  ((( nope\n```\n\nAfter.'} /></div>))
     const root = screen.getByTestId('bad-diagram')

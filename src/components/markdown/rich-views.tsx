@@ -6,7 +6,7 @@
  * that grows around its math, a turn remounted by the virtual list) shows the
  * finished math at once instead of its source for a frame.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
 import { CodeBlock } from './code-block'
 import { useMarkdownSettings, type DiagramTheme } from './highlight'
 
@@ -98,15 +98,44 @@ export function MathView({ tex, raw, display, block = false, open = false }: Mat
   )
 }
 
+/** The element whose `data-theme` (or `.dark` / `.light`) sets the scheme where `element` is, if any. */
+function themeHolder(element: Element | null): Element | null {
+  return element?.closest('[data-theme], .dark, .light') ?? null
+}
+
 /** The colour scheme in force where `element` is: its nearest `data-theme` (or `.dark` / `.light`), else the system's. */
 function themeAt(element: Element | null): DiagramTheme {
-  const marked = element?.closest('[data-theme], .dark, .light')
-  if (marked) {
-    const theme = marked.getAttribute('data-theme')
+  const holder = themeHolder(element)
+  if (holder) {
+    const theme = holder.getAttribute('data-theme')
     if (theme === 'dark' || theme === 'light') return theme
-    return marked.classList.contains('dark') ? 'dark' : 'light'
+    return holder.classList.contains('dark') ? 'dark' : 'light'
   }
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
+}
+
+/**
+ * The scheme where `root` is, followed as it changes: the attributes of the element
+ * that sets it, else the system's preference. Only diagrams need this (their colours
+ * are baked into the SVG); everything else follows the page's custom properties.
+ */
+function useThemeAt(root: RefObject<Element | null>): DiagramTheme | undefined {
+  const [theme, setTheme] = useState<DiagramTheme | undefined>(undefined)
+  useLayoutEffect(() => {
+    const update = () => setTheme(themeAt(root.current))
+    update()
+    const holder = themeHolder(root.current)
+    if (holder && typeof MutationObserver === 'function') {
+      const observer = new MutationObserver(update)
+      observer.observe(holder, { attributes: true, attributeFilter: ['data-theme', 'class'] })
+      return () => observer.disconnect()
+    }
+    if (typeof matchMedia !== 'function') return undefined
+    const query = matchMedia('(prefers-color-scheme: dark)')
+    query.addEventListener('change', update)
+    return () => query.removeEventListener('change', update)
+  }, [root])
+  return theme
 }
 
 /**
@@ -134,14 +163,17 @@ export interface DiagramProps {
 export function DiagramView({ code, lang, open = false, focusable }: DiagramProps) {
   const { diagrams } = useMarkdownSettings()
   const root = useRef<HTMLDivElement>(null)
-  const [theme, setTheme] = useState<DiagramTheme | undefined>(undefined)
-  useLayoutEffect(() => setTheme(themeAt(root.current)), [])
+  const theme = useThemeAt(root)
   const outcome = useMarkup(diagrams, `${theme}\n${code}`, open || !theme, () => (diagrams && theme ? diagrams(code, theme) : Promise.reject(new Error('no diagram renderer'))))
-  const state = open ? 'pending' : !outcome ? 'loading' : 'markup' in outcome ? 'rendered' : 'error'
+  // While the diagram is drawn again in a new scheme, the old drawing stays rather than its source.
+  const shown = useRef<{ code: string; markup: string } | undefined>(undefined)
+  if (outcome && 'markup' in outcome) shown.current = { code, markup: outcome.markup }
+  const markup = outcome ? ('markup' in outcome ? outcome.markup : undefined) : shown.current?.code === code && !open ? shown.current.markup : undefined
+  const state = open ? 'pending' : markup !== undefined ? 'rendered' : !outcome ? 'loading' : 'error'
   return (
     <div ref={root} data-weft="diagram" data-state={state}>
-      {outcome && 'markup' in outcome
-        ? <div data-weft="diagram-svg" dangerouslySetInnerHTML={{ __html: outcome.markup }} />
+      {markup !== undefined
+        ? <div data-weft="diagram-svg" dangerouslySetInnerHTML={{ __html: markup }} />
         : <CodeBlock code={code} lang={lang} open focusable={focusable} />}
       {outcome && 'error' in outcome && <p data-weft="diagram-error" role="note">{outcome.error}</p>}
     </div>
