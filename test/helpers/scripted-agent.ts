@@ -96,7 +96,8 @@ export class ScriptedAgent {
   }) as typeof globalThis.fetch
 
   private respond(reply: Exclude<Reply, { hold: true }>, signal: AbortSignal | undefined): Response {
-    if ('status' in reply) return new Response(reply.body ?? '', { status: reply.status })
+    // 204, 205 and 304 carry no body: a Response with one (even an empty string) throws.
+    if ('status' in reply) return new Response([204, 205, 304].includes(reply.status) ? null : reply.body ?? '', { status: reply.status })
     let held: ReadableStreamDefaultController<Uint8Array> | undefined
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {

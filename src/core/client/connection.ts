@@ -43,6 +43,7 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
   if (controller.signal.aborted || isSettled(run.phase) || stream.endReason === 'aborted') return { kind: 'aborted' }
   if (resuming && stream.status === 204) return { kind: 'nothing' }
   if (!resuming) run.streamUrl = request.url
+  if (request.runId !== undefined) run.requestRunId = request.runId
 
   const reader = (run.memory.reader ??= new FrameDecoder({
     turnId: run.turnId, scope: run.scope, protocol: options.protocol ?? run.handle?.protocol, protocols: options.protocols,

@@ -83,6 +83,7 @@ export async function retry(ctx: ClientContext): Promise<void> {
   })
   run.announced = previous.announced
   run.streamUrl = previous.streamUrl
+  run.requestRunId = previous.requestRunId
   run.lastEventId = previous.lastEventId
   run.savedText = previous.savedText
   run.stamps = previous.stamps

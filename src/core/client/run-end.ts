@@ -228,7 +228,7 @@ function isOpList(result: readonly HydratedTurn[] | readonly Op[]): result is re
 function cancelAtSource(run: ActiveRun): void {
   const cancel = run.options.source?.cancel
   if (!cancel) return
-  const runId = own(run.store.getState().turns, run.turnId)?.runId
+  const runId = own(run.store.getState().turns, run.turnId)?.runId ?? run.requestRunId
   const fetchImpl = run.options.fetch ?? globalThis.fetch.bind(globalThis)
   void Promise.resolve()
     .then(() => cancel.call(run.options.source, { turnId: run.turnId, ...(runId ? { runId } : {}), fetch: fetchImpl }))

@@ -39,6 +39,8 @@ export interface ActiveRun {
   /** What the current reconnect asked for, so its filter can align the replay. */
   requested?: { handle: ResumeHandle; fromStart: boolean }
   streamUrl?: string
+  /** The run the request named (a source's `open` may), for `StreamSource.cancel` when the stream names none. */
+  requestRunId?: string
   lastEventId?: string
   /** The store holds nothing of the turn: the first reconnect asks for all of it. */
   fromStart: boolean
