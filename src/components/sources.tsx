@@ -70,7 +70,7 @@ function SourceChip({ source, favicon }: { source: Source; favicon: SourcesProps
   const snippet = asText(source.snippet)
   const marker = typeof source.citationIndex === 'number' ? source.citationIndex : undefined
   const web = webUrl(href)
-  const iconUrl = web && favicon ? webUrl(safeUrl(favicon(source, web))) : undefined
+  const iconUrl = web && favicon ? webUrl(safeUrl(favicon(source, web)))?.href : undefined
   const initial = (web?.hostname.replace(/^www\./, '') || title).charAt(0).toUpperCase()
   return (
     <li

@@ -20,7 +20,7 @@ function storyIndex() {
     .filter((file) => file.endsWith('.stories.tsx'))
     .flatMap((file) => {
       const csf = loadCsf(readFileSync(join(root, 'stories', file), 'utf8'), { fileName: file, makeTitle: (title: string) => title }).parse()
-      return csf.stories.map((story) => ({ type: 'story' as const, id: story.id, name: story.name ?? story.id, title: csf.meta.title!, importPath: `./stories/${file}` }))
+      return csf.stories.map((story) => ({ type: 'story' as const, subtype: 'story' as const, id: story.id, name: story.name ?? story.id, title: csf.meta.title!, importPath: `./stories/${file}` }))
     })
 }
 
