@@ -19,7 +19,7 @@ const InToolGroup = createContext(false)
  * Props of `ToolGroup`.
  *
  * @example
- * const props: ToolGroupProps = { messageIds: ['t1/c1', 't1/c2'] }
+ * const props: ToolGroupProps = { messageIds: ['t1/c1', 't1/c2'], children: null }
  */
 export interface ToolGroupProps extends Omit<DetailsHTMLAttributes<HTMLDetailsElement>, 'children'> {
   /** The tool calls the summary counts and names. */
