@@ -9,6 +9,8 @@
  *   interrupt, a Vocion `hitl_gate` answered at the gate's URL); the answer decides
  *   the rest.
  * - "where ..." calls the client tool `getLocation` when the request declares or can run it.
+ * - "pick ..." calls `pickColor`, a tool the UI answers (the person picks a colour
+ *   from its options); the agent goes on with the colour it is given.
  * - anything else is echoed with a counter, so a regenerate gives a new answer.
  */
 
@@ -20,6 +22,15 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 
 function words(text: string): string[] {
   return text.match(/\S+\s*/g) ?? [text]
+}
+
+/** The colours `pickColor` offers. */
+const PALETTE = ['teal', 'amber', 'violet']
+
+/** The agent's answer once the person picked (`{ color }`). */
+function pickedText(output: unknown): string {
+  const color = isRecord(output) ? str(output.color) : ''
+  return color ? `${color[0]!.toUpperCase()}${color.slice(1)} it is: the theme now uses ${color}.` : 'No colour was picked.'
 }
 
 // ------------------------------------------------------------------ UI message stream
@@ -44,6 +55,7 @@ function uiReply(body: Json): Json[] {
           out.push({ type: 'tool-output-denied', toolCallId: part.toolCallId }, ...uiText(`Kept the report${part.approval.reason ? ` (${str(part.approval.reason)})` : ''}.`))
         }
       }
+      if (part.type === 'tool-pickColor' && part.state === 'output-available') out.push(...uiText(pickedText(part.output)))
       if (part.type === 'tool-getLocation' && part.state === 'output-available') {
         out.push(...uiText(`You are in ${str(isRecord(part.output) ? part.output.city : '') || 'an unknown place'}.`))
       }
@@ -59,6 +71,8 @@ function uiReply(body: Json): Json[] {
       )
     } else if (/where/i.test(text)) {
       out.push({ type: 'tool-input-available', toolCallId, toolName: 'getLocation', input: {} })
+    } else if (/pick/i.test(text)) {
+      out.push(...uiText('Which colour should the theme use?'), { type: 'tool-input-available', toolCallId, toolName: 'pickColor', input: { options: PALETTE } })
     } else {
       out.push(...uiText(`Answer #${++counter} to “${text}”${files ? ` with ${files} file(s)` : ''}.`))
     }
@@ -92,6 +106,14 @@ function agReply(input: Json): Json[] {
     // Anything but an explicit no lets the deletion go on.
     const approved = !(isRecord(resume[0]!.payload) && resume[0]!.payload.approved === false)
     out.push(...agText(approved ? 'Done: the report is deleted.' : 'Kept the report.'))
+  } else if (last?.role === 'tool' && str(last.content).includes('"color"')) {
+    let output: unknown
+    try {
+      output = JSON.parse(str(last.content))
+    } catch {
+      // Not JSON: no colour.
+    }
+    out.push(...agText(pickedText(output)))
   } else if (last?.role === 'tool') {
     let city = ''
     try {
@@ -105,6 +127,14 @@ function agReply(input: Json): Json[] {
     if (/delete/i.test(text)) {
       out.push(...agText('I can delete /reports/q3.pdf.'))
       finished = { ...finished, outcome: { type: 'interrupt', interrupts: [{ id: `int-${++counter}`, reason: 'confirmation', message: 'Delete /reports/q3.pdf?' }] } }
+    } else if (/pick/i.test(text) && tools.includes('pickColor')) {
+      const toolCallId = `call-${++counter}`
+      out.push(
+        ...agText('Which colour should the theme use?'),
+        { type: 'TOOL_CALL_START', toolCallId, toolCallName: 'pickColor' },
+        { type: 'TOOL_CALL_ARGS', toolCallId, delta: JSON.stringify({ options: PALETTE }) },
+        { type: 'TOOL_CALL_END', toolCallId },
+      )
     } else if (/where/i.test(text) && tools.includes('getLocation')) {
       const toolCallId = `call-${++counter}`
       out.push(

@@ -19,6 +19,7 @@ export { AgentClient, type AgentClientOptions, type SendInput, type SendOptions,
 export type { RequestBody, SourceBuildOptions, StreamSourceContext, StreamSourceCancelContext } from './client/options'
 export type {
   ActionResult, AnswerResult, ApprovalResponse, AttachmentLimits, ClientTool, GateResponse, InterruptDecision, JsonValue,
+  RespondResult, UiTool,
 } from './client/index'
 export type { HttpRequest } from './transport/request'
 export type { StreamRequest } from './transport/open-stream'

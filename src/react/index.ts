@@ -22,7 +22,7 @@ export { useHistory, useOlderOnScroll, type UseHistoryOptions, type HistoryHandl
 // The core's types the hooks' options and handles reach, so a host can name them from here.
 export type {
   AgentClient, AgentStore, AgentStoreState, Scheduler, AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, SendInput, SendOptions, WhileRunning, StreamSource, StreamSourceContext, StreamSourceCancelContext, SourceBuildOptions,
-  RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool, JsonValue,
+  RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool, UiTool, RespondResult, JsonValue,
   ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision,
   AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source, QueuedMessage,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, TraceSummary, ErrorType, WeftError,

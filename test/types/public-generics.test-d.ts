@@ -28,6 +28,7 @@ import {
   type TextProps,
   type ToolProps,
   type TypeOfKey,
+  type RespondResult, type UiTool,
 } from 'weft/core'
 import {
   useAgentSelector,
@@ -49,6 +50,8 @@ import {
   type RenderedType,
   RendererProvider,
   TextMessage,
+  type ToolRendererProps,
+  type ToolRenderers,
 } from 'weft/components'
 import * as umbrella from 'weft'
 
@@ -139,14 +142,20 @@ describe('selector hooks', () => {
 })
 
 describe('client options and tools', () => {
-  it('tools are client tools by name', () => {
-    expectTypeOf<NonNullable<AgentClientOptions['tools']>>().toEqualTypeOf<Record<string, ClientTool>>()
+  it('tools are client tools or tools the UI answers, by name', () => {
+    expectTypeOf<NonNullable<AgentClientOptions['tools']>>().toEqualTypeOf<Record<string, ClientTool | UiTool>>()
     expectTypeOf<ClientTool['execute']>().parameter(1).toEqualTypeOf<{ signal: AbortSignal; turnId: string; toolCallId: string }>()
     const tools: AgentClientOptions['tools'] = { getLocation: { description: 'The city', execute: async () => ({ city: 'Paris' }) } }
     expectTypeOf(tools).not.toBeAny()
     // @ts-expect-error a tool must say how it runs
     const broken: ClientTool = { description: 'no execute' }
     void broken
+    const ui: AgentClientOptions['tools'] = { pickColor: { ui: true, description: 'Ask for a colour' } }
+    void ui
+    // @ts-expect-error neither run by the browser nor answered by the UI
+    const neither: AgentClientOptions['tools'] = { pickColor: { description: 'no execute, no ui' } }
+    void neither
+    expectTypeOf<AgentClient['respond']>().returns.resolves.toEqualTypeOf<RespondResult>()
   })
 })
 
@@ -169,6 +178,21 @@ describe('renderers', () => {
     void misfit
     // RendererProvider infers the keys, so it checks the same
     expectTypeOf(RendererProvider).parameter(0).toHaveProperty('renderers')
+  })
+})
+
+describe('tool renderers and respond', () => {
+  it('respond takes the tool\'s own output type and reports a RespondResult', () => {
+    type Props = ToolRendererProps<{ options: string[] }, { color: string }>
+    expectTypeOf<Props['respond']>().parameter(0).toEqualTypeOf<{ color: string }>()
+    expectTypeOf<Props['respond']>().returns.resolves.toEqualTypeOf<RespondResult>()
+    const Picker = ({ respond }: Props) => {
+      // @ts-expect-error the output is the tool's own type
+      void respond({ colour: 'teal' })
+      void respond({ color: 'teal' })
+      return null
+    }
+    expectTypeOf({ pickColor: Picker }).toExtend<ToolRenderers>()
   })
 })
 

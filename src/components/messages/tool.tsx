@@ -1,7 +1,11 @@
-import { forwardRef, useState, type ComponentType, type ReactNode, type Ref } from 'react'
+import { forwardRef, useCallback, useState, type ComponentType, type ReactNode, type Ref } from 'react'
 import type { Gate, Message, ToolState } from '../../core/model/model'
 import { partProps } from '../../core/model/parts'
+import type { RespondResult } from '../../core/client/respond'
+import { weftError } from '../../core/model/errors'
+import { useActingClient } from '../../react/client-slots'
 import { useAgentSelector } from '../../react/selectors'
+import { useAgentStore } from '../../react/store-context'
 import { recordOf, formatJson, own } from '../format'
 import { useLabels } from '../labels'
 import type { MessagePartProps } from '../renderers'
@@ -13,11 +17,17 @@ const OUTPUT_LINES = 24
 
 /**
  * What a per-tool renderer receives: the call's input and output (typed by the
- * host), its state, any error text, and the message itself.
+ * host), its state, any error text, the message itself, and `respond`, which
+ * gives the result of a tool the UI answers (declared `{ ui: true }` in the
+ * client's `tools`) and lets the answer go on.
  *
  * @example
  * function WeatherCard({ input, output, state }: ToolRendererProps<{ city: string }, { tempC: number }>) {
  *   return <p>{input?.city}: {state === 'output-available' ? `${output?.tempC} °C` : '…'}</p>
+ * }
+ * function ColorPicker({ input, output, respond }: ToolRendererProps<{ options: string[] }, { color: string }>) {
+ *   if (output) return <p>{output.color}</p>
+ *   return <>{input?.options.map((color) => <button key={color} onClick={() => void respond({ color })}>{color}</button>)}</>
  * }
  */
 export interface ToolRendererProps<Input = unknown, Output = unknown> {
@@ -27,6 +37,12 @@ export interface ToolRendererProps<Input = unknown, Output = unknown> {
   state: ToolState | 'called' | undefined
   errorText?: string
   message: Message
+  /**
+   * Give this call's result (see `AgentClient.respond`). Refused, with nothing
+   * sent, when the call already has one, its answer was stopped, its tool is not
+   * declared `{ ui: true }`, or no client acts for the store.
+   */
+  respond: (output: Output) => Promise<RespondResult>
 }
 
 /**
@@ -113,6 +129,12 @@ export const ToolCallMessage = forwardRef<HTMLElement, MessagePartProps>(functio
   const name = props.name || labels.tool
   const state = useToolState(message)
   const Custom = useToolRenderer(name)
+  const client = useActingClient(useAgentStore())
+  const respond = useCallback((output: unknown): Promise<RespondResult> => {
+    const toolCallId = props.toolCallId
+    if (client?.respond && typeof toolCallId === 'string') return client.respond(toolCallId, output)
+    return Promise.resolve({ ok: false, error: weftError('validation', 'no client acts for this store, or the call has no id', { code: 'no_client', retryable: false }) })
+  }, [client, props.toolCallId])
   const running = state === 'input-streaming' || state === 'input-available'
   const duration = useDuration(props.durationMs, running)
   const [choice, setChoice] = useState<boolean | undefined>(undefined)
@@ -122,7 +144,7 @@ export const ToolCallMessage = forwardRef<HTMLElement, MessagePartProps>(functio
   if (Custom) {
     return (
       <div {...rest} ref={ref as Ref<HTMLDivElement>} data-weft="tool" data-state={state} data-custom="">
-        <Custom input={props.input} output={props.output} state={state} errorText={errorText} message={message} />
+        <Custom input={props.input} output={props.output} state={state} errorText={errorText} message={message} respond={respond} />
       </div>
     )
   }

@@ -18,6 +18,7 @@ import { ContinuationLoop, refused } from './continuation-loop'
 import type { ActionResult, AnswerResult, GateResponse } from './gates'
 import type { AgentClientOptions, SendInput, SendOptions } from './options'
 import { MessageQueue } from './queue'
+import { respond, type RespondResult } from './respond'
 import { attach, retry } from './reattach'
 import { detach } from './run-end'
 import { RunDriver } from './run-driver'
@@ -176,6 +177,20 @@ export class AgentClient {
    */
   answer<Kind extends string = string>(gateId: string, response: GateResponse<Kind>): Promise<AnswerResult> {
     return this.then(this.parts.loop.answer(gateId, response))
+  }
+
+  /**
+   * Give the result of a tool the UI answers (declared `{ ui: true }` in `tools`):
+   * the call shows it at once, and the answer goes on with the protocol's
+   * continuation request, as after a client tool. Refused, with nothing sent, for
+   * an unknown call, a tool not declared so, a call that already has a result
+   * (a second `respond`), one whose answer was stopped, or a result that is not JSON data.
+   *
+   * @example
+   * const result = await client.respond(toolCallId, { color: 'teal' })
+   */
+  respond(toolCallId: string, output: unknown): Promise<RespondResult> {
+    return this.then(respond(this.parts.context, this.parts.loop, toolCallId, output))
   }
 
   /**

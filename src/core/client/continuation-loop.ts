@@ -30,6 +30,8 @@ export class ContinuationLoop {
   private readonly continuing = new Map<string, Promise<WeftError | undefined>>()
   /** Answers and tool results per turn that no request has carried yet. */
   private readonly unsent = new Map<string, GateAnswerEntry[]>()
+  /** Per turn, how to take back the UI's tool results that no request has carried yet (see `respond.ts`). */
+  private readonly undo = new Map<string, Op[]>()
   private continuations = 0
   /** Counts stops: an answer or a tool result still on its way to a request is withdrawn when it moves on. */
   private stops = 0
@@ -77,6 +79,20 @@ export class ContinuationLoop {
   }
 
   /**
+   * Carry a tool result the UI gave (already shown in the store) in the turn's
+   * next request and go on, as a client tool's result would; `undo` takes it back
+   * if a stop withdraws it before it leaves.
+   */
+  async carry(turnId: string, undo: readonly Op[]): Promise<WeftError | undefined> {
+    this.unsent.set(turnId, this.unsent.get(turnId) ?? [])
+    this.undo.set(turnId, [...(this.undo.get(turnId) ?? []), ...undo])
+    const epoch = this.stops
+    const closing = this.ctx.driver.active
+    if (closing?.turnId === turnId && !isSettled(closing.phase)) await closing.done
+    return (await this.proceed(turnId, epoch)) ?? (await this.continuing.get(turnId))
+  }
+
+  /**
    * After a run: execute the client tools it called, then go on while nothing
    * waits for the user, at most `maxSteps` requests in a row. A turn the person
    * stopped goes on only with an answer they gave after stopping; a stop after
@@ -103,6 +119,7 @@ export class ContinuationLoop {
         return undefined
       }
       this.unsent.delete(turnId)
+      this.undo.delete(turnId)
       const continuation = runTurn(this.ctx, {
         turnId, input: undefined, trigger: 'continue', answers, scope: this.nextScope(turnId),
         opening: [{ op: 'turn.open', turnId, role: 'assistant' }],
@@ -146,7 +163,8 @@ export class ContinuationLoop {
     const answers = this.unsent.get(turnId) ?? []
     this.unsent.delete(turnId)
     const state = this.ctx.store.getState()
-    const ops: Op[] = []
+    const ops: Op[] = [...(this.undo.get(turnId) ?? [])]
+    this.undo.delete(turnId)
     for (const answer of answers) {
       const gate = own(state.gates, answer.gateId)
       if (gate && gate.status !== 'pending') ops.push(...reopenOps(state, gate, error).filter((op) => op.op !== 'problem'))

@@ -5,6 +5,7 @@ import type { Scheduler } from '../store/batcher'
 import type { WeftError } from '../model/errors'
 import type { AttachmentLimits } from './files'
 import type { ClientTool } from './tool-calls'
+import type { UiTool } from './respond'
 import type { Gate } from '../model/model'
 import type { RequestTrigger } from '../protocol/request'
 import type { Op } from '../model/ops'
@@ -199,8 +200,12 @@ export interface AgentClientOptions {
    * key, else (in React, under a `ConversationsProvider`) the selected conversation's id, else a fresh id per client.
    */
   conversationId?: string
-  /** Tools the browser runs when the agent calls them; their results go back in the next request. */
-  tools?: Record<string, ClientTool>
+  /**
+   * Tools the browser runs when the agent calls them (`{ execute }`), and tools the UI
+   * answers (`{ ui: true }`: a renderer of the call gives the result with `respond`);
+   * their results go back in the next request.
+   */
+  tools?: Record<string, ClientTool | UiTool>
   /** Requests made on their own after tool results or answers, per user action (default 5). */
   maxSteps?: number
   /**

@@ -5,6 +5,7 @@
 import type { AgentState, Message } from '../model/model'
 import { own } from '../util/record'
 import { messageIn } from '../model/message-table'
+import type { UiTool } from './respond'
 
 /**
  * A tool the browser runs. Its output (or its error's message) goes back to the
@@ -31,7 +32,7 @@ export function toolMessage(state: AgentState, turnId: string, toolCallId: strin
 }
 
 /** Tool calls of a turn whose input is complete, that the client runs and has not run. */
-export function clientCalls(state: AgentState, turnId: string, tools: Readonly<Record<string, ClientTool>>, started: ReadonlySet<string>): Message[] {
+export function clientCalls(state: AgentState, turnId: string, tools: Readonly<Record<string, ClientTool | UiTool>>, started: ReadonlySet<string>): Message[] {
   const turn = own(state.turns, turnId)
   if (!turn) return []
   const out: Message[] = []
@@ -41,7 +42,9 @@ export function clientCalls(state: AgentState, turnId: string, tools: Readonly<R
     const name = message.props.name
     const callId = message.props.toolCallId
     if (message.props.state !== 'input-available' || typeof name !== 'string' || typeof callId !== 'string') continue
-    if (!own(tools, name) || started.has(callId)) continue
+    // A tool the UI answers waits for `respond`; nothing runs it here.
+    const tool = own(tools, name)
+    if (!tool || !('execute' in tool) || typeof tool.execute !== 'function' || started.has(callId)) continue
     out.push(message)
   }
   return out

@@ -5,6 +5,7 @@
  * answer may go on once every call that started has a result.
  */
 import { clientCalls, type ClientTool } from './tool-calls'
+import type { UiTool } from './respond'
 import type { Message } from '../model/model'
 import type { Op } from '../model/ops'
 import type { AgentStore } from '../store/store'
@@ -42,7 +43,7 @@ export class ClientToolRunner {
   constructor(private readonly store: AgentStore) {}
 
   /** Start every call of the turn whose input is complete and whose tool the client has. */
-  start(turnId: string, tools: Readonly<Record<string, ClientTool>> | undefined): void {
+  start(turnId: string, tools: Readonly<Record<string, ClientTool | UiTool>> | undefined): void {
     this.keepRunning(turnId)
     if (!tools) return
     const calls = clientCalls(this.store.getState(), turnId, tools, this.started)
@@ -72,7 +73,7 @@ export class ClientToolRunner {
    * Wait until every call of the turn that started has a result. `stopped` when
    * `stop()` cut one short; otherwise whether results arrived that no request carried.
    */
-  async settle(turnId: string, tools: Readonly<Record<string, ClientTool>> | undefined): Promise<boolean | 'stopped'> {
+  async settle(turnId: string, tools: Readonly<Record<string, ClientTool | UiTool>> | undefined): Promise<boolean | 'stopped'> {
     this.start(turnId, tools)
     for (;;) {
       const pending = [...this.running.values()].filter((call) => call.turnId === turnId)
