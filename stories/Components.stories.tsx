@@ -31,7 +31,9 @@ export const SourcesList: Story = {
   play: async ({ canvasElement }) => {
     const links = within(canvasElement).getAllByRole('link').map((a) => a.getAttribute('href'))
     await expect(links).toEqual(['https://crm.example.com/contoso', '/pricing'])
-    await expect(within(canvasElement).getByText('Looks like a link').tagName).toBe('SPAN')
+    // The title without a link (its card, shown on hover or focus, repeats it).
+    const [title] = within(canvasElement).getAllByText('Looks like a link')
+    await expect([title!.tagName, title!.getAttribute('data-weft')]).toEqual(['SPAN', 'source-title'])
   },
 }
 
