@@ -69,6 +69,6 @@ export type {
   PartProps, TextProps, ReasoningProps, ToolProps, FileProps, DataProps, ErrorProps, NoticeProps, LoadingProps, OpenProps, RecommendedActionProps,
   MessageTable, MessageBucket, TraceTable, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
   ProtocolDefinition, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, SSEFrame, HistoryReader, HistoryReadContext, ProtocolViews,
-  RequestBuilder, RequestBody, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration, SendInput, AttachmentLimits, RespondResult,
+  RequestBuilder, RequestBody, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration, ContextEntry, SendInput, AttachmentLimits, RespondResult,
   ResumeStrategy, ResumeHandle, ResumeState, ResumeRequest, ResumeRequestContext, ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView,
 } from '../core/index'

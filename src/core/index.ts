@@ -19,7 +19,7 @@ export { AgentClient, type AgentClientOptions, type SendInput, type SendOptions,
 export type { RequestBody, SourceBuildOptions, StreamSourceContext, StreamSourceCancelContext } from './client/options'
 export type {
   ActionResult, AnswerResult, ApprovalResponse, AttachmentLimits, ClientTool, GateResponse, InterruptDecision, JsonValue,
-  RespondResult, UiTool,
+  RespondResult, UiTool, AgentStateUpdate, AddContextResult,
 } from './client/index'
 export type { HttpRequest } from './transport/request'
 export type { StreamRequest } from './transport/open-stream'
@@ -60,7 +60,7 @@ export type {
   ProtocolDefinition, ProtocolInput, Decoder, DetectInput, HistoryReader,
   DecoderFactory, DecodeContext, FrameMeta, DataPart, HistoryReadContext, ProtocolView, ProtocolViews,
 } from './protocol/types'
-export type { RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration } from './protocol/request'
+export type { RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration, ContextEntry } from './protocol/request'
 
 // Resume.
 export { RESUME_EXHAUSTED, RESUME_EXPIRED, type ResumeOptions } from './client'

@@ -16,7 +16,7 @@ import type { AgentStore } from '../core/store/store'
  * @example
  * const client: StoreClient = { answer: agent.answer, selectBranch: agent.selectBranch, regenerate: agent.regenerate }
  */
-export type StoreClient = Pick<AgentClient, 'answer' | 'selectBranch' | 'regenerate'> & Partial<Pick<AgentClient, 'editQueued' | 'cancelQueued' | 'sendQueued' | 'respond'>>
+export type StoreClient = Pick<AgentClient, 'answer' | 'selectBranch' | 'regenerate'> & Partial<Pick<AgentClient, 'editQueued' | 'cancelQueued' | 'sendQueued' | 'respond' | 'addContext'>>
 
 /**
  * The clients that act for the stores under one provider.

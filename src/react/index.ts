@@ -13,6 +13,8 @@ export {
   useCitations, useSources, useGate, useQueuedMessages,
 } from './selectors'
 export { useBranch, type BranchHandle } from './use-branch'
+export { useAgentState } from './use-agent-state'
+export { useAgentContext } from './use-agent-context'
 export {
   ConversationsProvider, useConversations, useConversationStore, useConversationId,
   type ConversationsProviderProps, type ConversationsHandle,
@@ -22,13 +24,13 @@ export { useHistory, useOlderOnScroll, type UseHistoryOptions, type HistoryHandl
 // The core's types the hooks' options and handles reach, so a host can name them from here.
 export type {
   AgentClient, AgentStore, AgentStoreState, Scheduler, AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, SendInput, SendOptions, WhileRunning, StreamSource, StreamSourceContext, StreamSourceCancelContext, SourceBuildOptions,
-  RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool, UiTool, RespondResult, JsonValue,
+  RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool, UiTool, RespondResult, AgentStateUpdate, AddContextResult, JsonValue,
   ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision,
   AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source, QueuedMessage,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, TraceSummary, ErrorType, WeftError,
   MessageTable, MessageBucket, TraceTable, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
   ProtocolDefinition, ProtocolInput, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, HistoryReader, HistoryReadContext, HistoryBatch, ProtocolViews,
-  RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration,
+  RequestBuilder, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration, ContextEntry,
   ResumeStrategy, ResumeStrategyName, ResumeHandle, ResumeStorage, ResumeState, ResumeRequest, ResumeRequestContext,
   ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView, HistoryContext, HistoryLoader, HistoryResult, BackoffOptions,
   Conversations, ConversationsOptions, ConversationsState, ConversationStatus, ConversationStorage, ConversationChange, StoredConversation,

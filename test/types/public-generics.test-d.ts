@@ -28,11 +28,13 @@ import {
   type TextProps,
   type ToolProps,
   type TypeOfKey,
-  type RespondResult, type UiTool,
+  type RespondResult, type UiTool, type AgentStateUpdate, type AddContextResult, type ContextEntry, type ActionResult,
 } from 'weft/core'
 import {
   useAgentSelector,
   useAgentSelectorShallow,
+  useAgentContext,
+  useAgentState,
   useAgentStream,
   useGates,
   useMessage,
@@ -193,6 +195,17 @@ describe('tool renderers and respond', () => {
       return null
     }
     expectTypeOf({ pickColor: Picker }).toExtend<ToolRenderers>()
+  })
+})
+
+describe('agent state and context from the page', () => {
+  it('setAgentState takes a state or an updater; addContext a JSON entry', () => {
+    expectTypeOf<AgentClient['setAgentState']>().parameter(0).toEqualTypeOf<AgentStateUpdate>()
+    expectTypeOf(client.setAgentState((current) => ({ ...current, theme: 'teal' }))).toEqualTypeOf<ActionResult>()
+    expectTypeOf(client.addContext({ description: 'Doc', value: { page: 4 } })).toEqualTypeOf<AddContextResult>()
+    expectTypeOf<ContextEntry['value']>().toEqualTypeOf<JsonValue>()
+    expectTypeOf(useAgentState).returns.toEqualTypeOf<[Readonly<Record<string, unknown>>, (update: AgentStateUpdate) => ActionResult]>()
+    expectTypeOf(useAgentContext).parameter(0).toEqualTypeOf<ContextEntry>()
   })
 })
 

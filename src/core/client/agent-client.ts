@@ -17,6 +17,8 @@ import type { ClientContext } from './context'
 import { ContinuationLoop, refused } from './continuation-loop'
 import type { ActionResult, AnswerResult, GateResponse } from './gates'
 import type { AgentClientOptions, SendInput, SendOptions } from './options'
+import { addContext, setAgentState, type AddContextResult, type AgentStateUpdate } from './agent-state'
+import type { ContextEntry } from '../protocol/request'
 import { MessageQueue } from './queue'
 import { respond, type RespondResult } from './respond'
 import { attach, retry } from './reattach'
@@ -47,6 +49,7 @@ export class AgentClient {
       store, driver,
       conversationId: options.conversationId ?? options.resume?.conversationKey ?? newId('chat'),
       tools: new ClientToolRunner(store),
+      frontendContext: new Set(),
       hostCalls: new Set(),
       get options() {
         return client.options
@@ -191,6 +194,31 @@ export class AgentClient {
    */
   respond(toolCallId: string, output: unknown): Promise<RespondResult> {
     return this.then(respond(this.parts.context, this.parts.loop, toolCallId, output))
+  }
+
+  /**
+   * Set the shared agent state from the page: the store's `agentState` changes at
+   * once, and the next request carries it where the protocol has a field for state
+   * (AG-UI's `RunAgentInput.state`). Refused unless the result is a plain object of JSON data.
+   *
+   * @example
+   * client.setAgentState((current) => ({ ...current, theme: 'teal' }))
+   */
+  setAgentState(update: AgentStateUpdate): ActionResult {
+    return setAgentState(this.store, update)
+  }
+
+  /**
+   * Tell the agent something with every request from now on (see `ContextEntry`),
+   * until the returned function takes it back. Refused unless the description is
+   * text and the value JSON data.
+   *
+   * @example
+   * const added = client.addContext({ description: 'The open document', value: { title: 'Q3 report' } })
+   * if (added.ok) added.remove()
+   */
+  addContext(entry: ContextEntry): AddContextResult {
+    return addContext(this.parts.context.frontendContext, entry)
   }
 
   /**

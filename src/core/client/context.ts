@@ -3,6 +3,7 @@
  * the run driver, the client-tool runner and the host calls in flight. The
  * `AgentClient` front makes one per client and hands it to each part.
  */
+import type { ContextEntry } from '../protocol/request'
 import type { AgentStore } from '../store/store'
 import type { AgentClientOptions } from './options'
 import type { RunDriver } from './run-driver'
@@ -17,6 +18,8 @@ export interface ClientContext {
   readonly options: AgentClientOptions
   readonly driver: RunDriver
   readonly tools: ClientToolRunner
+  /** What the page added with `addContext`, sent with every request after the client's `context` option. */
+  readonly frontendContext: Set<ContextEntry>
   /** Host calls in flight (`continueGate`), aborted by a stop. */
   readonly hostCalls: Set<AbortController>
 }

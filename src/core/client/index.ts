@@ -8,4 +8,5 @@ export type { ActionResult, AnswerResult, ApprovalResponse, GateResponse, Interr
 export type { AttachmentLimits, FilePart } from './files'
 export type { ClientTool } from './tool-calls'
 export type { RespondResult, UiTool } from './respond'
+export type { AddContextResult, AgentStateUpdate } from './agent-state'
 export { textOf } from './request-plan'

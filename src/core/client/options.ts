@@ -6,6 +6,7 @@ import type { WeftError } from '../model/errors'
 import type { AttachmentLimits } from './files'
 import type { ClientTool } from './tool-calls'
 import type { UiTool } from './respond'
+import type { ContextEntry } from '../protocol/request'
 import type { Gate } from '../model/model'
 import type { RequestTrigger } from '../protocol/request'
 import type { Op } from '../model/ops'
@@ -206,6 +207,11 @@ export interface AgentClientOptions {
    * their results go back in the next request.
    */
   tools?: Record<string, ClientTool | UiTool>
+  /**
+   * What the page tells the agent with every request (AG-UI's `RunAgentInput.context`,
+   * an extra `context` field of the AI SDK chat request), before what `addContext` added.
+   */
+  context?: readonly ContextEntry[]
   /** Requests made on their own after tool results or answers, per user action (default 5). */
   maxSteps?: number
   /**

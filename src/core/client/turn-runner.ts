@@ -99,6 +99,7 @@ async function buildRequest(ctx: ClientContext, plan: TurnPlan, state: AgentStat
     return builder?.({
       state, path, turnId, trigger, conversationId: over.conversationId ?? ctx.conversationId, runId: newId('run'), input,
       tools: declareTools(options.tools), answers: plan.answers ?? [], replacing: plan.replacing,
+      context: [...(options.context ?? []), ...ctx.frontendContext],
     })
   }
   if (!options.source) return defaultRequest(options, input, turnId, build(), trigger)

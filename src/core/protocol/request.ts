@@ -3,6 +3,7 @@
  * conversation and why the request is made. It returns the wire's own body.
  */
 import type { RequestBody, SendInput } from '../client/options'
+import type { JsonValue } from '../client/gates'
 import type { AgentState } from '../model/model'
 
 /**
@@ -42,6 +43,19 @@ export interface GateAnswerEntry {
 }
 
 /**
+ * Something the page tells the agent beside the conversation (what the person is
+ * looking at, their settings): AG-UI's `Context`. The value is JSON data; a
+ * protocol whose field takes text sends a value that is not a string as JSON.
+ *
+ * @example
+ * const entry: ContextEntry = { description: 'The open document', value: { title: 'Q3 report', page: 4 } }
+ */
+export interface ContextEntry {
+  description: string
+  value: JsonValue
+}
+
+/**
  * Everything a request builder may read.
  *
  * @example
@@ -65,6 +79,8 @@ export interface RequestContext {
   answers: readonly GateAnswerEntry[]
   /** For `regenerate`: the answer turn being replaced by a sibling. */
   replacing?: string
+  /** What the page tells the agent (the client's `context` and `addContext`), in that order. */
+  context?: readonly ContextEntry[]
 }
 
 /**

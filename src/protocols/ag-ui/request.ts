@@ -99,7 +99,8 @@ export function agUiRequest(context: RequestContext): RequestBody {
     runId: context.runId,
     messages: pathMessages(context.state, context.path),
     tools: context.tools.map((tool) => ({ name: tool.name, description: tool.description ?? '', ...(tool.parameters !== undefined ? { parameters: tool.parameters } : {}) })),
-    context: [],
+    // AG-UI's Context value is a string: JSON data that is not one goes as its JSON text.
+    context: (context.context ?? []).map((entry) => ({ description: entry.description, value: typeof entry.value === 'string' ? entry.value : JSON.stringify(entry.value) })),
     state: context.state.agentState,
     forwardedProps: {},
   }

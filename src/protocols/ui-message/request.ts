@@ -48,6 +48,8 @@ export function uiMessageRequest(context: RequestContext): RequestBody {
   // The `interrupt` chunk's review is answered the way its action requests imply: `{ decisions }`, sent as `resume`.
   const review = context.answers.find((answer) => answer.kind === 'action-review')
   if (review) body.resume = review.response
+  // The chat request has no field of its own for it: an extra top-level field, as `useChat`'s `body` option sends one.
+  if (context.context && context.context.length > 0) body.context = context.context.map((entry) => ({ description: entry.description, value: entry.value }))
   return body
 }
 
