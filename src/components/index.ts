@@ -56,7 +56,6 @@ export { StateInspector, type StateInspectorProps, type InspectorSection } from 
 export { safeUrl, type SafeUrlOptions } from './safe-url'
 export { ThreadList, type ThreadListProps } from './thread-list'
 export { ThreadListLayout, type ThreadListLayoutProps } from './thread-list-layout'
-export { ThreadListLayout, type ThreadListLayoutProps } from './thread-list-layout'
 export { MessageActions, type MessageActionsProps } from './message-actions'
 export { Chat, useStickToBottom, type ChatProps } from './chat'
 export { TranscriptScrollContext } from './scroll-context'

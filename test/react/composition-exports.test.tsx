@@ -174,7 +174,6 @@ const cases: Readonly<Record<string, Case>> = {
   StateInspector: { draw: (p) => <StateInspector {...p} />, weft: 'inspector' },
   ThreadList: { draw: (p) => <ConversationsProvider conversations={conversations}><ThreadList {...p} /></ConversationsProvider>, weft: 'thread-list' },
   ThreadListLayout: { draw: (p) => <ThreadListLayout {...p}>list and chat</ThreadListLayout>, weft: 'thread-layout', state: 'closed' },
-  ThreadListLayout: { draw: (p) => <ThreadListLayout {...p}>list and chat</ThreadListLayout>, weft: 'thread-layout', state: 'closed' },
   MessageActions: { draw: (p) => <MessageActions turnId="a1" {...p} />, weft: 'message-actions' },
   Chat: { draw: (p) => <Chat {...p} />, weft: 'chat', state: 'at-end' },
   NavigationActions: { draw: (p) => <NavigationActions actions={message('tool').props.actions} {...p} />, weft: 'navigation-actions' },

@@ -179,7 +179,9 @@ const sourceCard: Op[] = [
 /** Three stored conversations, the list beside an empty chat (a drawer, closed or open, at 375 px). */
 function Conversations({ open }: { open: boolean }) {
   const [conversations] = useState(() => {
-    const made = createConversations({ storage: memoryConversations(), selection: false, saveOnHide: false })
+    // A clock of its own: one conversation a minute, so the list's order (newest first) is the same each run.
+    let at = Date.UTC(2026, 11, 1, 9)
+    const made = createConversations({ storage: memoryConversations(), selection: false, saveOnHide: false, now: () => (at += 60_000) })
     for (const title of ['Budget review', 'Contoso renewal', 'Trip to Lyon']) made.create({ title })
     return made
   })
