@@ -46,7 +46,21 @@ beforeAll(async () => {
     if (!parsed.success) return new Response(parsed.error.message, { status: 422 })
     inputs.push(parsed.data as RunAgentInput)
     const encoder = new EventEncoder()
-    const body = agent(parsed.data as RunAgentInput).map((event) => encoder.encodeSSE(event)).join('')
+    const events = agent(parsed.data as RunAgentInput)
+    if (!new URL(request.url).searchParams.has('slow')) {
+      return new Response(events.map((event) => encoder.encodeSSE(event)).join(''), { headers: { 'content-type': encoder.getContentType() } })
+    }
+    // The run stays open after the call: its end comes later.
+    const bytes = (part: BaseEvent[]) => new TextEncoder().encode(part.map((event) => encoder.encodeSSE(event)).join(''))
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes(events.slice(0, -1)))
+        setTimeout(() => {
+          controller.enqueue(bytes(events.slice(-1)))
+          controller.close()
+        }, 300)
+      },
+    })
     return new Response(body, { headers: { 'content-type': encoder.getContentType() } })
   })
 })
@@ -87,5 +101,26 @@ describe('respond: an AG-UI frontend tool the UI answers', () => {
     expect(messagesOf(s, s.turnIds[1]!).filter((m) => m.type === 'text').map((m) => m.props.content)).toEqual(['picked {"color":"teal"}'])
     expect(await c.respond('call-pick', { color: 'amber' })).toMatchObject({ ok: false, error: { code: 'answered' } })
     expect(inputs).toHaveLength(2)
+  })
+
+  it('a respond while the run that made the call is still open goes on once that run ends, in one request', async () => {
+    const c = new AgentClient(store, { url: `${server.url}/agent?slow`, protocol: 'ag-ui', conversationId: 'thread-1', tools: { pickColor: { ui: true } } })
+    const sending = c.send('pick a colour')
+    await expect.poll(() => {
+      const s = store.getState()
+      const turn = s.turnIds[1]
+      return turn ? messagesOf(s, turn).find((m) => m.type === 'tool')?.props.state : undefined
+    }).toBe('input-available')
+    expect(store.getState().status).toBe('streaming')
+    const responding = c.respond('call-pick', { color: 'violet' })
+    expect(inputs).toHaveLength(1)
+    expect(await responding).toEqual({ ok: true })
+    // Its result is the continuation's: by then the request went and the agent answered.
+    expect(inputs).toHaveLength(2)
+    await sending
+    expect(inputs[1]!.messages.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'call-pick', content: '{"color":"violet"}' })
+    const s = store.getState()
+    expect(s.turnIds).toHaveLength(2)
+    expect(messagesOf(s, s.turnIds[1]!).filter((m) => m.type === 'text').map((m) => m.props.content)).toEqual(['picked {"color":"violet"}'])
   })
 })
