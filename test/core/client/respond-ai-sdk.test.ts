@@ -91,14 +91,19 @@ describe('respond: a tool the UI answers, against a stock AI SDK route', () => {
 
     // The continuation is the SDK's own for a client tool's output: the same message id, the tool part with its output.
     expect(server.bodies).toHaveLength(2)
-    const sent = server.bodies[1] as { id: string; trigger: string; messageId: string; messages: UIMessage[] }
-    expect(sent.id).toBe('chat-1')
-    expect(sent.trigger).toBe('submit-message')
-    expect(sent.messageId).toBe(s.turns[s.turnIds[1]!]!.metadata.messageId)
-    expect(sent.messages.map((m) => m.role)).toEqual(['user', 'assistant'])
-    expect(sent.messages[1]!.parts.filter((p) => p.type !== 'step-start')).toEqual([
-      { type: 'tool-pickColor', toolCallId: 'call-pick', state: 'output-available', input: { options: ['teal', 'amber'] }, output: { color: 'teal' } },
-    ])
+    const [question, answer] = s.turnIds.map((id) => s.turns[id]!)
+    expect(server.bodies[1]).toStrictEqual({
+      id: 'chat-1',
+      messages: [
+        { id: question!.id, role: 'user', parts: [{ type: 'text', text: 'pick a colour' }] },
+        {
+          id: answer!.metadata.messageId, role: 'assistant',
+          parts: [{ type: 'step-start' }, { type: 'tool-pickColor', toolCallId: 'call-pick', state: 'output-available', input: { options: ['teal', 'amber'] }, output: { color: 'teal' } }],
+        },
+      ],
+      trigger: 'submit-message',
+      messageId: answer!.metadata.messageId,
+    })
   })
 
   it('a second respond, or one for a call that has a result, is refused and sends nothing', async () => {
