@@ -154,7 +154,11 @@ export const RightToLeft: Story = {
 
 /** Every label, so a key added to `WeftLabels` without a Chinese value fails the typecheck. */
 const zhCN: WeftLabels = {
-  conversation: '对话', lane: '分支', workTimeline: '工作时间线', traceDetails: '详情', working: '处理中…',
+  conversation: '对话', lane: '分支',
+  laneStatus: (s) => (s === 'open' ? '运行中' : s === 'error' ? '失败' : s === 'done' ? '完成' : ''), laneMessages: (n) => `${n} 条消息`,
+  laneFocusShort: '聚焦', laneFocus: (name) => `聚焦 ${name}`, laneHideShort: '隐藏', laneHide: (name) => `隐藏 ${name}`,
+  laneFocused: (name) => `仅显示 ${name}`, laneShowAll: '显示全部', laneRestore: (n) => `显示 ${n} 个隐藏的分支`,
+  workTimeline: '工作时间线', traceDetails: '详情', working: '处理中…',
   steps: (n) => `${n} 个步骤`, sources: '来源', sourceCount: (n) => `${n} 个来源`, suggestions: '推荐的后续问题',
   message: '消息', composerPlaceholder: '发送消息…',
   queuedMessages: '排队的消息', queueWaiting: '回答结束后发送', queueHeld: '尚未发送', queuedFiles: (n) => `+ ${n} 个文件`, sendNow: '立即发送', removeQueued: '移除', save: '保存', cancelEdit: '取消',

@@ -15,6 +15,21 @@ import { formatCost } from './format'
 export interface WeftLabels {
   conversation: string
   lane: string
+  /** A lane's status on its summary line: `open` (running), `done` or `error`. */
+  laneStatus: (status: string) => string
+  /** What a lane's summary counts in the transcript: "2 messages". */
+  laneMessages: (count: number) => string
+  /** The focus button's text, and its name with the lane's: "Focus", "Focus web-researcher". */
+  laneFocusShort: string
+  laneFocus: (name: string) => string
+  /** The hide button's text, and its name with the lane's. */
+  laneHideShort: string
+  laneHide: (name: string) => string
+  /** While one lane is focused: what the bar says, and the way back. */
+  laneFocused: (name: string) => string
+  laneShowAll: string
+  /** The button that shows a turn's hidden lanes again. */
+  laneRestore: (count: number) => string
   workTimeline: string
   traceDetails: string
   working: string
@@ -154,6 +169,15 @@ export interface WeftLabels {
 export const englishLabels: WeftLabels = Object.freeze({
   conversation: 'Conversation',
   lane: 'Lane',
+  laneStatus: (status: string) => (status === 'open' ? 'running' : status === 'error' ? 'failed' : status === 'done' ? 'done' : ''),
+  laneMessages: (count: number) => `${count} ${count === 1 ? 'message' : 'messages'}`,
+  laneFocusShort: 'Focus',
+  laneFocus: (name: string) => `Focus ${name}`,
+  laneHideShort: 'Hide',
+  laneHide: (name: string) => `Hide ${name}`,
+  laneFocused: (name: string) => `Showing only ${name}`,
+  laneShowAll: 'Show all',
+  laneRestore: (count: number) => `Show ${count} hidden ${count === 1 ? 'lane' : 'lanes'}`,
   workTimeline: 'Work timeline',
   traceDetails: 'Details',
   working: 'Working…',

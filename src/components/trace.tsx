@@ -4,12 +4,14 @@
  * Every value from the server is turned into text before it is drawn, and each
  * row sits in its own error boundary.
  */
-import { forwardRef, type DetailsHTMLAttributes, type HTMLAttributes, type OlHTMLAttributes } from 'react'
+import { forwardRef, useId, type DetailsHTMLAttributes, type HTMLAttributes, type OlHTMLAttributes, type ReactNode } from 'react'
 import { messageIn } from '../core/model/message-table'
 import { selectTraceList } from '../core/store/selectors'
 import { useAgentSelector, useTurn } from '../react/selectors'
 import { asText, formatJson, own } from './format'
 import { useLabels } from './labels'
+import { SubAgentLane } from './lane'
+import { laneOfRow, rowOfLane, useFocusedLane, useHiddenLanes, useLaneView } from './lane-view'
 import { PartBoundary } from './part-boundary'
 import { drawPart } from './slot'
 import { useHeadline, useTraceNode, useTraceRootIds, useTraceSummary } from '../react/selectors'
@@ -26,8 +28,17 @@ export interface TraceRootProps extends OlHTMLAttributes<HTMLOListElement> {
   turnId?: string
 }
 
+/** The row that shows a turn's hidden lanes again, while some are hidden. */
+function HiddenLanes({ turnId }: { turnId: string | undefined }) {
+  const { hidden } = useHiddenLanes(turnId)
+  if (hidden.length === 0) return null
+  return <li data-weft="trace-lanes-hidden"><SubAgentLane.Restore turnId={turnId} /></li>
+}
+
 /**
  * A turn's timeline as a nested list. Renders nothing when the turn has no rows.
+ * While one of the turn's lanes is focused (`useLaneView`) it lists only that
+ * lane's row and the rows under it (`data-state="focused"`).
  *
  * @example
  * <Trace.Root turnId={turnId} />
@@ -36,10 +47,20 @@ const Root = forwardRef<HTMLOListElement, TraceRootProps>(function TraceRoot({ t
   const labels = useLabels()
   const turnId = useTurnIdFrom(explicit)
   const rootIds = useTraceRootIds(turnId)
+  const focused = useFocusedLane(turnId)
+  const focusedRow = useAgentSelector((s) => (focused && turnId ? rowOfLane(s, turnId, focused) : undefined))
   if (rootIds.length === 0) return null
+  if (focusedRow) {
+    return (
+      <ol aria-label={labels.workTimeline} {...rest} ref={ref} data-weft="trace" data-state="focused">
+        <Node id={focusedRow} />
+      </ol>
+    )
+  }
   return (
     <ol aria-label={labels.workTimeline} {...rest} ref={ref} data-weft="trace">
       {rootIds.map((id) => <Node key={id} id={id} />)}
+      <HiddenLanes turnId={turnId} />
     </ol>
   )
 })
@@ -67,19 +88,30 @@ export interface TraceNodeProps extends HTMLAttributes<HTMLLIElement> {
  * <ol><Trace.Node id={nodeId} asChild><motion.li layout /></Trace.Node></ol>
  */
 const Node = forwardRef<HTMLLIElement, TraceNodeProps>(function TraceNode({ id, ancestors = [], asChild, children: host, ...rest }, ref) {
+  const labels = useLabels()
   const node = useTraceNode(id)
+  const lane = useAgentSelector((s) => laneOfRow(s, id))
+  const view = useLaneView(lane ?? '')
+  const listId = useId()
   if (!node) return null
   const below = [...ancestors, id]
   // The fold keeps childIds (a patch cannot set them) and a stored record's are checked on load.
   const children = node.childIds.filter((child) => !below.includes(child))
-  const props = { ...rest, 'data-weft': 'trace-node', 'data-state': asText(node.status), 'data-kind': asText(node.kind) }
+  const laneView = lane ? view.state : undefined
+  const props = {
+    ...rest, 'data-weft': 'trace-node', 'data-state': asText(node.status), 'data-kind': asText(node.kind),
+    ...(laneView ? { 'data-view': laneView, hidden: laneView === 'hidden' || undefined } : {}),
+  }
   const content = (
     <>
       <PartBoundary resetKey={node}>
-        <NodeContent node={node} />
+        <NodeContent
+          node={node}
+          controls={lane && <SubAgentLane.Header threadId={lane} named={false} controls={children.length > 0 ? listId : undefined} count={children.length > 0 ? labels.steps(children.length) : undefined} />}
+        />
       </PartBoundary>
       {children.length > 0 && (
-        <ol>
+        <ol id={listId} hidden={laneView === 'collapsed' || undefined}>
           {children.map((child) => <Node key={child} id={child} ancestors={below} />)}
         </ol>
       )}
@@ -93,7 +125,8 @@ function nodeName(node: { label?: unknown; tool?: unknown; kind?: unknown }): st
   return asText(node.label) || asText(node.tool) || asText(node.kind)
 }
 
-function NodeContent({ node }: { node: NonNullable<ReturnType<typeof useTraceNode>> }) {
+/** `controls`: a lane's row's header, after the row's name. */
+function NodeContent({ node, controls }: { node: NonNullable<ReturnType<typeof useTraceNode>>; controls?: ReactNode }) {
   const labels = useLabels()
   const label = nodeName(node)
   const actor = asText(node.actor?.name)
@@ -104,6 +137,7 @@ function NodeContent({ node }: { node: NonNullable<ReturnType<typeof useTraceNod
     <>
       <span data-weft="trace-label">{label}</span>
       {actor && <span data-weft="trace-actor"> · {actor}</span>}
+      {controls}
       {detail && <span data-weft="trace-detail"> · {detail}</span>}
       {text && <p data-weft="trace-text">{text}</p>}
       {hasData && (

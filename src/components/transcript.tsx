@@ -2,10 +2,12 @@
  * The conversation: a log of turns, each turn its messages in order, with
  * blocks (sections) and threads (concurrent lanes) where the agent opened them.
  */
-import { forwardRef, Fragment, lazy, memo, Suspense, useContext, type HTMLAttributes, type ReactNode, type RefObject } from 'react'
+import { forwardRef, Fragment, lazy, memo, Suspense, useContext, useId, type HTMLAttributes, type ReactNode, type RefObject } from 'react'
 import { useAgentSelector, useThread, useTurn, useTurnIds } from '../react/selectors'
 import { asText, own } from './format'
 import { useLabels } from './labels'
+import { SubAgentLane } from './lane'
+import { useFocusedLane, useLaneView } from './lane-view'
 import { Gates } from './gate-card'
 import { useBlockOutline, useTurnOutline, type OutlineKey } from './hooks'
 import { MessageView } from './message'
@@ -154,6 +156,9 @@ export interface TranscriptContentProps extends HTMLAttributes<HTMLDivElement> {
  * A turn's messages in order; a block stands where its first message arrived,
  * and draws its own messages and lanes. A run of two tool calls or more (step
  * blocks of tool calls only included) is one `ToolGroup`, "Used 3 tools".
+ * While one of the turn's lanes is focused it draws only that lane, under a
+ * `SubAgentLane.FocusBar` (`data-state="focused"`); under the rest, `SubAgentLane.Restore`
+ * when the person hid lanes.
  *
  * @example
  * <Transcript.Content turnId={id} />
@@ -161,8 +166,17 @@ export interface TranscriptContentProps extends HTMLAttributes<HTMLDivElement> {
 const Content = forwardRef<HTMLDivElement, TranscriptContentProps>(function TranscriptContent({ turnId: explicit, ...rest }, ref) {
   const turnId = useTurnIdFrom(explicit)
   const items = useToolRuns(useTurnOutline(turnId))
+  const focused = useFocusedLane(turnId)
   if (!turnId) return null
-  return <div {...rest} ref={ref} data-weft="turn-content">{items.map(renderItem)}</div>
+  if (focused) {
+    return (
+      <div {...rest} ref={ref} data-weft="turn-content" data-state="focused">
+        <SubAgentLane.FocusBar threadId={focused} />
+        <Thread threadId={focused} />
+      </div>
+    )
+  }
+  return <div {...rest} ref={ref} data-weft="turn-content">{items.map(renderItem)}<SubAgentLane.Restore turnId={turnId} /></div>
 })
 
 /**
@@ -209,7 +223,11 @@ export interface TranscriptThreadProps extends HTMLAttributes<HTMLDivElement> {
 
 /**
  * One concurrent lane inside a block: its messages, in order (`data-state`
- * `open`, `done` or `error`).
+ * `open`, `done` or `error`). A named lane (a sub-agent's) has a `SubAgentLane.Header`
+ * that collapses, hides or focuses it, and `data-view`: `open`, `collapsed`,
+ * `hidden` or `focused` (see `useLaneView`; a running or failed lane starts
+ * open, a finished one collapsed). A collapsed or hidden lane keeps its
+ * messages in the DOM, `hidden`.
  *
  * @example
  * <Transcript.Thread threadId="turn-1/T1" />
@@ -217,12 +235,21 @@ export interface TranscriptThreadProps extends HTMLAttributes<HTMLDivElement> {
 const Thread = forwardRef<HTMLDivElement, TranscriptThreadProps>(function TranscriptThread({ threadId, ...rest }, ref) {
   const labels = useLabels()
   const thread = useThread(threadId)
+  const view = useLaneView(threadId)
+  const bodyId = useId()
   if (!thread) return null
   const label = asText(thread.label)
+  const messages = thread.messageIds.map((id) => <MessageView key={id} id={id} />)
+  if (!label) {
+    return <div role="group" aria-label={labels.lane} {...rest} ref={ref} data-weft="thread" data-state={asText(thread.status)}>{messages}</div>
+  }
   return (
-    <div role="group" aria-label={label || labels.lane} {...rest} ref={ref} data-weft="thread" data-state={asText(thread.status)}>
-      {label && <div data-weft="thread-label" aria-hidden="true">{label}</div>}
-      {thread.messageIds.map((id) => <MessageView key={id} id={id} />)}
+    <div
+      role="group" aria-label={label} {...rest} ref={ref}
+      data-weft="thread" data-state={asText(thread.status)} data-view={view.state} hidden={view.state === 'hidden' || undefined}
+    >
+      <SubAgentLane.Header threadId={threadId} controls={bodyId} count={labels.laneMessages(thread.messageIds.length)} />
+      <div id={bodyId} data-weft="thread-body" hidden={view.state === 'collapsed' || undefined}>{messages}</div>
     </div>
   )
 })

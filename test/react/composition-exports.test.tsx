@@ -7,14 +7,14 @@
  * drops what it is given.
  */
 import { cleanup, render, waitFor } from '@testing-library/react'
-import { cloneElement, createRef, type ReactElement, type Ref } from 'react'
+import { cloneElement, createRef, useEffect, type ReactElement, type Ref } from 'react'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as components from '../../src/components/index'
 import {
   Attachments, BranchPicker, Chat, Citation, CodeBlock, Composer, CopyButton, DataMessage, ErrorMessage, FileMessage, GateCard, Gates,
   LoadingMessage, Markdown, MarkdownMessage, MarkdownSettingsProvider, MessageActions, MessageView, NoticeMessage, ReasoningMessage,
   RecommendedActionCard, Sources, StateInspector, StatusBar, Suggestions, TextMessage, ThreadList, ToolCallMessage, Trace, TraceHeadline,
-  Transcript, TurnError, TurnInterrupted, Queue, QueuedMessages,
+  Transcript, TurnError, TurnInterrupted, Queue, QueuedMessages, SubAgentLane, useLaneView,
 } from '../../src/components/index'
 import { ToolGroup } from '../../src/components/tool-group'
 import { ThreadListLayout } from '../../src/components/thread-list-layout'
@@ -181,6 +181,27 @@ const cases: Readonly<Record<string, Case>> = {
   'Queue.Root': { draw: (p) => <AgentProvider store={queued}><Queue.Root {...p} /></AgentProvider>, weft: 'queue', state: 'held' },
   'Queue.Item': { draw: (p) => <Queue.Item message={{ id: 'q1', text: 'And Lyon?' }} {...p} />, weft: 'queue-item', state: 'queued' },
   QueuedMessages: { draw: (p) => <AgentProvider store={queued}><QueuedMessages {...p} /></AgentProvider>, weft: 'queue', state: 'held' },
+  'SubAgentLane.Header': { draw: (p) => <SubAgentLane.Header threadId="th1" {...p} />, weft: 'lane-header', state: 'collapsed', asChild: true },
+  'SubAgentLane.Toggle': { draw: (p) => <SubAgentLane.Header threadId="th1"><SubAgentLane.Toggle {...p} /></SubAgentLane.Header>, weft: 'lane-toggle', state: 'collapsed', asChild: true },
+  'SubAgentLane.Focus': { draw: (p) => <SubAgentLane.Header threadId="th1"><SubAgentLane.Focus {...p} /></SubAgentLane.Header>, weft: 'lane-focus-button', state: 'collapsed', asChild: true },
+  'SubAgentLane.Hide': { draw: (p) => <SubAgentLane.Header threadId="th1"><SubAgentLane.Hide {...p} /></SubAgentLane.Header>, weft: 'lane-hide', state: 'collapsed', asChild: true },
+  'SubAgentLane.FocusBar': { draw: (p) => <SubAgentLane.FocusBar threadId="th1" {...p} />, weft: 'lane-focus', state: 'focused', asChild: true },
+  'SubAgentLane.Restore': { draw: (p) => <WithHiddenLane><SubAgentLane.Restore turnId="a1" {...p} /></WithHiddenLane>, weft: 'lane-restore', state: 'hidden', asChild: true },
+}
+
+/** A store of its own whose one lane the person hid, for `SubAgentLane.Restore` to show. */
+const hiddenLane = createAgentStore()
+hiddenLane.getState().dispatch([
+  { op: 'turn.open', turnId: 'a1', role: 'assistant' },
+  { op: 'thread.open', turnId: 'a1', threadId: 'th1', label: 'Lane A' },
+])
+function HideLane() {
+  const lane = useLaneView('th1')
+  useEffect(() => lane.hide(), [])
+  return null
+}
+function WithHiddenLane({ children }: { children: ReactElement }) {
+  return <AgentProvider store={hiddenLane}><HideLane />{children}</AgentProvider>
 }
 
 let conversations: Conversations

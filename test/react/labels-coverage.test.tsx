@@ -326,6 +326,26 @@ describe('every visible string comes from labels', () => {
     expect(document.querySelectorAll('[data-weft="usage-figure"]')).toHaveLength(9)
   })
 
+  it('sub-agent lanes: the summary line, focus and its bar, hide and the way back, in the transcript and the timeline', () => {
+    const store = createAgentStore()
+    store.getState().dispatch([
+      { op: 'turn.open', turnId: 'a1', role: 'assistant' },
+      { op: 'thread.open', turnId: 'a1', threadId: 'λ', label: 'ερευνητής' },
+      { op: 'trace.node', turnId: 'a1', node: { id: 'δ', kind: 'delegate', label: 'ερευνητής', status: 'start', actor: { id: 'λ', name: 'ερευνητής' } } },
+      { op: 'trace.node', turnId: 'a1', node: { id: 'ψ', parentId: 'δ', kind: 'search', label: 'αναζήτηση', status: 'done' } },
+      { op: 'message.put', turnId: 'a1', messageId: 'μ', threadId: 'λ', type: 'text', role: 'assistant', status: 'done', props: { content: 'Σημειώσεις' } },
+    ])
+    render(<AgentProvider store={store}><LabelsProvider labels={markerLabels()}><Transcript.Root /><Trace.Root turnId="a1" /></LabelsProvider></AgentProvider>)
+    expect(hardCoded()).toEqual([])
+    fireEvent.click(screen.getAllByRole('button', { name: '⟦laneFocus⟧' })[0]!)
+    expect(document.querySelector('[data-weft="lane-focus"]')).not.toBeNull()
+    expect(hardCoded()).toEqual([])
+    fireEvent.click(document.querySelector<HTMLElement>('[data-weft="lane-unfocus"]')!)
+    fireEvent.click(screen.getAllByRole('button', { name: '⟦laneHide⟧' })[0]!)
+    expect(document.querySelector('[data-weft="lane-restore"]')).not.toBeNull()
+    expect(hardCoded()).toEqual([])
+  })
+
   it('every label was shown by one of the scenes above', () => {
     // approvalAnswered is deprecated: an answered gate's title is its outcome (gateStates).
     const shown = (key: string) => seen.has(key) || key === 'approvalAnswered'
