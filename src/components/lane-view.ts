@@ -137,7 +137,9 @@ export function useLaneView(threadId: string): LaneView {
  */
 export function useHiddenLanes(turnId: string | undefined): { hidden: readonly string[]; showAll(): void } {
   const [snapshot, view] = useSnapshot()
-  const lanes = useAgentSelectorShallow((s) => (turnId ? lanesOf(s, turnId) : []))
+  // Most of the time nothing is hidden: then no turn reads its lanes on each change of the store.
+  const anyHidden = Object.values(snapshot.choices).includes('hidden')
+  const lanes = useAgentSelectorShallow((s) => (turnId && anyHidden ? lanesOf(s, turnId) : NO_LANES))
   const hidden = useMemo(() => lanes.filter((id) => own(snapshot.choices, id) === 'hidden' && snapshot.focused !== id), [lanes, snapshot])
   return useMemo(() => ({
     hidden,
@@ -161,6 +163,8 @@ export function useFocusedLane(turnId: string | undefined): string | undefined {
   const focused = snapshot.focused
   return useAgentSelector((s) => (focused && turnId && own(s.threads, focused)?.turnId === turnId ? focused : undefined))
 }
+
+const NO_LANES: string[] = []
 
 /** A turn's named lanes (sub-agents), in the order they opened. */
 function lanesOf(state: AgentState, turnId: string): string[] {

@@ -8,6 +8,7 @@ import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { agUiProtocol } from '../../src/protocols/ag-ui/index'
 import { langGraphProtocol } from '../../src/protocols/langgraph/index'
 import { getFixture } from '../../src/testing/get-fixture'
+import { foldStream } from '../../src/umbrella/defaults'
 import type { FixtureProtocol } from '../../src/testing/frames'
 import { renderWith } from './support'
 
@@ -188,5 +189,25 @@ describe('sub-agent lanes, LangGraph parallel subgraphs', () => {
     expect(transcriptOf(container).querySelector('[data-weft="turn-content"]')!.getAttribute('data-state')).toBeNull()
     expect(view(lanesIn(container))).toEqual(['hidden', 'open'])
     expect(transcriptOf(container).textContent).toContain('Summary: Notes on alpha')
+  })
+})
+
+describe('sub-agent lanes, Vocion specialists', () => {
+  it('pairs a specialist\'s row with its lane (the row is named for the lane\'s end, the lane for the specialist)', () => {
+    const state = foldStream([
+      { type: 'subagent_start', name: 'Pipeline Analyst' },
+      { type: 'subagent_end', name: 'Pipeline Analyst' },
+    ], { protocol: 'vocion' })
+    const { container } = renderWith(createAgentStore({ initialState: state }), (
+      <>
+        <SubAgentLane.Header threadId="turn-1/subagent-1" />
+        <Trace.Root turnId="turn-1" />
+      </>
+    ))
+    const header = container.querySelector('[data-weft="lane-header"]')!
+    expect(traceOf(container).querySelector('[data-weft="trace-label"]')!.textContent).toBe('Pipeline Analyst finished')
+    expect([header.getAttribute('data-state'), ...view(laneRows(container))]).toEqual(['collapsed', 'collapsed'])
+    fireEvent.click(toggleOf(laneRows(container)[0]!))
+    expect([header.getAttribute('data-state'), ...view(laneRows(container))]).toEqual(['open', 'open'])
   })
 })
