@@ -129,6 +129,8 @@ export const Phone: Story = {
     const canvas = within(canvasElement)
     const toggle = await canvas.findByRole('button', { name: 'Conversations' }, { timeout: TIMEOUT })
     const nav = canvasElement.querySelector<HTMLElement>('nav[data-weft="thread-list"]')!
+    // The page's own text is in weft's font, not the browser's serif default.
+    await expect(getComputedStyle(canvas.getByTestId('load')).fontFamily).toBe(getComputedStyle(nav).fontFamily)
     await expect(nav.checkVisibility()).toBe(false)
     await expect(toggle.getAttribute('aria-expanded')).toBe('false')
     await userEvent.click(toggle)
