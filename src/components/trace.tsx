@@ -14,6 +14,7 @@ import { SubAgentLane } from './lane'
 import { laneOfRow, rowOfLane, useFocusedLane, useHiddenLanes, useLaneView } from './lane-view'
 import { PartBoundary } from './part-boundary'
 import { drawPart } from './slot'
+import { usageFigures } from '../core/model/usage-figures'
 import { useHeadline, useTraceNode, useTraceRootIds, useTraceSummary } from '../react/selectors'
 import { useTurnIdFrom } from './turn-context'
 
@@ -39,6 +40,8 @@ function HiddenLanes({ turnId }: { turnId: string | undefined }) {
  * A turn's timeline as a nested list. Renders nothing when the turn has no rows.
  * While one of the turn's lanes is focused (`useLaneView`) it lists only that
  * lane's row and the rows under it (`data-state="focused"`).
+ * Once the turn has ended, a last row (`data-weft="trace-timing"`) gives its
+ * time to first token, total time and speed, when the client timed it.
  *
  * @example
  * <Trace.Root turnId={turnId} />
@@ -61,9 +64,25 @@ const Root = forwardRef<HTMLOListElement, TraceRootProps>(function TraceRoot({ t
     <ol aria-label={labels.workTimeline} {...rest} ref={ref} data-weft="trace">
       {rootIds.map((id) => <Node key={id} id={id} />)}
       <HiddenLanes turnId={turnId} />
+      <TimingRow turnId={turnId} />
     </ol>
   )
 })
+
+/** The turn's timing as the timeline's last row; nothing while it streams or when it was not timed. */
+function TimingRow({ turnId }: { turnId: string | undefined }) {
+  const labels = useLabels()
+  const turn = useAgentSelector((s) => (turnId ? own(s.turns, turnId) : undefined))
+  if (!turn || turn.status === 'streaming' || !turn.timing) return null
+  const figures = usageFigures({ timing: turn.timing, usage: turn.usage })
+  const parts: string[] = []
+  if (figures.firstTokenMs !== undefined) parts.push(`${labels.usageFigures.firstToken} ${labels.duration(figures.firstTokenMs)}`)
+  if (figures.totalMs !== undefined) parts.push(`${labels.usageFigures.total} ${labels.duration(figures.totalMs)}`)
+  if (figures.tokensPerSecond !== undefined) parts.push(labels.tokensPerSecond(figures.tokensPerSecond))
+  if (parts.length === 0) return null
+  // Muted as a row's details are: it is about the answer, not a step of the work.
+  return <li data-weft="trace-timing"><span data-weft="trace-detail">{parts.join(' · ')}</span></li>
+}
 
 /**
  * Props of `Trace.Node`.

@@ -112,3 +112,23 @@ describe('TurnUsage', () => {
     expect(screen.getByLabelText('Usage')).toBe(footer)
   })
 })
+
+describe('the timeline\'s timing row', () => {
+  it('ends a timed turn\'s timeline with its time to first token, total time and speed, and is absent while it streams or untimed', async () => {
+    const { Trace } = await import('../../src/components/trace')
+    const step: Op = { op: 'trace.node', turnId: 't1', node: { id: 'n1', kind: 'search', label: 'Searched', status: 'done' } }
+    const timed = renderWith(storeWith(answered(step, usage, timing)), <Trace.Root turnId="t1" />)
+    const rows = [...timed.container.querySelectorAll('[data-weft="trace"] > li')]
+    expect(rows.map((row) => row.getAttribute('data-weft'))).toEqual(['trace-node', 'trace-timing'])
+    expect(rows[1]!.textContent).toBe('First token 820 ms · Time 4.6 s · 150 tokens/s')
+    // Muted, unlike the rows of the work.
+    expect(getComputedStyle(rows[1]!.firstElementChild!).color).not.toBe(getComputedStyle(rows[0]!).color)
+    timed.unmount()
+    const untimed = renderWith(storeWith(answered(step, usage)), <Trace.Root turnId="t1" />)
+    expect(untimed.container.querySelector('[data-weft="trace-timing"]')).toBeNull()
+    untimed.unmount()
+    const streaming = renderWith(storeWith([...textTurn('…', 'streaming'), step, timing]), <Trace.Root turnId="t1" />)
+    expect(streaming.container.querySelector('[data-weft="trace-node"]')).not.toBeNull()
+    expect(streaming.container.querySelector('[data-weft="trace-timing"]')).toBeNull()
+  })
+})
