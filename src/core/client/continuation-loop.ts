@@ -72,9 +72,16 @@ export class ContinuationLoop {
     const epoch = this.stops
     // Answered while its run is still closing (the stream's end, a reconnect): the answer goes on
     // once that run settles, and its result is the continuation's, whoever sends it.
-    const closing = driver.active
-    if (closing?.turnId === gate.turnId && !isSettled(closing.phase)) await closing.done
-    const failure = (await this.proceed(gate.turnId, epoch)) ?? (await this.continuing.get(gate.turnId))
+    // Answered while a run is open, its own closing or another turn's: the answer goes on once
+    // that run settles. Another turn's loop may start a further run first, so wait for each,
+    // and say yes only once a request carried the answer (or a stop withdrew it).
+    let failure: WeftError | undefined
+    for (;;) {
+      const active = driver.active
+      if (active && !isSettled(active.phase)) await active.done
+      failure = (await this.proceed(gate.turnId, epoch)) ?? (await this.continuing.get(gate.turnId))
+      if (failure || !driver.busy || !this.unsent.has(gate.turnId) || this.stops !== epoch) break
+    }
     return failure ? { ok: false, error: failure } : { ok: true }
   }
 

@@ -261,8 +261,9 @@ export interface AgentClientOptions {
   /** Resume dropped streams (see `ResumeOptions`). */
   resume?: ResumeOptions
   /**
-   * What a `send` does while a run is active (streaming, reconnecting, waiting for
-   * a gate's answer or a client tool): `'queue'` (default) keeps the message in the
+   * What a `send` does while a run is active (streaming, reconnecting, a client
+   * tool or a continuation; a gate waiting for the person is not a run, and a send
+   * then goes at once): `'queue'` (default) keeps the message in the
    * store's `queue` and sends it when the turn ends; `'steer'` stops the run,
    * keeps its partial answer as interrupted, and sends the message at once.
    * `send(input, { whileRunning })` overrides it per call.

@@ -40,15 +40,16 @@ export class MessageQueue {
 
   /**
    * True while a send should wait: a request is open or scheduled, a client tool
-   * runs, the loop owes the server an answer, a queued message is on its way, or
-   * the latest answer waits for a gate's answer.
+   * runs, the loop owes the server an answer, or a queued message is on its way.
+   * A gate waiting for the person is not a run: the agent is idle, asking, and a
+   * send then goes at once, as it does with `useChat` (the gate stays pending on
+   * its turn). The queue itself still waits for the gate (`drain`).
    */
   running(): boolean {
     const { driver, store, tools } = this.ctx
     if (driver.busy || this.sending > 0) return true
     const last = lastAnswer(store.getState())
-    if (!last) return false
-    return tools.busy(last) || this.loop.busy(last) || hasPendingGate(store.getState(), last)
+    return last !== undefined && (tools.busy(last) || this.loop.busy(last))
   }
 
   /** Queue a send; its text shows at once under the running turn. */
@@ -98,7 +99,7 @@ export class MessageQueue {
     if (this.running()) return
     const state = this.ctx.store.getState()
     const last = lastAnswer(state)
-    if (!last || own(state.turns, last)?.status !== 'done') return
+    if (!last || own(state.turns, last)?.status !== 'done' || hasPendingGate(state, last)) return
     const next = (state.queue ?? []).find((queued) => this.inputs.has(queued.id))
     if (next) void this.dispatchSend(next)
   }

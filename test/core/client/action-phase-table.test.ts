@@ -255,7 +255,7 @@ const TABLE: Record<Phase, Record<Action, Cell>> = {
     dispose: {result: '-', posts: 0, running: 'streaming', path: ['Q:Q1', 'A:answer 2', 'Q:Q2', 'A:partial'], gates: [], status: 'reconnecting'},
   },
   'awaiting gate': {
-    send: {result: '-', posts: 0, running: 'done', path: ['Q:Q1', 'A:answer 2', 'Q:Q2', 'A:'], gates: ['pending'], status: 'done', queued: ['Q3']},
+    send: {result: '-', posts: 1, running: 'done', path: ['Q:Q1', 'A:answer 2', 'Q:Q2', 'A:', 'Q:Q3', 'A:answer 3'], gates: ['pending'], status: 'done'},
     steer: {result: '-', posts: 1, running: 'done', path: ['Q:Q1', 'A:answer 2', 'Q:Q2', 'A:', 'Q:Q3', 'A:answer 3'], gates: ['pending'], status: 'done'},
     stop: {result: '-', posts: 0, running: 'done', path: ['Q:Q1', 'A:answer 2', 'Q:Q2', 'A:'], gates: ['pending'], status: 'done'},
     answer: {result: 'ok', posts: 1, running: 'done', path: ['Q:Q1', 'A:answer 2', 'Q:Q2', 'A:answer 3'], gates: ['approved'], status: 'done'},

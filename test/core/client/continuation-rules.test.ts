@@ -613,17 +613,26 @@ describe('stop and answer', () => {
     expect(agent.posts).toHaveLength(1)
   })
 
-  it('an answer while another turn streams waits: nothing is sent and the other run goes on', async () => {
+  it('an answer while another turn streams waits for that run: nothing is sent until it ends, then the one continuation, and only then a yes', async () => {
     const { store, client, agent } = setup()
     seed(store, { approval: { id: 'ap-1' } })
     agent.next({ frames: [{ type: 'start', messageId: 'm3' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'busy' }], then: 'open' })
-    // While the gate waits a send is queued by default; steering sends it now, beside the gate.
+    // A send beside a waiting gate goes at once, as a steer does.
     const sending = client.send('another question', { whileRunning: 'steer' })
     for (let i = 0; i < 200 && store.getState().status !== 'streaming'; i++) await new Promise((r) => setTimeout(r, 5))
-    expect(await client.answer('g1', { approved: true })).toEqual({ ok: true })
+    let answered: unknown
+    const answering = client.answer('g1', { approved: true }).then((r) => (answered = r))
+    await new Promise((r) => setTimeout(r, 20))
+    expect(answered).toBeUndefined()
     expect(agent.posts).toHaveLength(1)
     expect(store.getState().status).toBe('streaming')
     agent.closeAll(true)
     await sending
+    await answering
+    expect(answered).toEqual({ ok: true })
+    expect(agent.posts).toHaveLength(2)
+    const s = store.getState()
+    expect(s.gates.g1!.status).toBe('approved')
+    for (const id of s.turns[s.gates.g1!.turnId]!.messageIds) expect(messageIn(s.messages, id)!.status).not.toBe('streaming')
   })
 })

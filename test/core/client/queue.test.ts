@@ -125,7 +125,35 @@ describe('queue (the default)', () => {
     expect(agent.posts.map((p) => lastQuestion(p.body))).toEqual(['Q1', 'Q1 again'])
   })
 
-  it('waits while a gate waits for its answer, and goes once the continuation ends', async () => {
+  it('a message queued during a run that ends at a gate waits for its answer, and goes once the continuation ends', async () => {
+    const { store, agent, client } = setup()
+    agent.next({
+      frames: [
+        { type: 'start', messageId: 'm2' },
+        { type: 'tool-input-available', toolCallId: 'call-1', toolName: 'deleteFile', input: { path: '/tmp/x' } },
+        { type: 'tool-approval-request', approvalId: 'ap-1', toolCallId: 'call-1' },
+        { type: 'finish' },
+      ],
+      then: 'open',
+    })
+    const first = client.send('Q1')
+    await until(() => store.getState().status === 'streaming', 'Q1 streaming')
+    await client.send('Q2')
+    agent.closeAll(true)
+    await first
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const gate = Object.keys(store.getState().gates)[0]!
+    expect(queued(store.getState())).toEqual(['Q2'])
+    expect(agent.posts).toHaveLength(1)
+    expect(await client.answer(gate, { approved: true })).toEqual({ ok: true })
+    await until(() => !client.busy && store.getState().queue === undefined && store.getState().turnIds.length === 4, 'Q2 answered')
+    expect(path(store.getState())).toEqual(['Q:Q1', 'A:answer 1', 'Q:Q2', 'A:answer 2'])
+    // The approval went first, then the queued question.
+    expect(JSON.stringify(agent.posts[1]!.body)).toContain('"approved":true')
+    expect(lastQuestion(agent.posts[2]!.body)).toBe('Q2')
+  })
+
+  it('a send while a gate waits for the person goes at once: the agent is not running, and the gate stays pending on its turn', async () => {
     const { store, agent, client } = setup()
     agent.next({
       frames: [
@@ -139,15 +167,10 @@ describe('queue (the default)', () => {
     await client.send('Q1')
     const gate = Object.keys(store.getState().gates)[0]!
     await client.send('Q2')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(queued(store.getState())).toEqual(['Q2'])
-    expect(agent.posts).toHaveLength(1)
-    expect(await client.answer(gate, { approved: true })).toEqual({ ok: true })
-    await until(() => !client.busy && store.getState().queue === undefined && store.getState().turnIds.length === 4, 'Q2 answered')
-    expect(path(store.getState())).toEqual(['Q:Q1', 'A:answer 1', 'Q:Q2', 'A:answer 2'])
-    // The approval went first, then the queued question.
-    expect(JSON.stringify(agent.posts[1]!.body)).toContain('"approved":true')
-    expect(lastQuestion(agent.posts[2]!.body)).toBe('Q2')
+    expect(store.getState().queue).toBeUndefined()
+    expect(agent.posts).toHaveLength(2)
+    expect(lastQuestion(agent.posts[1]!.body)).toBe('Q2')
+    expect(store.getState().gates[gate]!.status).toBe('pending')
   })
 
   it('waits while a client tool runs, and goes after the request that carries its result', async () => {
