@@ -7,7 +7,7 @@
 import { weftError, type WeftError } from '../model/errors'
 import type { Op } from '../model/ops'
 import type { AgentStore } from '../store/store'
-import { isJsonData } from '../util/json-data'
+import { isJsonData } from '../util/is-json-data'
 import { isRecord, isSafeKey } from '../util/record'
 import type { ActionResult } from './gates'
 import type { ContextEntry } from '../protocol/request'

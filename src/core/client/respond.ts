@@ -6,7 +6,7 @@
 import { weftError, type WeftError } from '../model/errors'
 import type { AgentState, Message } from '../model/model'
 import type { Op } from '../model/ops'
-import { isJsonData } from '../util/json-data'
+import { isJsonData } from '../util/is-json-data'
 import { own } from '../util/record'
 import { messageIn } from '../model/message-table'
 import type { ClientContext } from './context'

@@ -56,7 +56,7 @@ describe('JSON Patch in a bundle', () => {
       export { AgentClient, createAgentStore, foldStream } from './src/core/index.ts'
       export { uiMessageProtocol } from './src/protocols/ui-message/index.ts'
     `)
-    expect(ui.inputs.filter((input) => /json-data|fast-json-patch/.test(input))).toEqual([])
+    expect(ui.inputs.filter((input) => /\/json-data\.ts$|fast-json-patch/.test(input))).toEqual([])
     expect(hasPatchCode(ui.text)).toBe(false)
 
     const agUi = await bundle(`
