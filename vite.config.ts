@@ -201,7 +201,8 @@ export default defineConfig({
             // The wire helpers the components read too (errors, paths, finding a protocol by name) stay apart from the fold, which
             // `weft/protocol-kit` (through `streamToOps`) shares with them: else importing weft/components
             // would load the fold's chunk, immer and JSON Patch with it.
-            { name: 'paths', test: /src\/core\/(model\/errors|util\/paths|protocol\/resolve)\.ts$/ },
+            // Checking that a value is JSON data goes with them too, apart from JSON Patch.
+            { name: 'paths', test: /src\/core\/(model\/errors|util\/(paths|is-json-data)|protocol\/resolve)\.ts$/ },
             // JSON Patch (and fast-json-patch) only for the protocols that patch (AG-UI): a chunk of its own, which
             // a bundle that speaks only the UI message stream never imports.
             { name: 'json-patch', test: /src\/core\/util\/json-data\.ts$/ },

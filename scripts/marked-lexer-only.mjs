@@ -7,7 +7,10 @@
 // it missed, if a new marked no longer has that shape.
 import { readFileSync } from 'node:fs'
 
-const MODULE = /[\\/]node_modules[\\/]marked[\\/]lib[\\/]marked\.esm\.js$/
+// Only weft's own marked: a library that bundles another copy (Mermaid has its own, nested
+// under its node_modules) imports more of it than the lexer.
+const MODULE = /(?:^|[\\/])node_modules[\\/]marked[\\/]lib[\\/]marked\.esm\.js$/
+const NESTED = /[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+[\\/]node_modules[\\/]marked[\\/]/
 
 /**
  * A Vite plugin (build only) that reduces marked's ESM module to its `Lexer`.
@@ -20,7 +23,7 @@ export function markedLexerOnly() {
     name: 'weft:marked-lexer-only',
     apply: 'build',
     transform(code, id) {
-      if (!MODULE.test(id)) return null
+      if (!MODULE.test(id) || NESTED.test(id)) return null
       const list = /export\s*\{([^}]*)\}\s*;?\s*(?:\/\/# sourceMappingURL=\S*\s*)?$/.exec(code)
       const locals = new Map((list?.[1] ?? '').split(',').map((spec) => {
         const [local, name = local] = spec.trim().split(/\s+as\s+/)

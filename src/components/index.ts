@@ -65,7 +65,7 @@ export { ConversationBoundary, type ConversationBoundaryProps } from './conversa
 
 // The core's types the components' props reach, so a host can name them from here.
 export type {
-  AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
+  AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source, QueuedMessage, TokenUsage, TurnTiming, RunTiming, JsonValue,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ToolState, ProtocolName, SpanStatus, StreamCursor, TraceActor, ErrorType, WeftError,
   PartProps, TextProps, ReasoningProps, ToolProps, FileProps, DataProps, ErrorProps, NoticeProps, LoadingProps, OpenProps, RecommendedActionProps,
   MessageTable, MessageBucket, TraceTable, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,

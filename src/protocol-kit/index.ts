@@ -49,7 +49,7 @@ export { createIdScope, type IdScope } from '../core/protocol/scoped-ids'
 export { newId } from '../core/model/ids'
 export { createHeldAppends, type HeldAppends } from '../core/protocol/held-appends'
 export { protocolProblem } from '../core/protocol/problem'
-export { readUsage, sumUsage, type UsageFields, type ReadUsage } from '../core/protocol/usage'
+export { readUsage, sumUsage, type UsageFields, type ReadUsage, type UsageCountName } from '../core/protocol/usage'
 export { toWeftError, toErrorType, quote } from '../core/model/errors'
 
 // Reading the state a request or a history page is built from.

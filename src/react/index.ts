@@ -26,7 +26,7 @@ export type {
   AgentClient, AgentStore, AgentStoreState, Scheduler, AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, SendInput, SendOptions, WhileRunning, StreamSource, StreamSourceContext, StreamSourceCancelContext, SourceBuildOptions,
   RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool, UiTool, RespondResult, AgentStateUpdate, AddContextResult, JsonValue,
   ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision,
-  AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source, QueuedMessage,
+  AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source, QueuedMessage, TokenUsage, TurnTiming, RunTiming,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, TraceSummary, ErrorType, WeftError,
   MessageTable, MessageBucket, TraceTable, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
   ProtocolDefinition, ProtocolInput, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, HistoryReader, HistoryReadContext, HistoryBatch, ProtocolViews,

@@ -29,5 +29,6 @@ export type {
   ResumeStrategy, ResumeStrategyName, ResumeHandle, ResumeStorage, ResumeState, ResumeRequest, ResumeRequestContext,
   ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView, HistoryContext, HistoryLoader, HistoryResult, BackoffOptions,
   AgentStore, AgentStoreState, ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision, JsonValue,
+  AddContextResult, AgentStateUpdate, ContextEntry, QueuedMessage, RespondResult, RunTiming, SendOptions, TokenUsage, TurnTiming, UiTool, WhileRunning,
   StreamSourceCancelContext, StreamSource as ClientStreamSource,
 } from '../core/index'

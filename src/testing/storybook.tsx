@@ -321,4 +321,5 @@ export type {
   ResumeStrategy, ResumeStrategyName, ResumeHandle, ResumeStorage, ResumeState, ResumeRequest, ResumeRequestContext,
   ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView, HistoryContext, HistoryLoader, HistoryResult, BackoffOptions,
   StreamSourceCancelContext, StreamSource as ClientStreamSource,
+  ContextEntry, JsonValue, QueuedMessage, RunTiming, TokenUsage, TurnTiming, UiTool, WhileRunning,
 } from '../core/index'

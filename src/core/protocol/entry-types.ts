@@ -7,7 +7,7 @@
 export type {
   AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, ErrorType, WeftError,
-  TokenUsage, TurnTiming, RunTiming,
+  TokenUsage, TurnTiming, RunTiming, QueuedMessage, JsonValue, ContextEntry,
   MessageTable, MessageBucket, TraceTable, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
   ProtocolDefinition, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, SSEFrame, HistoryReader, HistoryReadContext, HistoryBatch, ProtocolView, ProtocolViews,
   RequestBuilder, RequestBody, RequestContext, RequestTrigger, GateAnswerEntry, ToolDeclaration, SendInput,

@@ -6,8 +6,13 @@
 import type { TokenUsage } from '../model/usage'
 import { isRecord, own } from '../util/record'
 
-/** The counts `TokenUsage` names. */
-type CountName = 'inputTokens' | 'outputTokens' | 'totalTokens' | 'reasoningTokens' | 'cachedInputTokens'
+/**
+ * The token counts `TokenUsage` names.
+ *
+ * @example
+ * const count: UsageCountName = 'outputTokens'
+ */
+export type UsageCountName = 'inputTokens' | 'outputTokens' | 'totalTokens' | 'reasoningTokens' | 'cachedInputTokens'
 
 /**
  * Where a wire's usage record keeps each count (and the model's name): a dotted
@@ -16,7 +21,7 @@ type CountName = 'inputTokens' | 'outputTokens' | 'totalTokens' | 'reasoningToke
  * @example
  * const openAi: UsageFields = { inputTokens: 'prompt_tokens', outputTokens: 'completion_tokens', reasoningTokens: 'completion_tokens_details.reasoning_tokens' }
  */
-export type UsageFields = Partial<Record<CountName | 'model', string | readonly string[]>>
+export type UsageFields = Partial<Record<UsageCountName | 'model', string | readonly string[]>>
 
 /**
  * What `readUsage` made of a record: the usage (absent when the value was not a
@@ -27,7 +32,7 @@ export type UsageFields = Partial<Record<CountName | 'model', string | readonly 
  */
 export type ReadUsage = { usage?: TokenUsage; problems: string[] }
 
-const COUNTS: readonly CountName[] = ['inputTokens', 'outputTokens', 'totalTokens', 'reasoningTokens', 'cachedInputTokens']
+const COUNTS: readonly UsageCountName[] = ['inputTokens', 'outputTokens', 'totalTokens', 'reasoningTokens', 'cachedInputTokens']
 
 /**
  * A wire usage record in weft's names, with the record kept as `raw`. A count
