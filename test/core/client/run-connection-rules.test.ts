@@ -153,3 +153,26 @@ describe('what each frame leaves behind', () => {
     expect(store.getState().status).toBe('done')
   })
 })
+
+describe('after the protocol ends', () => {
+  it('bytes that keep coming within the grace are still read: a frame after [DONE] is reported as after_end, not folded', async () => {
+    const encoder = new TextEncoder()
+    const fetchLate = (async () => new Response(new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(['data: {"type":"start","messageId":"m1"}\n\n', 'data: {"type":"text-start","id":"t"}\n\n',
+          'data: {"type":"text-delta","id":"t","delta":"done"}\n\n', 'data: {"type":"text-end","id":"t"}\n\n', 'data: {"type":"finish"}\n\n', 'data: [DONE]\n\n'].join('')))
+        setTimeout(() => {
+          controller.enqueue(encoder.encode('data: {"type":"text-delta","id":"t","delta":" late"}\n\n'))
+          controller.close()
+        }, 40)
+      },
+    }), { headers: { 'content-type': 'text/event-stream' } })) as typeof fetch
+    const store = createAgentStore()
+    await new AgentClient(store, { url: URL, protocol: 'ui-message', fetch: fetchLate }).send('q')
+    const s = store.getState()
+    const turn = s.turns[s.turnIds[1]!]!
+    expect(textOf(s, turn.id)).toBe('done')
+    expect(turn.status).toBe('done')
+    expect(turn.problems.map((p) => p.code)).toEqual(['after_end'])
+  })
+})
