@@ -26,11 +26,14 @@ export function referenceFold(fixture: AgentFixture): AgentState {
 /**
  * What a turn's content folded to, with the client's generated turn ids renamed
  * (the assistant's `turn-1`, the others by position): messages, blocks, threads,
- * trace, gates, shared state and the turn itself (its status and error included).
+ * trace, gates, shared state and the turn itself (its status and error included;
+ * its timing left out).
  */
 export function content(state: AgentState, turnId = assistantTurnId(state)): unknown {
+  // Timing is the live client's clock, which a fold and a replay do not share.
+  const { timing: _timing, ...turn } = state.turns[turnId] ?? {}
   const text = JSON.stringify({
-    turn: state.turns[turnId],
+    turn,
     messages: messageRecord(state.messages),
     blocks: state.blocks,
     threads: state.threads,
