@@ -3,6 +3,7 @@
  * Shared by `streamResponse`, the MSW handlers, the recorder and the repository's mock server.
  */
 import type { ProtocolName } from '../core/model/model'
+import type { SSEFrame } from '../core/transport/frames'
 
 /** One SSE event (or comment) as a server writes it. */
 export interface FixtureFrame {
@@ -61,6 +62,32 @@ export interface AgentFixture {
   end?: 'clean' | 'drop'
   /** Where the recording came from (method and URL, secrets removed). */
   request?: { method: string; url: string }
+}
+
+/**
+ * A frame as it was read, as a fixture keeps it: its id, event name and retry,
+ * and its data parsed when it is a JSON object or array (any other data keeps its exact text).
+ *
+ * @example
+ * fixtureFrameOf({ id: '3', data: '{"type":"done"}' }) // { id: '3', data: { type: 'done' } }
+ */
+export function fixtureFrameOf(frame: SSEFrame): FixtureFrame {
+  return {
+    ...(frame.id !== undefined ? { id: frame.id } : {}),
+    ...(frame.event !== undefined ? { event: frame.event } : {}),
+    ...(frame.retry !== undefined ? { retry: frame.retry } : {}),
+    data: parseData(frame.data),
+  }
+}
+
+function parseData(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text)
+    // Only objects and arrays are stored parsed: a bare number or string keeps its exact bytes.
+    return typeof value === 'object' && value !== null ? value : text
+  } catch {
+    return text
+  }
 }
 
 /** SSE line ending. */

@@ -8,7 +8,8 @@ import type { ProtocolName } from '../core/model/model'
 import { protocolName } from '../core/protocol/resolve'
 import type { ProtocolDefinition } from '../core/protocol/types'
 import { createFrameParser } from '../core/transport/frames'
-import { encodeFrame, type AgentFixture, type FixtureFrame } from './frames'
+import { isSecretName, scrubUrl } from '../core/util/secret-names'
+import { encodeFrame, fixtureFrameOf, type AgentFixture, type FixtureFrame } from './frames'
 
 /**
  * Options of `recordStream`.
@@ -54,9 +55,6 @@ export interface StreamRecorder {
 
 /** Headers weft reads to recognise a protocol; kept so a replay detects the same one. */
 const PROTOCOL_HEADERS = ['content-type', 'x-vercel-ai-ui-message-stream']
-/** Names that carry credentials or sessions. Never kept, whatever `keepHeaders` says. */
-const SECRET_NAME = /auth|cookie|token|secret|key|session|password|credential|signature|csrf|xsrf/i
-const SECRET_PARAM = /token|key|secret|auth|sig|session|password|code|credential/i
 
 /**
  * Wraps a client's `fetch` (given the client, or the options it is made with) so
@@ -88,7 +86,7 @@ export function recordStream(target: AgentClient | RecordStreamOptions = {}, set
   const { name, title, keepHeaders = [], onRecording, ...clientOptions } = { ...target, ...settings }
   const recordings: AgentFixture[] = []
   const inner = clientOptions.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init))
-  const keep = new Set([...PROTOCOL_HEADERS, ...keepHeaders.map((h) => h.toLowerCase())].filter((h) => !SECRET_NAME.test(h)))
+  const keep = new Set([...PROTOCOL_HEADERS, ...keepHeaders.map((h) => h.toLowerCase())].filter((h) => !isSecretName(h)))
   const named = protocolName(clientOptions.protocol)
 
   const recordingFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -123,12 +121,7 @@ export function recordStream(target: AgentClient | RecordStreamOptions = {}, set
       fixture.frames.push(delayMs > 0 ? { ...frame, delayMs } : frame)
     }
     const parser = createFrameParser({
-      onFrame: (frame) => push({
-        ...(frame.id !== undefined ? { id: frame.id } : {}),
-        ...(frame.event !== undefined ? { event: frame.event } : {}),
-        ...(frame.retry !== undefined ? { retry: frame.retry } : {}),
-        data: parseData(frame.data),
-      }),
+      onFrame: (frame) => push(fixtureFrameOf(frame)),
       onComment: (text) => push({ comment: text.startsWith(' ') ? text.slice(1) : text }),
     })
     const finish = (end: 'clean' | 'drop') => {
@@ -177,16 +170,6 @@ export function recordStream(target: AgentClient | RecordStreamOptions = {}, set
   }
 }
 
-function parseData(text: string): unknown {
-  try {
-    const value: unknown = JSON.parse(text)
-    // Only objects and arrays are stored parsed: a bare number or string keeps its exact bytes.
-    return typeof value === 'object' && value !== null ? value : text
-  } catch {
-    return text
-  }
-}
-
 /** The protocol of a recording no protocol recognised (none was named, and detection found none). */
 const UNDETECTED = 'unknown'
 
@@ -195,19 +178,6 @@ function detected(fixture: AgentFixture, protocols: readonly ProtocolDefinition[
   const text = fixture.frames.map((frame) => encodeFrame(frame)).join('')
   const state = foldStream(text, protocols ? { protocols } : {})
   return state.turns['turn-1']?.protocol
-}
-
-/** Removes query parameters that look like credentials, and any user info. */
-function scrubUrl(raw: string): string {
-  try {
-    const url = new URL(raw, 'http://relative.invalid/')
-    url.username = ''
-    url.password = ''
-    for (const key of [...url.searchParams.keys()]) if (SECRET_PARAM.test(key)) url.searchParams.delete(key)
-    return url.origin === 'http://relative.invalid' ? url.pathname + url.search : url.toString()
-  } catch {
-    return raw.split('?')[0] ?? ''
-  }
 }
 
 function pathOf(url: string): string {

@@ -15,6 +15,7 @@ import type { ActiveRun, Outcome } from './run'
 import { isSettled, transition } from './run-state'
 import { toolMessage } from './tool-calls'
 import { stampDecoded } from './timing'
+import { tapFrame, tapRequest } from './inspector-tap'
 
 /** How long the client waits for more bytes after the protocol's own end before it closes the connection. */
 const DEFAULT_END_GRACE_MS = 300
@@ -31,6 +32,7 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
     stream = await transport.open(
       { ...request, signal: controller.signal, fetch: fetchImpl, idleTimeoutMs: options.idleTimeoutMs, readPastDone: true },
       { onRetry: (ms) => (run.retryMs = ms) },
+  if (options.inspector) tapRequest(options.inspector, run, request, resuming)
     )
   } catch (thrown) {
     if (controller.signal.aborted || isSettled(run.phase)) return { kind: 'aborted' }
@@ -82,6 +84,7 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
           reader.done()
           continue
         }
+          if (options.inspector) tapFrame(options.inspector, run, frame, [])
         const item = identify(run, frame)
         if (replay) for (const out of replay.push(item)) ready.push(out)
         else ready.push(item)
@@ -139,6 +142,7 @@ function fold(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
   run.batcher.push(ops)
   const stamp = run.stamps ? stampDecoded(run, ops) : undefined
   if (stamp) run.batcher.push([stamp])
+  if (run.options.inspector) tapFrame(run.options.inspector, run, item.frame, ops)
   if (!run.announced && reader.protocol) {
     run.announced = true
     run.batcher.push([{ op: 'turn.update', turnId: run.turnId, protocol: reader.protocol }, { op: 'cursor', cursor: { protocol: reader.protocol } }])

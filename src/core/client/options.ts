@@ -15,6 +15,7 @@ import type { ResumeStrategyName } from '../resume/strategies/index'
 import type { BackoffOptions, HistoryLoader, ResumeStorage, ResumeStrategy } from '../resume/types'
 import type { StreamRequest } from '../transport/open-stream'
 import type { StreamTransport } from '../transport/transport'
+import type { ClientInspector } from './inspector-tap'
 
 /**
  * What a host passes to `send`: the user's text, or text plus anything the request needs.
@@ -269,6 +270,13 @@ export interface AgentClientOptions {
    * `send(input, { whileRunning })` overrides it per call.
    */
   whileRunning?: WhileRunning
+  /**
+   * Told what each run does on the wire: every request (reconnects and attaches
+   * too, headers by name with secret values redacted), every frame as it arrived
+   * with the ops folded from it, and how the run ended. `createInspector()` of
+   * `weft/inspector` makes one; without it the client does no extra work.
+   */
+  inspector?: ClientInspector
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { toWeftError } from '../model/errors'
 import { connect } from './connection'
+import { tapEnd } from './inspector-tap'
 import { currentHandle, resumeRequest } from './resume-persister'
 import type { RequestPlan } from './request-plan'
 import { complete, expire, fail, nothingLeft, park } from './run-end'
@@ -31,7 +32,8 @@ export class RunDriver {
   /** Make `run` the active run and drive it to its end; without `request` it reconnects from its handle. */
   start(run: ActiveRun, request?: RequestPlan): Promise<void> {
     this.active = run
-    return (run.done = drive(run, request))
+    const driven = drive(run, request)
+    return (run.done = run.options.inspector ? driven.then(() => tapEnd(run)) : driven)
   }
 }
 

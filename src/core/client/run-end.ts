@@ -205,6 +205,7 @@ export function detach(run: ActiveRun): void {
  * (and, when asked, the turn) shows the error, and the host hears of it.
  */
 export function endInError(run: ActiveRun, error: WeftError, how: { handle: 'keep' | 'forget' | 'leave'; closeTurn: boolean }): void {
+  run.endError = error
   run.batcher.flush()
   if (how.handle === 'keep') persist(run)
   transition(run, how.handle === 'keep' ? 'parked' : 'error')

@@ -12,6 +12,7 @@ import type { TurnMemory } from '../resume/turn-memory'
 import type { ResumeHandle } from '../resume/types'
 import type { AgentStore } from '../store/store'
 import type { RunTiming } from '../model/usage'
+import type { RequestTrigger } from '../protocol/request'
 import type { AgentClientOptions } from './options'
 import { persist } from './resume-persister'
 import { isSettled, type RunPhase } from './run-state'
@@ -59,6 +60,10 @@ export interface ActiveRun {
   finishing?: boolean
   /** The turn's runs as stamped so far, this run's last; absent for a run picked up after a reload, which stamps nothing. */
   stamps?: RunTiming[]
+  /** Why the run was started, for the inspector; absent for an attach. */
+  trigger?: RequestTrigger
+  /** The error the run ended in, for the inspector. */
+  endError?: WeftError
 }
 
 /** How one connection ended. */

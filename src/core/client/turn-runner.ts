@@ -20,6 +20,7 @@ import { abort, fail } from './run-end'
 import { createRun } from './run'
 import { isSettled, transition } from './run-state'
 import { startStamps, timingOp } from './timing'
+import { tapEnd } from './inspector-tap'
 
 /** One request to stream into a turn. */
 export interface TurnPlan {
@@ -67,11 +68,13 @@ export async function runTurn(ctx: ClientContext, plan: TurnPlan): Promise<WeftE
   const run = createRun(store, ctx.tools, { turnId, options: runOptions, resume: binding, memory, opened: true, fromStart: false })
   run.scope = plan.scope
   run.stamps = stamps
+  run.trigger = plan.trigger
   driver.active = run
   // Building the request (a host source, a protocol's builder) is part of connecting.
   transition(run, 'connecting')
   if (unresolved) {
     fail(run, unresolved)
+    tapEnd(run)
     return unresolved
   }
   let request: RequestPlan
@@ -80,6 +83,7 @@ export async function runTurn(ctx: ClientContext, plan: TurnPlan): Promise<WeftE
   } catch (thrown) {
     const error = toWeftError(thrown, 'network')
     if (!isSettled(run.phase) && !run.controller.signal.aborted) fail(run, error)
+    tapEnd(run)
     return error
   }
   if (run.controller.signal.aborted) return undefined
