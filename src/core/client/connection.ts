@@ -28,11 +28,11 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
   const transport = options.transport ?? httpSseTransport
   let stream: TransportStream
+  if (options.inspector) tapRequest(options.inspector, run, request, resuming)
   try {
     stream = await transport.open(
       { ...request, signal: controller.signal, fetch: fetchImpl, idleTimeoutMs: options.idleTimeoutMs, readPastDone: true },
       { onRetry: (ms) => (run.retryMs = ms) },
-  if (options.inspector) tapRequest(options.inspector, run, request, resuming)
     )
   } catch (thrown) {
     if (controller.signal.aborted || isSettled(run.phase)) return { kind: 'aborted' }
