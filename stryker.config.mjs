@@ -30,9 +30,11 @@ const groups = {
   'gate-card': ['src/components/gate-card.tsx'],
   composer: ['src/components/composer.tsx'],
   // The client's user actions (send, regenerate, edit, branches, answer, stop, dispose), the
-  // continuation loop, how a run starts and stops, and the gate ops they dispatch.
+  // continuation loop, how a run starts and stops, the gate ops they dispatch, the queue of
+  // messages sent while a run goes, tools the UI answers (respond), the agent state and
+  // context the page sets, and what the client's parts share.
   'client-actions': [
-    'src/core/client/{agent-client,commands,continuation-loop,turn-runner}.ts', 'src/core/client/gates.ts:133-169',
+    'src/core/client/{agent-client,commands,continuation-loop,turn-runner,queue,respond,agent-state,context}.ts', 'src/core/client/gates.ts:133-169',
   ],
   // The run driver: connect, reconnect with backoff, every way a run ends, re-attaching, the handle.
   'client-run': ['src/core/client/{run-driver,connection,run-end,reattach,resume-persister,run}.ts'],

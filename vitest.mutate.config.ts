@@ -38,6 +38,9 @@ const GROUP_TESTS: Record<string, string[]> = {
     'test/core/client/branch-switch.test.ts', 'test/core/client/end-of-stream.test.ts', 'test/core/client/stream-end.test.ts', 'test/core/client/truncated-stream.test.ts',
     'test/core/client/request-reuse.test.ts', 'test/core/client/pins-request-shape.test.ts', 'test/core/resume/resume-loading.test.ts', 'test/core/store/scheduler.test.ts',
     'test/core/client/continuation-rules.test.ts', 'test/core/client/command-rules.test.ts', 'test/core/client/run-end-rules.test.ts',
+    'test/core/client/queue.test.ts', 'test/core/client/queue-property.test.ts', 'test/core/client/loop-ag-ui.test.ts',
+    'test/core/client/respond-langgraph-request.test.ts', 'test/core/client/steer-requests.test.ts', 'test/core/client/respond-rules.test.ts',
+    'test/core/client/agent-state-rules.test.ts',
   ],
   'client-run': [
     'test/core/client/run-lifecycle.test.ts', 'test/core/client/truncated-stream.test.ts', 'test/core/client/end-of-stream.test.ts', 'test/core/client/stream-end.test.ts',
@@ -48,6 +51,7 @@ const GROUP_TESTS: Record<string, string[]> = {
     'test/core/client/answer-while-closing.test.ts', 'test/core/client/client-tools-live.test.ts', 'test/core/client/loop-interrupt.test.ts',
     'test/core/client/pins-loop.test.ts', 'test/core/client/run-state.test.ts', 'test/core/client/max-steps.test.ts', 'test/core/client/timing.test.ts',
     'test/core/client/loop-ag-ui.test.ts', 'test/core/client/loop-ai-sdk.test.ts', 'test/core/client/run-connection-rules.test.ts', 'test/core/client/reattach-rules.test.ts', 'test/core/client/history-fallback-rules.test.ts',
+    'test/core/client/resume-persister-rules.test.ts', 'test/core/client/connection-transport-rules.test.ts',
   ],
   'markdown-tail': ['test/core/components/pins-markdown-tail.test.ts', 'test/core/components/markdown-tail-rules.test.ts'],
   'safe-url': ['test/core/components/safe-url-rules.test.ts'],
