@@ -11,6 +11,7 @@ import type { WeftError } from '../core/model/errors'
 import { useStatus } from '../react/selectors'
 import { useSendRefusal } from '../react/store-context'
 import { useAttachedCount } from './attachments'
+import { DictateButton, type ComposerDictateProps } from './dictation'
 import { useLabels } from './labels'
 import { SendIcon, StopIcon } from './icons'
 import { Slot } from './slot'
@@ -253,6 +254,31 @@ const Action = forwardRef<HTMLButtonElement, ComposerButtonProps>(function Compo
 })
 
 /**
+ * The dictation button, drawn only when a dictation adapter is given
+ * (`VoiceSettingsProvider`'s `dictation`, or `adapter`) and says it is
+ * supported here. A press listens (`data-state` `listening`; its name turns
+ * from the `dictate` label to `stopDictation`): the words not yet settled show
+ * in the text at the caret as they are heard and are replaced as they settle,
+ * around what the person typed. A second press stops and keeps what was heard;
+ * Escape stops and drops the words not yet settled; a send ends it, the text
+ * sent as it showed. A failure sets `data-state` `error` and its reason (the
+ * `dictationError` label) is shown and announced by a status beside the button.
+ *
+ * @example
+ * <VoiceSettingsProvider dictation={webSpeechDictation()}>
+ *   <Composer.Root send={send}>
+ *     <Composer.Input />
+ *     <Composer.Dictate />
+ *     <Composer.Action />
+ *   </Composer.Root>
+ * </VoiceSettingsProvider>
+ */
+const Dictate = forwardRef<HTMLButtonElement, ComposerDictateProps>(function ComposerDictate(props, ref) {
+  const { text, setText, refusal } = useComposer('Dictate')
+  return <DictateButton {...props} ref={ref} text={text} setText={setText} refused={refusal !== undefined} />
+})
+
+/**
  * Props of `Composer`.
  *
  * @example
@@ -265,7 +291,8 @@ export interface ComposerProps extends Omit<ComposerRootProps, 'children'> {
 
 /**
  * A ready composer: the growing text area and one Send/Stop button in one
- * container. Compose `Composer.Root`, `.Input`, `.Action` (or `.Send` and
+ * container, with the dictation button between them when voice is on
+ * (`VoiceSettingsProvider`). Compose `Composer.Root`, `.Input`, `.Dictate`, `.Action` (or `.Send` and
  * `.Stop`) for another layout.
  *
  * @example
@@ -276,15 +303,16 @@ const ComposerDefault = forwardRef<HTMLFormElement, ComposerProps>(function Comp
   return (
     <Root {...root} ref={ref}>
       <Input placeholder={placeholder} />
+      <Dictate />
       <Action />
     </Root>
   )
 })
 
 /**
- * The composer, and its parts `Root`, `Input`, `Action`, `Send` and `Stop`.
+ * The composer, and its parts `Root`, `Input`, `Dictate`, `Action`, `Send` and `Stop`.
  *
  * @example
  * <Composer send={send} stop={stop} />
  */
-export const Composer = Object.assign(ComposerDefault, { Root, Input, Action, Send, Stop })
+export const Composer = Object.assign(ComposerDefault, { Root, Input, Dictate, Action, Send, Stop })

@@ -45,3 +45,11 @@ export const SendIcon = /* @__PURE__ */ icon(<path d="M12 19V5M5 12l7-7 7 7" />)
 
 /** A filled square, the usual "stop" sign (filled, not stroked). */
 export const StopIcon = /* @__PURE__ */ icon(<rect x="6" y="6" width="12" height="12" rx="2" fill="currentColor" stroke="none" />)
+
+/** A microphone: dictate. */
+export const MicIcon = /* @__PURE__ */ icon(
+  <>
+    <rect x="9" y="3" width="6" height="11" rx="3" />
+    <path d="M5 11a7 7 0 0 0 14 0M12 18v3" />
+  </>,
+)

@@ -54,6 +54,8 @@ export { Suggestions, type SuggestionsProps } from './suggestions'
 export { GateCard, Gates, type GateCardProps, type GatesProps } from './gate-card'
 export { StatusBar, type StatusBarProps } from './status-bar'
 export { Composer, type ComposerProps, type ComposerRootProps, type ComposerInputProps, type ComposerButtonProps } from './composer'
+export type { ComposerDictateProps } from './dictation'
+export { VoiceSettingsProvider, useVoiceSettings, ReadAloudButton, type VoiceSettings, type VoiceSettingsProviderProps, type ReadAloudButtonProps } from './voice'
 export { StateInspector, type StateInspectorProps, type InspectorSection } from './state-inspector'
 export { safeUrl, type SafeUrlOptions } from './safe-url'
 export { ThreadList, type ThreadListProps } from './thread-list'
@@ -62,6 +64,9 @@ export { MessageActions, type MessageActionsProps } from './message-actions'
 export { Chat, useStickToBottom, type ChatProps } from './chat'
 export { TranscriptScrollContext } from './scroll-context'
 export { ConversationBoundary, type ConversationBoundaryProps } from './conversation-boundary'
+
+// The voice adapters' types the settings reach (their Web Speech implementations are weft/voice).
+export type { DictationAdapter, ReadAloudAdapter, ReadAloudOptions, VoiceError, VoiceErrorCode } from '../voice/types'
 
 // The core's types the components' props reach, so a host can name them from here.
 export type {

@@ -4,6 +4,7 @@
  */
 import { createContext, useContext, useMemo, type ReactNode } from 'react'
 import type { WeftError } from '../core/model/errors'
+import type { VoiceError } from '../voice/types'
 import { formatCost } from './format'
 
 /**
@@ -158,6 +159,34 @@ export interface WeftLabels {
   exportConversation: (title: string) => string
   /** In place of a conversation whose drawing failed (`ConversationBoundary`, and its row in `ThreadList`). */
   conversationNotShown: (idOrTitle: string) => string
+  /** The dictation button's name while idle, and while listening. */
+  dictate: string
+  stopDictation: string
+  /** Announced when dictation starts listening. */
+  listening: string
+  /** Why dictation failed (`error.code`: `not-allowed`, `no-speech`, `audio-capture`, `network`, `unsupported`, `language`, `aborted`, `service`). */
+  dictationError: (error: VoiceError) => string
+  /** The read-aloud action's name while idle, and while it speaks. */
+  readAloud: string
+  stopReading: string
+  /** Why reading aloud failed (`error.code`, as for dictation). */
+  readAloudError: (error: VoiceError) => string
+}
+
+const DICTATION_ERRORS: Partial<Record<VoiceError['code'], string>> = {
+  'not-allowed': 'Microphone access was denied',
+  'no-speech': 'No speech was heard',
+  'audio-capture': 'No microphone was found',
+  network: 'The speech service could not be reached',
+  unsupported: 'Dictation is not available in this browser',
+  language: 'Dictation does not support this language',
+}
+
+const READ_ALOUD_ERRORS: Partial<Record<VoiceError['code'], string>> = {
+  'not-allowed': 'The browser did not allow speech',
+  network: 'The speech service could not be reached',
+  unsupported: 'Reading aloud is not available in this browser',
+  language: 'No voice for this language',
 }
 
 /**
@@ -289,6 +318,13 @@ export const englishLabels: WeftLabels = Object.freeze({
   export: 'Export',
   exportConversation: (title: string) => `Export ${title} as JSON`,
   conversationNotShown: (idOrTitle: string) => `Conversation “${idOrTitle}” could not be shown.`,
+  dictate: 'Dictate',
+  stopDictation: 'Stop dictation',
+  listening: 'Listening…',
+  dictationError: (error: VoiceError) => DICTATION_ERRORS[error.code] ?? 'Dictation failed',
+  readAloud: 'Read aloud',
+  stopReading: 'Stop reading',
+  readAloudError: (error: VoiceError) => READ_ALOUD_ERRORS[error.code] ?? 'Could not read aloud',
 })
 
 /**

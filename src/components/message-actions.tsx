@@ -9,9 +9,11 @@ import { CopyButton } from './copy-button'
 import { asText, own } from './format'
 import { useLabels } from './labels'
 import { markdownToText } from './markdown/plain'
+import { speakableText } from './markdown/speakable'
 import { useTurnIdFrom } from './turn-context'
 import { ThumbDownIcon, ThumbUpIcon } from './icons'
 import { messageIn } from '../core/model/message-table'
+import { ReadAloudButton } from './voice'
 
 /**
  * Props of `MessageActions`.
@@ -45,7 +47,10 @@ function useTurnMarkdown(turnId: string | undefined): string {
  * clipboard as plain text, "Copy as Markdown" as its markdown source. The
  * thumbs report to `onFeedback` and show which was pressed (`aria-pressed`).
  * Regenerate and Edit appear only when the host passes `onRegenerate` and
- * `onEdit`; nothing is shown that would do nothing. Hidden while the turn streams.
+ * `onEdit`; nothing is shown that would do nothing. "Read aloud" appears when
+ * voice is on (`VoiceSettingsProvider`'s `readAloud`): it reads the answer's
+ * text without its code blocks and citation markers, and is Stop while it
+ * speaks. Hidden while the turn streams.
  *
  * @example
  * <WeftCallbacksProvider onFeedback={(turnId, rating) => track(turnId, rating)} onRegenerate={(id) => client.regenerate(id)}>
@@ -70,6 +75,7 @@ export const MessageActions = forwardRef<HTMLDivElement, MessageActionsProps>(fu
       {children}
       {markdown !== '' && <CopyButton text={() => markdownToText(markdown)} label={labels.copy} />}
       {markdown !== '' && <CopyButton text={markdown} label={labels.copyMarkdown} data-format="markdown" />}
+      {markdown !== '' && <ReadAloudButton id={turnId} text={() => speakableText(markdown)} />}
       {onFeedback && (
         <>
           <button type="button" data-weft="feedback" data-rating="up" aria-pressed={rating === 'up'} aria-label={labels.goodAnswer} title={labels.goodAnswer} onClick={() => rate('up')}><ThumbUpIcon /></button>

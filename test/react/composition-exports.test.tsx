@@ -19,6 +19,8 @@ import {
 import { ToolGroup } from '../../src/components/tool-group'
 import { ThreadListLayout } from '../../src/components/thread-list-layout'
 import { TurnUsage } from '../../src/components/turn-usage'
+import { ReadAloudButton, VoiceSettingsProvider } from '../../src/components/voice'
+import { handDictation, handReadAloud } from '../helpers/voice'
 import * as agUi from '../../src/protocols/ag-ui/react/index'
 import { AgUiToolView, NavigationActions } from '../../src/protocols/ag-ui/react/index'
 import { createConversations, memoryConversations, type Conversations } from '../../src/core/conversations/index'
@@ -59,6 +61,7 @@ const NO_ELEMENT: Readonly<Record<string, string>> = {
   MarkdownSettingsProvider: 'a provider',
   ToolRenderersProvider: 'a provider',
   UsageSettingsProvider: 'a provider',
+  VoiceSettingsProvider: 'a provider',
   PartBoundary: 'an error boundary: draws its children, or the note in their place',
   ConversationBoundary: 'an error boundary: draws its children, or the alert in their place',
   Slot: 'draws its only child with the props merged in: the helper `asChild` is built on',
@@ -125,6 +128,8 @@ interface Case {
 }
 
 const send = () => undefined
+const dictation = handDictation()
+const readAloud = handReadAloud()
 
 const cases: Readonly<Record<string, Case>> = {
   'Transcript.Root': { draw: (p) => <Transcript.Root {...p} />, weft: 'transcript' },
@@ -170,6 +175,8 @@ const cases: Readonly<Record<string, Case>> = {
   'Composer.Input': { draw: (p) => <Composer.Root send={send}><Composer.Input {...p} /></Composer.Root>, weft: 'composer-input', asChild: true },
   'Composer.Action': { draw: (p) => <Composer.Root send={send} busy={false}><Composer.Action {...p} /></Composer.Root>, weft: 'composer-send', state: 'send', asChild: true },
   'Composer.Send': { draw: (p) => <Composer.Root send={send}><Composer.Send {...p} /></Composer.Root>, weft: 'composer-send', asChild: true },
+  'Composer.Dictate': { draw: (p) => <VoiceSettingsProvider dictation={dictation}><Composer.Root send={send}><Composer.Dictate {...p} /></Composer.Root></VoiceSettingsProvider>, weft: 'composer-dictate', state: 'idle', asChild: true },
+  ReadAloudButton: { draw: (p) => <ReadAloudButton adapter={readAloud} text="It rains." {...p} />, weft: 'read-aloud', state: 'idle', asChild: true },
   'Composer.Stop': { draw: (p) => <Composer.Root send={send} stop={send} busy><Composer.Stop {...p} /></Composer.Root>, weft: 'composer-stop', asChild: true },
   StateInspector: { draw: (p) => <StateInspector {...p} />, weft: 'inspector' },
   ThreadList: { draw: (p) => <ConversationsProvider conversations={conversations}><ThreadList {...p} /></ConversationsProvider>, weft: 'thread-list' },

@@ -34,6 +34,9 @@ import { createAgentStore } from '../../src/core/store/store'
 import { ConversationsProvider } from '../../src/umbrella/providers'
 import { AgentProvider } from '../../src/umbrella/providers'
 import { SendRefusalContext } from '../../src/react/store-context'
+import { VoiceSettingsProvider } from '../../src/components/voice'
+import { MessageActions } from '../../src/components/message-actions'
+import { handDictation, handReadAloud } from '../helpers/voice'
 
 /** Each label as its marker: `⟦send⟧`, `⟦statuses.error⟧`; a function label returns its marker whatever it is given. */
 function markerLabels(): WeftLabels {
@@ -344,6 +347,46 @@ describe('every visible string comes from labels', () => {
     fireEvent.click(screen.getAllByRole('button', { name: '⟦laneHide⟧' })[0]!)
     expect(document.querySelector('[data-weft="lane-restore"]')).not.toBeNull()
     expect(hardCoded()).toEqual([])
+  })
+
+  it('voice: dictation idle, listening and failed; read aloud idle, speaking and failed', () => {
+    const store = createAgentStore()
+    store.getState().dispatch([
+      { op: 'turn.open', turnId: 'a1', role: 'assistant' },
+      { op: 'message.put', turnId: 'a1', messageId: 'm', type: 'text', role: 'assistant', status: 'done', props: { content: 'Βρέχει' } },
+      { op: 'turn.finish', turnId: 'a1', status: 'done' },
+    ])
+    const dictation = handDictation()
+    const readAloud = handReadAloud()
+    render(
+      <AgentProvider store={store}>
+        <LabelsProvider labels={markerLabels()}>
+          <VoiceSettingsProvider dictation={dictation} readAloud={readAloud}>
+            <MessageActions turnId="a1" />
+            <Composer send={() => undefined} busy={false} />
+          </VoiceSettingsProvider>
+        </LabelsProvider>
+      </AgentProvider>,
+    )
+    expect(hardCoded()).toEqual([])
+    const dictate = screen.getByRole('button', { name: '⟦dictate⟧' })
+    fireEvent.click(dictate)
+    act(() => dictation.last().started())
+    expect(screen.getByRole('button', { name: '⟦stopDictation⟧' })).toBeTruthy()
+    expect(hardCoded()).toEqual([])
+    act(() => {
+      dictation.last().error('not-allowed')
+      dictation.last().end()
+    })
+    fireEvent.click(screen.getByRole('button', { name: '⟦readAloud⟧' }))
+    expect(screen.getByRole('button', { name: '⟦stopReading⟧' })).toBeTruthy()
+    expect(hardCoded()).toEqual([])
+    act(() => {
+      readAloud.last().handlers.onError?.({ code: 'network', message: 'network' })
+      readAloud.last().handlers.onEnd?.()
+    })
+    expect(hardCoded()).toEqual([])
+    expect(screen.getAllByRole('status').map((s) => s.textContent)).toEqual(['⟦readAloudError⟧', '⟦dictationError⟧'])
   })
 
   it('every label was shown by one of the scenes above', () => {
