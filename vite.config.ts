@@ -100,6 +100,7 @@ const publicEntries = [
   ...protocolViews.map((name) => ({ find: new RegExp(`^weft/protocols/${name}/react$`), replacement: here(`src/protocols/${name}/react/index.ts`) })),
   ...builtInProtocols.map((name) => ({ find: new RegExp(`^weft/protocols/${name}$`), replacement: here(`src/protocols/${name}/index.ts`) })),
   { find: /^weft\/protocol-kit$/, replacement: here('src/protocol-kit/index.ts') },
+  { find: /^weft\/voice$/, replacement: here('src/voice/index.ts') },
   { find: /^weft\/protocols$/, replacement: here('src/protocols/index.ts') },
   { find: /^weft\/react$/, replacement: here('src/react/index.ts') },
   { find: /^weft\/components$/, replacement: here('src/components/index.ts') },
@@ -178,6 +179,8 @@ export default defineConfig({
         // Test helpers: an entry of their own, so none of it reaches the main entries.
         testing: here('src/testing/index.ts'),
         'testing/msw': here('src/testing/msw.ts'),
+        // Dictation and read-aloud adapters over Web Speech: no React, and out of weft/components' first load.
+        voice: here('src/voice/index.ts'),
         'testing/storybook': here('src/testing/storybook.tsx'),
         styles: here('src/components/styles.css'),
       },

@@ -22,7 +22,11 @@ const DEFAULT_END_GRACE_MS = 300
 
 const COUNT_EVERYTHING = { counted: true } as const
 
-/** One connection: open it, fold what is new, and say how it ended. */
+/**
+ * One connection: open it, fold what is new, and say how it ended. A run that
+ * settled meanwhile (a stop, a detach: only those abort its signal) is the
+ * driver's to see; what this connection touches stops there.
+ */
 export async function connect(run: ActiveRun, request: RequestPlan, resuming: boolean): Promise<Outcome> {
   const { options, controller } = run
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
@@ -35,14 +39,13 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
       { onRetry: (ms) => (run.retryMs = ms) },
     )
   } catch (thrown) {
-    if (controller.signal.aborted || isSettled(run.phase)) return { kind: 'aborted' }
     const error = toWeftError(thrown, 'network')
     if (!resuming) return { kind: 'failed', error }
     // 404 and 410: the stream is gone; 405: the route has no resume endpoint (a stock AI SDK route answers only POST).
     if (error.status === 404 || error.status === 405 || error.status === 410) return { kind: 'expired', error }
     return error.retryable ? { kind: 'lost', error, progressed: false } : { kind: 'failed', error }
   }
-  if (controller.signal.aborted || isSettled(run.phase) || stream.endReason === 'aborted') return { kind: 'aborted' }
+  if (isSettled(run.phase) || stream.endReason === 'aborted') return { kind: 'aborted' }
   if (resuming && stream.status === 204) return { kind: 'nothing' }
   if (!resuming) run.streamUrl = request.url
   if (request.runId !== undefined) run.requestRunId = request.runId
@@ -96,7 +99,7 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
       stream.settle(reader.ended ? grace : undefined)
     }
   } catch (thrown) {
-    if (controller.signal.aborted || isSettled(run.phase)) return { kind: 'aborted' }
+    if (isSettled(run.phase)) return { kind: 'aborted' }
     if (reader.ended) {
       if (replay) take(replay.end(true))
       return { kind: 'finished', reason: 'eof' }
@@ -104,7 +107,6 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
     replay?.end(false)
     return { kind: 'lost', error: toWeftError(thrown, 'network'), progressed }
   }
-  if (isSettled(run.phase) || controller.signal.aborted) return { kind: 'aborted' }
   // Read again: the loop above moved it on.
   const endReason = endReasonOf(stream)
   if (endReason === 'aborted' || isSettled(run.phase)) return { kind: 'aborted' }

@@ -41,7 +41,8 @@ export class RunDriver {
 async function drive(run: ActiveRun, initial?: RequestPlan): Promise<void> {
   let request = initial
   for (;;) {
-    if (isSettled(run.phase) || run.controller.signal.aborted) return
+    // A stop or a detach settles the run before it aborts the signal: the phase is the one check.
+    if (isSettled(run.phase)) return
     if (run.phase !== 'connecting') transition(run, 'connecting')
     const resuming = request === undefined
     let outcome: Outcome
@@ -51,7 +52,7 @@ async function drive(run: ActiveRun, initial?: RequestPlan): Promise<void> {
       outcome = { kind: 'failed', error: toWeftError(thrown, 'unknown') }
     }
     request = undefined
-    if (isSettled(run.phase) || run.controller.signal.aborted) return
+    if (isSettled(run.phase)) return
     if (outcome.kind !== 'lost') {
       await settle(run, outcome, resuming)
       return
@@ -98,6 +99,6 @@ async function reconnectAfter(run: ActiveRun, lost: Extract<Outcome, { kind: 'lo
   run.batcher.push([{ op: 'stream.status', status: 'reconnecting' }])
   run.batcher.flush()
   const floor = Math.max(run.retryMs ?? 0, lost.error.retryAfterMs ?? 0)
-  if (!(await resume.sleep(resume.delay(run.failures, floor), run.controller.signal))) return false
-  return !isSettled(run.phase) && !run.controller.signal.aborted
+  // A run stopped while it slept has settled: the loop's first check ends it.
+  return resume.sleep(resume.delay(run.failures, floor), run.controller.signal)
 }

@@ -117,11 +117,11 @@ async function fromHistory(run: ActiveRun, reason: 'expired' | 'ended', error: W
   try {
     result = await loader({ conversationKey: resume.key, handle, reason, signal: run.controller.signal })
   } catch (thrown) {
-    if (isSettled(run.phase) || run.controller.signal.aborted) return
+    if (isSettled(run.phase)) return
     endInError(run, toWeftError(thrown, 'unknown'), { handle: 'leave', closeTurn: true })
     return
   }
-  if (isSettled(run.phase) || run.controller.signal.aborted) return
+  if (isSettled(run.phase)) return
   if (!result || result.length === 0) {
     keepWhatArrived(run, error)
     return

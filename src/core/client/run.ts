@@ -25,6 +25,7 @@ export interface ActiveRun {
   turnId: string
   /** Settles when the run does (its stream, reconnects and end included). */
   done?: Promise<void>
+  /** Aborted only by a stop or a detach, each after the run settled: `isSettled(phase)` covers it. */
   controller: AbortController
   batcher: Batcher
   /** Where the run is (see `run-state.ts`); changed only through `transition`. */
