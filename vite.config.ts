@@ -97,10 +97,10 @@ const publicEntries = [
   { find: /^weft\/shiki$/, replacement: here('src/shiki/index.ts') },
   { find: /^weft\/katex$/, replacement: here('src/katex/index.ts') },
   { find: /^weft\/mermaid$/, replacement: here('src/mermaid/index.ts') },
+  { find: /^weft\/voice$/, replacement: here('src/voice/index.ts') },
   ...protocolViews.map((name) => ({ find: new RegExp(`^weft/protocols/${name}/react$`), replacement: here(`src/protocols/${name}/react/index.ts`) })),
   ...builtInProtocols.map((name) => ({ find: new RegExp(`^weft/protocols/${name}$`), replacement: here(`src/protocols/${name}/index.ts`) })),
   { find: /^weft\/protocol-kit$/, replacement: here('src/protocol-kit/index.ts') },
-  { find: /^weft\/voice$/, replacement: here('src/voice/index.ts') },
   { find: /^weft\/protocols$/, replacement: here('src/protocols/index.ts') },
   { find: /^weft\/react$/, replacement: here('src/react/index.ts') },
   { find: /^weft\/components$/, replacement: here('src/components/index.ts') },
@@ -176,11 +176,11 @@ export default defineConfig({
         // Math and diagrams, the same way: each an entry for hosts that installed the optional peer.
         katex: here('src/katex/index.ts'),
         mermaid: here('src/mermaid/index.ts'),
+        // Dictation and read-aloud adapters over Web Speech: no React, and out of weft/components' first load.
+        voice: here('src/voice/index.ts'),
         // Test helpers: an entry of their own, so none of it reaches the main entries.
         testing: here('src/testing/index.ts'),
         'testing/msw': here('src/testing/msw.ts'),
-        // Dictation and read-aloud adapters over Web Speech: no React, and out of weft/components' first load.
-        voice: here('src/voice/index.ts'),
         'testing/storybook': here('src/testing/storybook.tsx'),
         styles: here('src/components/styles.css'),
       },
