@@ -91,6 +91,7 @@ export const DictateButton = forwardRef<HTMLButtonElement, ComposerDictateProps 
   const latest = useRef(text)
   latest.current = text
   const caret = useRef<number | undefined>(undefined)
+  const entered = useRef(false)
 
   // The caret follows the words as they are written, once the text is drawn.
   useLayoutEffect(() => {
@@ -133,7 +134,8 @@ export const DictateButton = forwardRef<HTMLButtonElement, ComposerDictateProps 
   const start = () => {
     if (!adapter) return
     const field = fieldOf(own.current)
-    const at = Math.min(field?.selectionEnd ?? text.length, text.length)
+    // A field the person has not been in has its caret at the start: the words go after the text then.
+    const at = entered.current && field ? Math.min(field.selectionEnd ?? text.length, text.length) : text.length
     const now: Listening = { session: undefined, at, interim: '', written: text, stopping: false }
     listening.current = now
     setError(undefined)
@@ -219,6 +221,16 @@ export const DictateButton = forwardRef<HTMLButtonElement, ComposerDictateProps 
     }
   }, [state])
   useEffect(() => () => cancelRef.current(true), [])
+  // Whether the person has been in the field, so its caret says where they are.
+  useEffect(() => {
+    const form = own.current?.closest('form')
+    if (!form) return
+    const onFocus = (event: FocusEvent) => {
+      if (event.target === fieldOf(own.current)) entered.current = true
+    }
+    form.addEventListener('focusin', onFocus)
+    return () => form.removeEventListener('focusin', onFocus)
+  }, [adapter])
 
   if (!adapter || !adapter.supported) return null
   const name = state === 'listening' ? labels.stopDictation : labels.dictate

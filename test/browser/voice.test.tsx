@@ -79,6 +79,15 @@ describe('Composer.Dictate', () => {
     expect(field().value).toBe('Book a table for two at eight please')
   })
 
+  it('in a field the person has not been in, the words go after its text (its caret would say the start)', async () => {
+    const adapter = handDictation()
+    renderWith(storeWith([]), <VoiceSettingsProvider dictation={adapter}><Composer send={() => undefined} defaultValue="Book a table" /></VoiceSettingsProvider>)
+    expect(field().selectionEnd).toBe(0)
+    await userEvent.click(dictateButton())
+    act(() => adapter.last().interim('for two'))
+    expect(field().value).toBe('Book a table for two')
+  })
+
   it('a second press stops and keeps what was heard, the unsettled words too; the button is idle after the end', async () => {
     const { adapter } = composer()
     await userEvent.click(dictateButton())
