@@ -21,6 +21,8 @@ import { speechChunks, webSpeechReadAloud, type SpeechSynthesisLike, type Speech
 import { webSpeechDictation, type SpeechRecognitionLike, type SpeechRecognitionResultEventLike } from '../../src/voice/web-speech-dictation'
 import type { VoiceError } from '../../src/voice/types'
 import { handDictation, handReadAloud } from '../helpers/voice'
+import { SendRefusalContext } from '../../src/react/store-context'
+import { weftError } from '../../src/core/model/errors'
 import { renderWith, storeWith } from './support'
 
 const field = () => screen.getByRole('textbox') as HTMLTextAreaElement
@@ -187,6 +189,15 @@ describe('Composer.Dictate', () => {
     await userEvent.click(field())
     await userEvent.keyboard('still works')
     expect(field().value).toBe('still works')
+  })
+
+  it('is disabled while the conversation takes no send', () => {
+    renderWith(storeWith([]), (
+      <SendRefusalContext.Provider value={weftError('validation', 'Loading', { code: 'conversation_unavailable' })}>
+        <VoiceSettingsProvider dictation={handDictation()}><Composer send={() => undefined} /></VoiceSettingsProvider>
+      </SendRefusalContext.Provider>
+    ))
+    expect(dictateButton().disabled).toBe(true)
   })
 
   it('unmounting cancels the listening', async () => {
