@@ -176,8 +176,8 @@ function checkFiles(packageDir) {
     }
     return false
   }
-  // The core, the protocol kit and every protocol entry must not reach React: a protocol's views are its `/react` entry.
-  const reactFree = ['./core', './protocol-kit', './protocols', ...protocolFolders(root).map((name) => `./protocols/${name}`)]
+  // The core, the protocol kit, every protocol entry and the voice adapters must not reach React: a protocol's views are its `/react` entry.
+  const reactFree = ['./core', './protocol-kit', './protocols', './voice', ...protocolFolders(root).map((name) => `./protocols/${name}`)]
   let client = 0
   for (const key of moduleEntries()) {
     const file = join(packageDir, importOf(key))
