@@ -2,11 +2,12 @@
  * Consecutive tool calls folded into one group, "Used 3 tools", as chat apps
  * show an agent's work: the answer stays the focus, each call is one click away.
  */
-import { createContext, forwardRef, useContext, useState, type DetailsHTMLAttributes, type ReactNode, type Ref } from 'react'
+import { createContext, forwardRef, useContext, type DetailsHTMLAttributes, type ReactNode, type Ref } from 'react'
 import { messageIn } from '../core/model/message-table'
 import type { AgentState } from '../core/model/model'
 import { partProps } from '../core/model/parts'
 import { useAgentSelector } from '../react/selectors'
+import { useDisclosure } from './disclosure'
 import { own } from './format'
 import { useAgentList, type OutlineKey } from './hooks'
 import { useLabels } from './labels'
@@ -61,17 +62,10 @@ export const ToolGroup = forwardRef<HTMLDetailsElement, ToolGroupProps>(function
     const message = messageIn(s.messages, id)
     return (message && partProps(message, 'tool').name) || labels.tool
   }))].join(', '))
-  const [choice, setChoice] = useState<boolean | undefined>(undefined)
-  const open = choice ?? state !== 'done'
+  const { open, onSummaryClick } = useDisclosure(state !== 'done')
   return (
     <details {...rest} ref={ref as Ref<HTMLDetailsElement>} data-weft="tool-group" data-state={state} open={open}>
-      <summary
-        data-weft="tool-group-header"
-        onClick={(event) => {
-          event.preventDefault()
-          setChoice(!open)
-        }}
-      >
+      <summary data-weft="tool-group-header" onClick={onSummaryClick}>
         <span data-weft="tool-icon" aria-hidden="true" />
         <span data-weft="tool-group-label">{labels.toolGroup(messageIds.length, state === 'running')}</span>
         <span data-weft="tool-group-names">{names}</span>

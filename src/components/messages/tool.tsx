@@ -6,6 +6,7 @@ import { weftError } from '../../core/model/errors'
 import { useActingClient } from '../../react/client-slots'
 import { useAgentSelector } from '../../react/selectors'
 import { useAgentStore } from '../../react/store-context'
+import { useDisclosure } from '../disclosure'
 import { recordOf, formatJson, own } from '../format'
 import { useLabels } from '../labels'
 import type { MessagePartProps } from '../renderers'
@@ -137,9 +138,8 @@ export const ToolCallMessage = forwardRef<HTMLElement, MessagePartProps>(functio
   }, [client, props.toolCallId])
   const running = state === 'input-streaming' || state === 'input-available'
   const duration = useDuration(props.durationMs, running)
-  const [choice, setChoice] = useState<boolean | undefined>(undefined)
   // Running, waiting for a person, or failed: the card stays open.
-  const open = choice ?? (running || state === 'approval-requested' || state === 'output-error')
+  const { open, onSummaryClick } = useDisclosure(running || state === 'approval-requested' || state === 'output-error')
   const { errorText } = props
   if (Custom) {
     return (
@@ -152,13 +152,7 @@ export const ToolCallMessage = forwardRef<HTMLElement, MessagePartProps>(functio
   const summary = summarizeInput(props.input ?? props.inputText)
   return (
     <details {...rest} ref={ref as Ref<HTMLDetailsElement>} data-weft="tool" data-state={state} open={open}>
-      <summary
-        data-weft="tool-header"
-        onClick={(event) => {
-          event.preventDefault()
-          setChoice(!open)
-        }}
-      >
+      <summary data-weft="tool-header" onClick={onSummaryClick}>
         <span data-weft="tool-icon" aria-hidden="true" />
         <span data-weft="tool-name">{name}</span>
         <span data-weft="tool-state" data-state={state}>{labels.toolStates[state]}</span>
