@@ -15,7 +15,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
  * Runtime dependencies and peers stay imports in the published build, subpaths included.
  * Not marked: the build carries its lexer alone (scripts/marked-lexer-only.mjs).
  */
-const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|idb|virtua|shiki|katex|mermaid|dompurify|@testing-library\/react|msw|storybook|@storybook\/[^/]+)(\/|$)/
+const external = /^(react|react-dom|zustand|immer|eventsource-parser|fast-json-patch|idb|virtua|shiki|katex|mermaid|dompurify|@testing-library\/react|msw|storybook|@storybook\/[^/]+|weft\/styles\.css|node:[\w/]+)(\/|$)/
 
 /**
  * The built-in protocols are the folders of `src/protocols` with an `index.ts`, so
@@ -39,6 +39,7 @@ const protocolViews = builtInProtocols.filter((name) => existsSync(here(`src/pro
  */
 const clientEntries = new Set([
   'index', 'react', 'components', 'testing', 'testing/storybook',
+  'inspector', 'storybook-addon/preview', 'storybook-addon/manager',
   ...protocolViews.map((name) => `protocols/${name}/react`),
 ])
 
@@ -94,6 +95,8 @@ const publicEntries = [
   { find: /^weft\/testing\/msw$/, replacement: here('src/testing/msw.ts') },
   { find: /^weft\/testing\/storybook$/, replacement: here('src/testing/storybook.tsx') },
   { find: /^weft\/testing$/, replacement: here('src/testing/index.ts') },
+  { find: /^weft\/inspector$/, replacement: here('src/inspector/index.ts') },
+  { find: /^weft\/storybook-addon\/preview$/, replacement: here('src/inspector/storybook/preview.tsx') },
   { find: /^weft\/shiki$/, replacement: here('src/shiki/index.ts') },
   { find: /^weft\/katex$/, replacement: here('src/katex/index.ts') },
   { find: /^weft\/mermaid$/, replacement: here('src/mermaid/index.ts') },
@@ -182,6 +185,11 @@ export default defineConfig({
         testing: here('src/testing/index.ts'),
         'testing/msw': here('src/testing/msw.ts'),
         'testing/storybook': here('src/testing/storybook.tsx'),
+        // The inspector (a developer's panel) and its Storybook addon: entries of their own, so a host that never inspects ships none of it.
+        inspector: here('src/inspector/index.ts'),
+        'storybook-addon/preset': here('src/inspector/storybook/preset.ts'),
+        'storybook-addon/preview': here('src/inspector/storybook/preview.tsx'),
+        'storybook-addon/manager': here('src/inspector/storybook/manager.ts'),
         styles: here('src/components/styles.css'),
       },
       formats: ['es'],

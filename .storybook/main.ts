@@ -1,10 +1,13 @@
 import type { StorybookConfig } from '@storybook/react-vite'
+import { fileURLToPath } from 'node:url'
 import { mergeConfig } from 'vite'
 import { mockAgentServer } from '../mock/vite-plugin.js'
 
 const config: StorybookConfig = {
   stories: ['../stories/**/*.stories.@(ts|tsx)'],
-  addons: ['@storybook/addon-vitest'],
+  // weft's own addon (the "weft" panel: the inspector of the story being viewed), from the sources;
+  // a host's Storybook adds it as `addons: ['weft/storybook-addon']`.
+  addons: ['@storybook/addon-vitest', fileURLToPath(new URL('./weft-addon', import.meta.url))],
   // Holds Mock Service Worker's script (`npx msw init .storybook/public`), served at the root.
   staticDirs: ['./public'],
   framework: {

@@ -4,7 +4,7 @@
  * provider also carries what its hooks and components share: the protocols they
  * speak, client defaults, and which client acts for each store.
  */
-import { createContext, useContext, useLayoutEffect, useEffect, useState, type ReactNode } from 'react'
+import { createContext, useContext, useLayoutEffect, useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { AgentClientOptions } from '../core/client'
 import type { ProtocolDefinition } from '../core/protocol/types'
 import { createAgentStore, type AgentStore } from '../core/store/store'
@@ -34,6 +34,8 @@ export interface AgentProviderProps {
   /**
    * Client options every `useAgentStream` below starts from (its own options win):
    * how a test harness hands hooks a mock `fetch` and a synchronous scheduler.
+   * They go over an outer provider's, so a harness around the app (an inspector,
+   * say) still reaches hooks under a provider of the app's own.
    */
   clientDefaults?: Partial<AgentClientOptions>
   children?: ReactNode
@@ -59,7 +61,9 @@ export function AgentProvider({ store, protocols, client, clientDefaults, childr
     </ClientSlotsContext.Provider>
   )
   if (protocols) inner = <ProtocolsContext.Provider value={protocols}>{inner}</ProtocolsContext.Provider>
-  return clientDefaults ? <DefaultsContext.Provider value={clientDefaults}>{inner}</DefaultsContext.Provider> : inner
+  const outerDefaults = useContext(DefaultsContext)
+  const defaults = useMemo(() => (outerDefaults && clientDefaults ? { ...outerDefaults, ...clientDefaults } : clientDefaults), [outerDefaults, clientDefaults])
+  return defaults ? <DefaultsContext.Provider value={defaults}>{inner}</DefaultsContext.Provider> : inner
 }
 
 /**

@@ -1,0 +1,15 @@
+/**
+ * weft/inspector: what a developer keeps open beside the chat. A client's
+ * `inspector` option that keeps, per turn, the request, the raw frames as they
+ * arrived and the ops each became, problems and timings; a panel that shows
+ * them; and recordings `weft/testing` replays. An entry of its own: a host that
+ * never inspects ships none of it.
+ */
+export { createInspector, type AgentInspector, type InspectorOptions } from './inspector'
+export type { RecordingOptions } from './recording'
+export { EMPTY_SNAPSHOT, type InspectedEnd, type InspectedFrame, type InspectedRequest, type InspectedTurn, type InspectorSnapshot } from './snapshot'
+export type { ClientInspector, TapFrame, TapRequest, TapRequestKind, TapRunEnd } from '../core/client/inspector-tap'
+export type { AgentFixture, FixtureFrame, FixtureProtocol } from '../testing/frames'
+export { Inspector, useInspectorSnapshot, type InspectorProps } from './panel'
+export { InspectorFrames, InspectorProblems, InspectorRequest, InspectorTimings, formatMs, type InspectorSectionProps } from './sections'
+export { toRecording } from './recording'

@@ -1,0 +1,6 @@
+/**
+ * weft/storybook-addon/manager: the manager entry of weft's Storybook addon,
+ * the "weft" panel and weft's stylesheet for it (a host's Storybook bundles both).
+ */
+import 'weft/styles.css'
+import './register'
