@@ -77,9 +77,11 @@ describe('retry() carries over what the parked run knew', () => {
     agent.next({ frames: partial, then: 'drop' }, { status: 503 })
     await client.send('q')
     expect(store.getState().status).toBe('error')
-    agent.next({ hold: true })
+    // The resume request names no run: the one the first request named still counts.
+    agent.next({ frames: partial, then: 'open' })
     const retrying = client.retry()
-    for (let i = 0; i < 50 && agent.requests.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 0))
+    for (let i = 0; i < 50 && store.getState().status !== 'streaming'; i++) await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(store.getState().status).toBe('streaming')
     expect(agent.requests).toHaveLength(3)
     client.stop()
     await retrying
