@@ -475,6 +475,42 @@ describe('webSpeechReadAloud', () => {
   })
 })
 
+describe('the Web Speech adapters in the components', () => {
+  it('a scripted recognition through webSpeechDictation: its results reach the text as a person dictates', async () => {
+    const { Recognition, made } = scriptedRecognition()
+    renderWith(storeWith([]), <VoiceSettingsProvider dictation={webSpeechDictation({ recognition: Recognition })} lang="en-US"><Composer send={() => undefined} /></VoiceSettingsProvider>)
+    await userEvent.click(dictateButton())
+    const r = made[0]!
+    expect(r.lang).toBe('en-US')
+    act(() => r.onstart!({}))
+    act(() => r.onresult!(results(0, ['remind me', false])))
+    expect(field().value).toBe('remind me')
+    act(() => r.onresult!(results(0, ['remind me', true], [' to call', false])))
+    expect(field().value).toBe('remind me to call')
+    await userEvent.click(dictateButton())
+    expect(r.stopped).toBe(true)
+    act(() => r.onresult!(results(1, ['remind me', true], [' to call Ana', true])))
+    act(() => r.onend!({}))
+    expect(field().value).toBe('remind me to call Ana')
+    expect(dictateButton().getAttribute('data-state')).toBe('idle')
+  })
+
+  it('Chromium’s own recognition through the composer: the refused microphone is shown and announced', async () => {
+    renderWith(storeWith([]), <VoiceSettingsProvider dictation={webSpeechDictation()}><Composer send={() => undefined} /></VoiceSettingsProvider>)
+    await userEvent.click(dictateButton())
+    await waitFor(() => expect(dictateButton().getAttribute('data-state')).toBe('error'))
+    expect(screen.getByRole('status').textContent).toBe('Microphone access was denied')
+  })
+
+  it('Chromium’s own speechSynthesis through the read-aloud action: its failure is shown, and the action is back to Read aloud', async () => {
+    renderWith(storeWith(answer), <VoiceSettingsProvider readAloud={webSpeechReadAloud()}><MessageActions turnId="a2" /></VoiceSettingsProvider>)
+    await userEvent.click(screen.getByRole('button', { name: 'Read aloud' }))
+    await waitFor(() => expect(document.querySelector('[data-weft="read-aloud"]')!.getAttribute('data-state')).toBe('error'))
+    expect(screen.getByRole('status').textContent).toBe('Could not read aloud')
+    expect(screen.getByRole('button', { name: 'Read aloud' })).toBeTruthy()
+  })
+})
+
 describe('the whole chat with voice on', () => {
   it('the dictation button sits between the text and Send; axe finds nothing while it listens and while an answer speaks', async () => {
     const dictation = handDictation()
