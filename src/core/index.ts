@@ -17,6 +17,8 @@ export { syncScheduler, type Scheduler } from './store/batcher'
 // The client: one conversation against one endpoint.
 export { AgentClient, type AgentClientOptions, type SendInput, type SendOptions, type WhileRunning, type StreamSource } from './client'
 export type { RequestBody, SourceBuildOptions, StreamSourceContext, StreamSourceCancelContext } from './client/options'
+export type { ClientInspector, TapRequest, TapFrame, TapRunEnd, TapRequestKind } from './client/inspector-tap'
+export type { RunPhase } from './client/run-state'
 export type {
   ActionResult, AnswerResult, ApprovalResponse, AttachmentLimits, ClientTool, GateResponse, InterruptDecision, JsonValue,
   RespondResult, UiTool, AgentStateUpdate, AddContextResult,

@@ -8,7 +8,11 @@
 export { createInspector, type AgentInspector, type InspectorOptions } from './inspector'
 export type { RecordingOptions } from './recording'
 export { EMPTY_SNAPSHOT, type InspectedEnd, type InspectedFrame, type InspectedRequest, type InspectedTurn, type InspectorSnapshot } from './snapshot'
-export type { ClientInspector, TapFrame, TapRequest, TapRequestKind, TapRunEnd } from '../core/client/inspector-tap'
+// The core's types the inspector's snapshot and the client option reach, so a host can name them from here.
+export type {
+  ClientInspector, TapFrame, TapRequest, TapRequestKind, TapRunEnd, RunPhase, AgentStore, AgentStoreState, AgentState, SSEFrame, Op, OpName, OpOf,
+  HydratedTurn, TurnFields, MessagePlace, DeltaAction, WeftError, ErrorType, ProtocolName, TurnStatus, RequestTrigger, TokenUsage, TurnTiming, RunTiming,
+} from '../core/index'
 export type { AgentFixture, FixtureFrame, FixtureProtocol } from '../testing/frames'
 export { Inspector, useInspectorSnapshot, type InspectorProps } from './panel'
 export { InspectorFrames, InspectorProblems, InspectorRequest, InspectorTimings, formatMs, type InspectorSectionProps } from './sections'

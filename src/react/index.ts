@@ -35,5 +35,6 @@ export type {
   ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView, HistoryContext, HistoryLoader, HistoryResult, BackoffOptions,
   Conversations, ConversationsOptions, ConversationsState, ConversationStatus, ConversationStorage, ConversationChange, StoredConversation,
   ConversationSummary, ConversationRecord, ConversationSummaryRecord, StoredState, TitleSource,
+  ClientInspector, TapRequest, TapFrame, TapRunEnd, TapRequestKind, RunPhase,
 } from '../core/index'
 export type { HistorySource, HistoryPageResult } from '../core/history/index'

@@ -31,4 +31,5 @@ export type {
   AgentStore, AgentStoreState, ActionResult, AnswerResult, ApprovalResponse, GateResponse, InterruptDecision, JsonValue,
   AddContextResult, AgentStateUpdate, ContextEntry, QueuedMessage, RespondResult, RunTiming, SendOptions, TokenUsage, TurnTiming, UiTool, WhileRunning,
   StreamSourceCancelContext, StreamSource as ClientStreamSource,
+  ClientInspector, TapRequest, TapFrame, TapRunEnd, TapRequestKind, RunPhase,
 } from '../core/index'

@@ -322,4 +322,5 @@ export type {
   ReplayItem, ReplayFilter, EventIdentity, DedupeContext, LedgerView, HistoryContext, HistoryLoader, HistoryResult, BackoffOptions,
   StreamSourceCancelContext, StreamSource as ClientStreamSource,
   ContextEntry, JsonValue, QueuedMessage, RunTiming, TokenUsage, TurnTiming, UiTool, WhileRunning,
+  ClientInspector, TapRequest, TapFrame, TapRunEnd, TapRequestKind, RunPhase,
 } from '../core/index'

@@ -10,8 +10,13 @@ import { AgentProvider } from '../../react/provider'
 import { createInspector } from '../inspector'
 import { sendInspector, type InspectorChannel } from './channel'
 
-/** What the decorator reads of Storybook's story context. */
-interface StoryContextLike {
+/**
+ * What the decorator reads of Storybook's story context: the story's id, and its globals for the theme.
+ *
+ * @example
+ * const context: InspectorStoryContext = { id: 'chat--live', globals: { theme: 'dark' } }
+ */
+export interface InspectorStoryContext {
   id: string
   globals?: Record<string, unknown>
 }
@@ -26,7 +31,7 @@ interface StoryContextLike {
  * // .storybook/preview.ts, when the addon is not registered in main.ts
  * export default { decorators: [withInspector] }
  */
-export function withInspector(Story: ComponentType, context: StoryContextLike): ReactElement {
+export function withInspector(Story: ComponentType, context: InspectorStoryContext): ReactElement {
   const theme = context.globals?.theme === 'dark' ? 'dark' : context.globals?.theme === 'light' ? 'light' : undefined
   return <InspectedStory key={context.id} Story={Story} storyId={context.id} theme={theme} channel={addons.hasChannel() ? addons.getChannel() : undefined} />
 }
