@@ -18,7 +18,7 @@ const CLINGS = /^[,.!?;:…)\]}%'’”]/
  * word would touch it. Returns the new text, what was inserted (spaces
  * included) and where the caret goes: after the piece, before any space added after it.
  */
-export function insertAt(text: string, at: number, piece: string): { text: string; inserted: string; caret: number } {
+function insertAt(text: string, at: number, piece: string): { text: string; inserted: string; caret: number } {
   const words = piece.trim()
   if (words === '') return { text, inserted: '', caret: at }
   const before = text.slice(0, at)
