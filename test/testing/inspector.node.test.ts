@@ -5,7 +5,7 @@
  * replays through `mockFetch` to the same turn.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AgentClient, applyOps, createAgentStore, emptyState, syncScheduler, type AgentClientOptions, type Op } from 'weft/core'
+import { AgentClient, applyOps, createAgentStore, emptyState, inProcessTransport, syncScheduler, type AgentClientOptions, type Op } from 'weft/core'
 import { builtInProtocols } from 'weft/protocols'
 import { createInspector, type ClientInspector, type TapFrame, type TapRequest, type TapRunEnd } from 'weft/inspector'
 import { fixtures, mockFetch, type AgentFixture } from 'weft/testing'
@@ -89,6 +89,43 @@ describe('the client’s inspector option', () => {
     await send({ url: live('vocion', 'answer', '?status=500'), protocol: 'vocion', inspector: { end: (e) => failed.push(e) } })
     expect(failed).toHaveLength(1)
     expect(failed[0]).toMatchObject({ outcome: 'error', error: { status: 500 } })
+  })
+})
+
+describe('an attach', () => {
+  it('is told as an attach, from the stored handle, after a page lost its stream', async () => {
+    const storage = memory()
+    const resume = { conversationKey: 'inspect-attach', resumeUrl: `${server.url}/mock/resume/vocion/answer`, storage, maxRetries: 0, backoff: { baseMs: 1, maxMs: 2 } }
+    // The first page's stream drops and it gives up at once: its handle stays stored.
+    await send({ url: live('vocion', 'answer', '?cut=3'), protocol: 'vocion', resume })
+    const requests: TapRequest[] = []
+    const client = new AgentClient(createAgentStore(), { protocols: builtInProtocols, scheduler: syncScheduler, url: live('vocion', 'answer'), protocol: 'vocion', resume, inspector: { request: (r) => requests.push(r) } })
+    expect(await client.attach()).toBe(true)
+    expect(requests.map((r) => r.kind)).toEqual(['attach'])
+    expect(requests[0]!.trigger).toBeUndefined()
+    expect(requests[0]!.url).toContain('/mock/resume/vocion/answer')
+  })
+})
+
+describe('the inspector option on another transport', () => {
+  it('is told the request and each frame of an in-process agent, as for HTTP', async () => {
+    const inspector = createInspector()
+    const { store } = await send({
+      url: '/agent', protocol: 'ui-message', inspector, body: { q: 'hi' },
+      transport: inProcessTransport(async function* () {
+        yield { type: 'start' }
+        yield { type: 'text-start', id: 't1' }
+        yield { type: 'text-delta', id: 't1', delta: 'Hi from the page' }
+        yield { type: 'text-end', id: 't1' }
+        yield { type: 'finish' }
+      }),
+    })
+    const turn = inspector.getSnapshot().turns.at(-1)!
+    expect(turn.turnId).toBe(store.getState().turnIds.at(-1))
+    expect(turn.requests).toMatchObject([{ kind: 'request', url: '/agent', method: 'POST', body: '{"q":"hi"}' }])
+    expect(turn.frames.map((f) => JSON.parse(f.data).type)).toEqual(['start', 'text-start', 'text-delta', 'text-end', 'finish'])
+    expect(turn.frames[2]!.ops).toEqual([expect.objectContaining({ op: 'message.delta', value: 'Hi from the page' })])
+    expect(turn.ends).toMatchObject([{ outcome: 'done' }])
   })
 })
 
