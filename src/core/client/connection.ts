@@ -84,10 +84,10 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
           if (replay) for (const out of replay.end(true)) ready.push(out)
           replay = undefined
           take(ready.splice(0))
+          if (options.inspector) tapFrame(options.inspector, run, frame, [])
           reader.done()
           continue
         }
-          if (options.inspector) tapFrame(options.inspector, run, frame, [])
         const item = identify(run, frame)
         if (replay) for (const out of replay.push(item)) ready.push(out)
         else ready.push(item)
@@ -142,9 +142,9 @@ function fold(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
   run.memory.ledger.record(item)
   if (item.frame.id !== undefined) run.lastEventId = item.frame.id === '' ? undefined : item.frame.id
   run.batcher.push(ops)
+  if (run.options.inspector) tapFrame(run.options.inspector, run, item.frame, ops)
   const stamp = run.stamps ? stampDecoded(run, ops) : undefined
   if (stamp) run.batcher.push([stamp])
-  if (run.options.inspector) tapFrame(run.options.inspector, run, item.frame, ops)
   if (!run.announced && reader.protocol) {
     run.announced = true
     run.batcher.push([{ op: 'turn.update', turnId: run.turnId, protocol: reader.protocol }, { op: 'cursor', cursor: { protocol: reader.protocol } }])
