@@ -57,7 +57,7 @@ const meta = {
   title: 'Conversation/Voice',
   component: VoiceChat,
   args: {
-    settings: () => ({
+    settings: (): VoiceSettings => ({
       dictation: scriptedDictation(['book a table for two', 'at eight tonight']),
       readAloud: scriptedReadAloud(),
       lang: 'en-US',
