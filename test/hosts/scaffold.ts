@@ -138,6 +138,20 @@ export async function buildLangGraphApp(host: Host, apiUrl: string): Promise<str
   return join(host.dir, outDir)
 }
 
+/**
+ * Builds `app` (a module that exports `App`) into `dist-<name>`, as `buildApp` builds the README's.
+ *
+ * @example
+ * const outDir = await buildCustomApp(host, 'devtools', DEVTOOLS_APP)
+ */
+export async function buildCustomApp(host: Host, name: string, app: string): Promise<string> {
+  const outDir = `dist-${name}`
+  const tail = host.shiki ? "export { default } from './Highlighted.tsx'\n" : 'export default App\n'
+  writeFileSync(join(host.dir, 'src', 'App.tsx'), `${app}\n${tail}`)
+  await run('npm', ['run', 'build', '--', '--outDir', outDir], { cwd: host.dir, timeoutMs: 180_000, hint: `the ${name} page does not build as a host` })
+  return join(host.dir, outDir)
+}
+
 /** The versions this repository locks, so the host's install is served from npm's cache where they overlap. */
 function lockedVersions(names: string[]): Record<string, string> {
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> }

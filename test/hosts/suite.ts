@@ -14,7 +14,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { launchChromium, openPage, startPreview, type HostPage, type Preview } from './preview'
 import { describeLangGraphHost } from './langgraph-host'
-import { buildApp, buildLangGraphApp, scaffoldHost, seconds, tempDir, type Host, type ProtocolName, type SnippetName } from './scaffold'
+import { DEVTOOLS_APP, describeDevtoolsHost } from './devtools-host'
+import { buildApp, buildCustomApp, buildLangGraphApp, scaffoldHost, seconds, tempDir, type Host, type ProtocolName, type SnippetName } from './scaffold'
 import {
   APPROVED_ANSWER, QUESTIONS, SLOW_WORDS, runInputOf, startAgUiServer, startAiSdkRoute, uiMessagesOf, type Received, type StockServer,
 } from './servers'
@@ -103,7 +104,7 @@ const timings: string[] = []
  * @example
  * describeHost({ shiki: true, snippets: ['first'] })
  */
-export function describeHost({ shiki, snippets = ['first', 'persisted'], langgraph = false }: { shiki: boolean; snippets?: readonly SnippetName[]; langgraph?: boolean }): void {
+export function describeHost({ shiki, snippets = ['first', 'persisted'], langgraph = false, devtools = false }: { shiki: boolean; snippets?: readonly SnippetName[]; langgraph?: boolean; devtools?: boolean }): void {
   const label = shiki ? 'with shiki' : 'without shiki'
   let browser: Browser
   let servers: Record<ProtocolName, StockServer>
@@ -154,6 +155,14 @@ export function describeHost({ shiki, snippets = ['first', 'persisted'], langgra
     describeLangGraphHost(label, () => browser, async (apiUrl) => {
       await ready
       const build = previous.catch(() => undefined).then(() => buildLangGraphApp(host, apiUrl))
+      previous = build
+      return build
+    }, () => host)
+  }
+  if (devtools) {
+    describeDevtoolsHost(label, () => browser, async () => {
+      await ready
+      const build = previous.catch(() => undefined).then(() => buildCustomApp(host, 'devtools', DEVTOOLS_APP))
       previous = build
       return build
     }, () => host)

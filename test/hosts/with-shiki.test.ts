@@ -8,8 +8,9 @@
  * what shiki changes (the bundle, the code blocks) does not depend on persistence.
  * This host also builds the LangGraph page's host and runs it against the real
  * LangGraph server (here rather than beside the persisted chat, which keeps the
- * two host files about as long as each other).
+ * two host files about as long as each other), and a developer's page: the first
+ * chat with voice (`weft/voice`) and the inspector (`weft/inspector`) beside it.
  */
 import { describeHost } from './suite'
 
-describeHost({ shiki: true, snippets: ['first'], langgraph: true })
+describeHost({ shiki: true, snippets: ['first'], langgraph: true, devtools: true })
