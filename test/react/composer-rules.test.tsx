@@ -15,6 +15,8 @@ import type { StreamStatus } from '../../src/core/model/model'
 import { createAgentStore, type AgentStore } from '../../src/core/store/store'
 import { AgentProvider } from '../../src/umbrella/providers'
 import { SendRefusalContext } from '../../src/react/store-context'
+import { VoiceSettingsProvider } from '../../src/components/voice'
+import { handDictation } from '../helpers/voice'
 
 afterEach(cleanup)
 
@@ -291,5 +293,47 @@ describe('Composer.Send, Composer.Stop and Composer.Action', () => {
     expect([link.tagName, link.textContent, link.hasAttribute('aria-label'), link.getAttribute('type')]).toEqual(['A', 'Halt', false, 'button'])
     fireEvent.click(link)
     expect(stop).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('Composer.Dictate', () => {
+  it('the ready composer draws it between the box and Send only with a dictation adapter that is supported', () => {
+    show(<Composer send={() => undefined} />)
+    expect(document.querySelector('[data-weft="composer-dictate"]')).toBeNull()
+    cleanup()
+    show(<VoiceSettingsProvider dictation={handDictation(false)}><Composer send={() => undefined} /></VoiceSettingsProvider>)
+    expect(document.querySelector('[data-weft="composer-dictate"]')).toBeNull()
+    cleanup()
+    show(<VoiceSettingsProvider dictation={handDictation()}><Composer send={() => undefined} /></VoiceSettingsProvider>)
+    expect([...form().children].map((el) => el.getAttribute('data-weft'))).toEqual(['composer-input', 'composer-dictate', 'voice-status', 'composer-send'])
+  })
+
+  it('writes what it hears into the composer’s text, which Send then sends', () => {
+    const send = vi.fn()
+    const adapter = handDictation()
+    show(<VoiceSettingsProvider dictation={adapter}><Composer send={send} /></VoiceSettingsProvider>)
+    fireEvent.click(screen.getByRole('button', { name: 'Dictate' }))
+    act(() => adapter.last().final('call Ana'))
+    expect(box().value).toBe('call Ana')
+    expect(sendButton().disabled).toBe(false)
+    fireEvent.submit(form())
+    expect(send.mock.calls).toEqual([['call Ana']])
+  })
+
+  it('is disabled while a refusal holds the composer, enabled otherwise; the host’s disabled wins', () => {
+    show(<VoiceSettingsProvider dictation={handDictation()}><Composer send={() => undefined} /></VoiceSettingsProvider>, { refusal: refused })
+    expect(screen.getByRole('button', { name: 'Dictate' }).hasAttribute('disabled')).toBe(true)
+    cleanup()
+    show(<VoiceSettingsProvider dictation={handDictation()}><Composer.Root send={() => undefined}><Composer.Dictate /></Composer.Root></VoiceSettingsProvider>)
+    expect(screen.getByRole('button', { name: 'Dictate' }).hasAttribute('disabled')).toBe(false)
+    cleanup()
+    show(<Composer.Root send={() => undefined}><Composer.Dictate adapter={handDictation()} disabled /></Composer.Root>)
+    expect(screen.getByRole('button', { name: 'Dictate' }).hasAttribute('disabled')).toBe(true)
+  })
+
+  it('outside Composer.Root it says where it belongs', () => {
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    expect(() => render(<Composer.Dictate adapter={handDictation()} />)).toThrow('<Composer.Dictate> must sit inside <Composer.Root>')
+    quiet.mockRestore()
   })
 })
