@@ -5,7 +5,7 @@
  * implementations are `weft/voice`, which a host imports when it wants them.
  */
 import {
-  createContext, forwardRef, useContext, useId, useMemo, useState, useSyncExternalStore,
+  createContext, forwardRef, useCallback, useContext, useEffect, useId, useMemo, useState, useSyncExternalStore,
   type ButtonHTMLAttributes, type HTMLAttributes, type ReactNode,
 } from 'react'
 import type { DictationAdapter, ReadAloudAdapter, ReadAloudOptions, ReadAloudSession, VoiceError } from '../voice/types'
@@ -54,6 +54,8 @@ export function VoiceSettingsProvider({ children, dictation, readAloud, lang, sp
   const outer = useContext(VoiceSettingsContext)
   const outerSpeaker = useContext(SpeakerContext)
   const [ownSpeaker] = useState(createSpeaker)
+  // The chat that held the answers is gone (a page left, a panel closed): it stops speaking.
+  useEffect(() => () => silence(ownSpeaker), [ownSpeaker])
   const value = useMemo<VoiceSettings>(() => ({
     ...outer,
     ...(dictation !== undefined ? { dictation } : {}), ...(readAloud !== undefined ? { readAloud } : {}),
@@ -154,8 +156,9 @@ export interface ReadAloudButtonProps extends Omit<ButtonHTMLAttributes<HTMLButt
  * Reads a text aloud and turns into Stop while it speaks (`data-state`
  * `idle`, `speaking`, or `error` after a failure, whose reason a status next
  * to it shows and announces). Below a `VoiceSettingsProvider` one text speaks
- * at a time: starting one stops the one before. Draws nothing without an adapter, or where the adapter
- * says speech is not supported.
+ * at a time: starting one stops the one before, and the reading stops when the
+ * provider unmounts (without one, when the button does). Draws nothing without
+ * an adapter, or where the adapter says speech is not supported.
  *
  * @example
  * <ReadAloudButton text={() => answerText} />
@@ -170,14 +173,15 @@ export const ReadAloudButton = forwardRef<HTMLButtonElement, ReadAloudButtonProp
   const shared = useContext(SpeakerContext)
   const [alone] = useState(createSpeaker)
   const speaker = shared ?? alone
-  const speaking = useSyncExternalStore(
-    (listener) => {
-      speaker.listeners.add(listener)
-      return () => speaker.listeners.delete(listener)
-    },
-    () => speaker.speaking === key,
-    () => false,
-  )
+  // A button without a provider speaks on its own: unmounted, it stops. Under one, the provider does (a list scrolled keeps speaking).
+  useEffect(() => () => silence(alone), [alone])
+  const subscribe = useCallback((listener: () => void) => {
+    speaker.listeners.add(listener)
+    return () => {
+      speaker.listeners.delete(listener)
+    }
+  }, [speaker])
+  const speaking = useSyncExternalStore(subscribe, () => speaker.speaking === key, () => false)
   if (!adapter || !adapter.supported) return null
   const toggle = () => {
     if (speaking) return silence(speaker, key)

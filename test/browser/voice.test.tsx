@@ -15,7 +15,7 @@ import { userEvent } from 'vitest/browser'
 import { Composer } from '../../src/components/composer'
 import { MessageActions } from '../../src/components/message-actions'
 import { Transcript } from '../../src/components/transcript'
-import { VoiceSettingsProvider } from '../../src/components/voice'
+import { ReadAloudButton, VoiceSettingsProvider } from '../../src/components/voice'
 import type { Op } from '../../src/core/model/ops'
 import { speechChunks, webSpeechReadAloud, type SpeechSynthesisLike, type SpeechUtteranceConstructor } from '../../src/voice/web-speech-read-aloud'
 import { webSpeechDictation, type SpeechRecognitionLike, type SpeechRecognitionResultEventLike } from '../../src/voice/web-speech-dictation'
@@ -258,6 +258,20 @@ describe('read aloud in MessageActions', () => {
     expect(adapter.spoken[1]!.cancelled).toBe(true)
     expect(second!.getAttribute('data-state')).toBe('idle')
     expect(adapter.spoken).toHaveLength(2)
+  })
+
+  it('the chat going away stops the reading: the provider unmounted, or a button without one', async () => {
+    const adapter = handReadAloud()
+    const { unmount } = renderWith(storeWith(answer), <VoiceSettingsProvider readAloud={adapter}><MessageActions turnId="a2" /></VoiceSettingsProvider>)
+    await userEvent.click(screen.getByRole('button', { name: 'Read aloud' }))
+    unmount()
+    expect(adapter.last().cancelled).toBe(true)
+    const alone = handReadAloud()
+    const view = renderWith(storeWith([]), <ReadAloudButton adapter={alone} text="Hello." />)
+    await userEvent.click(screen.getByRole('button', { name: 'Read aloud' }))
+    expect(alone.last().cancelled).toBe(false)
+    view.unmount()
+    expect(alone.last().cancelled).toBe(true)
   })
 
   it('a failure is shown and announced beside the action, and axe finds nothing', async () => {
