@@ -3,4 +3,6 @@
  * the "weft" panel and weft's stylesheet for it (a host's Storybook bundles both).
  */
 import 'weft/styles.css'
-import './register'
+import { addInspectorPanel } from './register'
+
+addInspectorPanel()

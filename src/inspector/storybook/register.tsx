@@ -1,7 +1,7 @@
 /**
  * Registers the "weft" panel in Storybook's manager: the inspector of the story
  * being viewed, as the preview's decorator sends it. The addon's manager entry
- * loads it with weft's stylesheet.
+ * calls it, with weft's stylesheet.
  */
 import { useEffect, useState } from 'react'
 import { addons, types, useChannel } from 'storybook/manager-api'
@@ -20,10 +20,19 @@ function WeftPanel() {
   return <InspectorAddonView message={message} />
 }
 
-addons.register(INSPECTOR_ADDON_ID, () => {
-  addons.add(INSPECTOR_PANEL_ID, {
-    type: types.PANEL,
-    title: 'weft',
-    render: ({ active }) => (active ? <WeftPanel /> : null),
+/**
+ * Add the "weft" panel to Storybook's manager. A call, not an import's side
+ * effect, so no bundler drops it (the package marks only its stylesheets as having effects).
+ *
+ * @example
+ * addInspectorPanel()
+ */
+export function addInspectorPanel(): void {
+  addons.register(INSPECTOR_ADDON_ID, () => {
+    addons.add(INSPECTOR_PANEL_ID, {
+      type: types.PANEL,
+      title: 'weft',
+      render: ({ active }) => (active ? <WeftPanel /> : null),
+    })
   })
-})
+}
