@@ -14,6 +14,7 @@ import { syncScheduler } from '../../src/core/store/batcher'
 import { createInspector } from '../../src/inspector'
 import { INSPECTOR_REQUEST_EVENT, INSPECTOR_SNAPSHOT_EVENT, sendInspector, type InspectorChannel, type InspectorMessage } from '../../src/inspector/storybook/channel'
 import { withInspector } from '../../src/inspector/storybook/preview'
+import { withAgent } from '../../src/testing/storybook'
 
 afterEach(() => cleanup())
 
@@ -60,7 +61,30 @@ describe('sendInspector', () => {
   })
 })
 
+function PlainChat() {
+  const { send } = useAgentStream({ url: '/api/agent' })
+  sendNow = () => send('Hello')
+  return null
+}
+
 describe('withInspector', () => {
+  it('reaches a hook under weft/testing’s withAgent, whose provider has client defaults of its own', async () => {
+    const { channel, messages } = recordingChannel()
+    addons.setChannel(channel as Parameters<typeof addons.setChannel>[0])
+    const decorated = withAgent({ protocol: 'vocion', scenario: 'plain', pace: 'instant', clientDefaults: { scheduler: syncScheduler } })
+    const Story = () => decorated(PlainChat, { args: {} })
+    render(withInspector(Story, { id: 'chat--with-agent' }))
+    await act(async () => {
+      await sendNow!()
+    })
+    await act(async () => {
+      await Promise.resolve()
+    })
+    const [turn] = messages.at(-1)!.snapshot.turns
+    expect(turn).toMatchObject({ protocol: 'vocion', status: 'done' })
+    expect(turn!.frames.length).toBe(fixtures.vocion.plain!.frames.filter((f) => f.data !== undefined).length)
+  })
+
   it('inspects the story’s client under the story’s own provider and sends each turn over the channel', async () => {
     const { channel, messages } = recordingChannel()
     addons.setChannel(channel as Parameters<typeof addons.setChannel>[0])
