@@ -139,3 +139,76 @@ describe('the URL a handle names', () => {
     expect(new Set(seen)).toEqual(new Set([URL]))
   })
 })
+
+describe('what a connection folds', () => {
+  const ask = (output: unknown) => [
+    { type: 'start', messageId: 'm2' }, { type: 'tool-output-available', toolCallId: 'c1', output },
+    { type: 'text-start', id: 't2' }, { type: 'text-delta', id: 't2', delta: 'done' }, { type: 'text-end', id: 't2' }, { type: 'finish' },
+  ]
+  const toolsOf = (s: AgentState, turnId: string) => s.turns[turnId]!.messageIds.map((id) => messageIn(s.messages, id)!).filter((m) => m.type === 'tool')
+
+  it("a continuation's result for a call an earlier stream of the turn made lands on that call's message", async () => {
+    const agent = new ScriptedAgent()
+    agent.next(
+      { frames: [{ type: 'start', messageId: 'm1' }, { type: 'tool-input-available', toolCallId: 'c1', toolName: 'locate', input: {} }, { type: 'finish' }], then: 'end', done: true },
+      { frames: ask({ city: 'Paris' }), then: 'end', done: true },
+    )
+    const store = createAgentStore()
+    await new AgentClient(store, { url: URL, protocol: 'ui-message', fetch: agent.fetch, tools: { locate: { execute: () => ({ city: 'Lyon' }) } } }).send('where?')
+    const s = store.getState()
+    const turnId = s.turnIds[1]!
+    expect(agent.posts).toHaveLength(2)
+    const tools = toolsOf(s, turnId)
+    expect(tools).toHaveLength(1)
+    expect(tools[0]!.props).toMatchObject({ toolCallId: 'c1', name: 'locate', state: 'output-available', output: { city: 'Paris' } })
+    expect(s.turns[turnId]!.problems).toEqual([])
+    expect(s.turns[turnId]!.status).toBe('done')
+  })
+
+  it('a result for a call no stream of the turn made: the call is started under the name "tool" and reported as repaired', async () => {
+    const agent = new ScriptedAgent()
+    agent.next({ frames: ask(1), then: 'end', done: true })
+    const store = createAgentStore()
+    await new AgentClient(store, { url: URL, protocol: 'ui-message', fetch: agent.fetch }).send('where?')
+    const s = store.getState()
+    const turnId = s.turnIds[1]!
+    const tools = toolsOf(s, turnId)
+    expect(tools).toHaveLength(1)
+    expect(tools[0]!.props).toMatchObject({ toolCallId: 'c1', name: 'tool', output: 1 })
+    expect(s.turns[turnId]!.problems.map((p) => p.code)).toEqual(['repaired'])
+    expect(s.turns[turnId]!.status).toBe('done')
+  })
+
+  it('a turn replayed into a fresh store is the active turn while it streams', async () => {
+    const agent = new ScriptedAgent()
+    const storage = memoryStorage()
+    const resume = { conversationKey: 'a', storage, maxRetries: 1, backoff: { sleep: async () => true } }
+    const partial = [{ type: 'start', messageId: 'm1' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'partial' }]
+    agent.next({ frames: partial, then: 'drop' }, { status: 503 })
+    await new AgentClient(createAgentStore(), { url: URL, protocol: 'ui-message', fetch: agent.fetch, resume }).send('q')
+    const fresh = createAgentStore()
+    agent.next({ frames: partial, then: 'open' })
+    const client = new AgentClient(fresh, { url: URL, protocol: 'ui-message', fetch: agent.fetch, resume })
+    const attaching = client.attach()
+    await until(() => fresh.getState().turnIds.length === 1 && textOf(fresh.getState(), fresh.getState().turnIds[0]!) === 'partial')
+    const s = fresh.getState()
+    expect(s.activeTurnId).toBe(s.turnIds[0])
+    expect(s.turns[s.turnIds[0]!]).toMatchObject({ role: 'assistant', status: 'streaming', protocol: 'ui-message' })
+    client.stop()
+    await attaching
+  })
+
+  it('a resumable first response with an empty body is a lost connection: the client reconnects', async () => {
+    const agent = new ScriptedAgent()
+    agent.next({ frames: [], then: 'end' })
+    const store = createAgentStore()
+    await new AgentClient(store, {
+      url: URL, protocol: 'ui-message', fetch: agent.fetch,
+      resume: { conversationKey: 'c1', storage: memoryStorage(), maxRetries: 1, backoff: { sleep: async () => true } },
+    }).send('q')
+    const s = store.getState()
+    expect(agent.requests.map((r) => r.method)).toEqual(['POST', 'GET'])
+    expect(s.turns[s.turnIds[1]!]!.status).toBe('done')
+    expect(textOf(s, s.turnIds[1]!)).toBe('answer 1')
+  })
+})
