@@ -66,7 +66,9 @@ export { TranscriptScrollContext } from './scroll-context'
 export { ConversationBoundary, type ConversationBoundaryProps } from './conversation-boundary'
 
 // The voice adapters' types the settings reach (their Web Speech implementations are weft/voice).
-export type { DictationAdapter, ReadAloudAdapter, ReadAloudOptions, VoiceError, VoiceErrorCode } from '../voice/types'
+export type {
+  DictationAdapter, DictationHandlers, DictationOptions, DictationSession, ReadAloudAdapter, ReadAloudHandlers, ReadAloudOptions, ReadAloudSession, VoiceError, VoiceErrorCode,
+} from '../voice/types'
 
 // The core's types the components' props reach, so a host can name them from here.
 export type {

@@ -12,8 +12,10 @@ export { EMPTY_SNAPSHOT, type InspectedEnd, type InspectedFrame, type InspectedR
 export type {
   ClientInspector, TapFrame, TapRequest, TapRequestKind, TapRunEnd, RunPhase, AgentStore, AgentStoreState, AgentState, SSEFrame, Op, OpName, OpOf,
   HydratedTurn, TurnFields, MessagePlace, DeltaAction, WeftError, ErrorType, ProtocolName, TurnStatus, RequestTrigger, TokenUsage, TurnTiming, RunTiming,
+  Block, Gate, GateStatus, Message, MessageBucket, MessageStatus, MessageTable, QueuedMessage, Source, SpanStatus, StreamCursor, StreamStatus,
+  Thread, TraceActor, TraceNode, TraceStatus, TraceTable, Turn,
 } from '../core/index'
-export type { AgentFixture, FixtureFrame, FixtureProtocol } from '../testing/frames'
+export type { AgentFixture, FixtureFrame, FixtureProtocol, BuiltInProtocol } from '../testing/frames'
 export { Inspector, useInspectorSnapshot, type InspectorProps } from './panel'
 export { InspectorFrames, InspectorProblems, InspectorRequest, InspectorTimings, formatMs, type InspectorSectionProps } from './sections'
 export { toRecording } from './recording'

@@ -313,7 +313,7 @@ export type { AgentFixture, BuiltInProtocol, FixtureFrame, FixtureProtocol } fro
 export type {
   AgentClientOptions, StreamTransport, TransportStream, TransportHooks, StreamEndReason, ResumeOptions, Scheduler, SendInput, StreamSourceContext, SourceBuildOptions,
   RequestBody, HttpRequest, StreamRequest, SSEFrame, AttachmentLimits, ClientTool,
-  AgentState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
+  AgentState, AgentStore, AgentStoreState, Turn, Block, Thread, Message, TraceNode, Gate, Source,
   StreamStatus, TurnStatus, MessageStatus, TraceStatus, GateStatus, ProtocolName, SpanStatus, StreamCursor, TraceActor, ErrorType, WeftError,
   MessageTable, MessageBucket, TraceTable, Op, HydratedTurn, TurnFields, MessagePlace, DeltaAction,
   ProtocolDefinition, ProtocolInput, Decoder, DecoderFactory, DecodeContext, DetectInput, FrameMeta, DataPart, HistoryReader, HistoryReadContext, ProtocolViews,
