@@ -5,6 +5,8 @@
 // and nodenext a consumer's TypeScript resolves only full paths (TS2834), so the
 // published declarations must name them. A specifier that matches no emitted file
 // fails the build rather than shipping a declaration that cannot resolve.
+// A stylesheet imported for its effect (`import 'weft/styles.css'`) is dropped:
+// it declares nothing, and a type checker cannot resolve CSS.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,6 +22,7 @@ function declarations(dir) {
 
 // `from './x'`, `import './x'`, `import('./x')`: the three places a declaration names a module.
 const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]*|\.{1,2})\2/g
+const STYLESHEET = /^import\s+(['"])[^'"]+\.css\1;?\n/gm
 
 function withFile(file, specifier) {
   if (/\.(js|mjs|cjs|json)$/.test(specifier)) return specifier
@@ -33,7 +36,7 @@ let files = 0
 let rewritten = 0
 for (const file of declarations(dist)) {
   const text = readFileSync(file, 'utf8')
-  const next = text.replace(SPECIFIER, (_, lead, quote, specifier) => {
+  const next = text.replace(STYLESHEET, '').replace(SPECIFIER, (_, lead, quote, specifier) => {
     const full = withFile(file, specifier)
     if (full !== specifier) rewritten += 1
     return `${lead}${quote}${full}${quote}`

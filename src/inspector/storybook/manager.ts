@@ -6,3 +6,6 @@ import 'weft/styles.css'
 import { addInspectorPanel } from './register'
 
 addInspectorPanel()
+
+// A module with no exports: its declaration says so, so a type checker can import the entry.
+export {}
