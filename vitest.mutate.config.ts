@@ -40,7 +40,7 @@ const GROUP_TESTS: Record<string, string[]> = {
     'test/core/client/continuation-rules.test.ts', 'test/core/client/command-rules.test.ts', 'test/core/client/run-end-rules.test.ts',
     'test/core/client/queue.test.ts', 'test/core/client/queue-property.test.ts', 'test/core/client/loop-ag-ui.test.ts',
     'test/core/client/respond-langgraph-request.test.ts', 'test/core/client/steer-requests.test.ts', 'test/core/client/respond-rules.test.ts',
-    'test/core/client/agent-state-rules.test.ts',
+    'test/core/client/agent-state-rules.test.ts', 'test/core/client/queue-rules.test.ts',
   ],
   'client-run': [
     'test/core/client/run-lifecycle.test.ts', 'test/core/client/truncated-stream.test.ts', 'test/core/client/end-of-stream.test.ts', 'test/core/client/stream-end.test.ts',
