@@ -212,3 +212,21 @@ describe('what a connection folds', () => {
     expect(textOf(s, s.turnIds[1]!)).toBe('answer 1')
   })
 })
+
+describe('a body held open after the protocol ended', () => {
+  it('without endGraceMs the default grace closes it: the turn is done and the client idle, though the server never closes', async () => {
+    const agent = new ScriptedAgent()
+    const whole = [{ type: 'start', messageId: 'm1' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'all' }, { type: 'text-end', id: 't' }, { type: 'finish' }]
+    agent.next({ frames: whole, then: 'open' })
+    const store = createAgentStore()
+    const client = new AgentClient(store, { url: URL, protocol: 'ui-message', fetch: agent.fetch })
+    const started = Date.now()
+    await client.send('q')
+    const s = store.getState()
+    expect(s.turns[s.turnIds[1]!]!.status).toBe('done')
+    expect(textOf(s, s.turnIds[1]!)).toBe('all')
+    expect(client.busy).toBe(false)
+    expect(Date.now() - started).toBeLessThan(5000)
+    agent.closeAll()
+  })
+})
