@@ -79,6 +79,22 @@ describe('respond to a call the UI answers', () => {
     expect(agent.posts).toHaveLength(1)
   })
 
+  it('finds the call behind the text its answer began with', async () => {
+    const store = createAgentStore()
+    store.getState().dispatch([
+      { op: 'turn.open', turnId: 'a1', role: 'assistant', protocol: 'ui-message' },
+      { op: 'message.put', turnId: 'a1', messageId: 'a1/text', role: 'assistant', type: 'text', props: { content: 'Let me ask.' }, status: 'done' },
+      { op: 'message.put', turnId: 'a1', messageId: 'a1/tool', role: 'assistant', type: 'tool', props: { toolCallId: 'call-1', name: 'pickColor', input: {}, state: 'input-available' }, status: 'streaming' },
+      { op: 'turn.finish', turnId: 'a1', status: 'done' },
+    ])
+    const agent = new ScriptedAgent()
+    const client = new AgentClient(store, { url: URL, protocol: 'ui-message', fetch: agent.fetch, tools: TOOLS })
+    expect(await client.respond('call-1', 'teal')).toEqual({ ok: true })
+    const s = store.getState()
+    expect(call(s).props.output).toBe('teal')
+    expect(messageIn(s.messages, 'a1/text')!.props).toStrictEqual({ content: 'Let me ask.' })
+  })
+
   it('a continuation the server refuses: respond says why', async () => {
     const { agent, client } = setup()
     agent.next({ status: 500, body: 'down' })
