@@ -18,4 +18,4 @@ export type {
 export type { AgentFixture, FixtureFrame, FixtureProtocol, BuiltInProtocol } from '../testing/frames'
 export { Inspector, useInspectorSnapshot, type InspectorProps } from './panel'
 export { InspectorFrames, InspectorProblems, InspectorRequest, InspectorTimings, formatMs, type InspectorSectionProps } from './sections'
-export { toRecording } from './recording'
+export { runCount, toRecording } from './recording'

@@ -5,7 +5,7 @@
 import { forwardRef, useId, useState, useSyncExternalStore, type HTMLAttributes } from 'react'
 import type { AgentFixture } from '../testing/frames'
 import type { AgentInspector } from './inspector'
-import { toRecording } from './recording'
+import { runCount, toRecording } from './recording'
 import { InspectorFrames, InspectorProblems, InspectorRequest, InspectorTimings } from './sections'
 import { EMPTY_SNAPSHOT, type InspectedTurn, type InspectorSnapshot } from './snapshot'
 
@@ -37,7 +37,7 @@ export interface InspectorProps extends HTMLAttributes<HTMLElement> {
   /** The turn shown (controlled); default: the latest, following new turns until one is picked. */
   turnId?: string
   onTurnIdChange?: (turnId: string) => void
-  /** Called with each saved recording, besides (or, with `download={false}`, instead of) the download. */
+  /** Called with each saved recording (one per run of the turn), besides (or, with `download={false}`, instead of) the download. */
   onSaveRecording?: (fixture: AgentFixture, turn: InspectedTurn) => void
   /** Save downloads the recording as a JSON file (default true). */
   download?: boolean
@@ -72,10 +72,13 @@ export const Inspector = forwardRef<HTMLElement, InspectorProps>(function Inspec
   }
   const save = () => {
     if (!turn) return
-    const fixture = toRecording(turn)
-    onSaveRecording?.(fixture, turn)
-    if (download) downloadJson(`${fixture.name}.json`, fixture)
-    setSaved(`Saved ${fixture.name}.json: ${fixture.frames.length} frames.`)
+    // One fixture per run: a continuation is a request and a response of its own.
+    const fixtures = Array.from({ length: runCount(turn) }, (_, run) => toRecording(turn, { run }))
+    for (const fixture of fixtures) {
+      onSaveRecording?.(fixture, turn)
+      if (download) downloadJson(`${fixture.name}.json`, fixture)
+    }
+    setSaved(fixtures.map((fixture) => `Saved ${fixture.name}.json: ${fixture.frames.length} frames.`).join(' '))
   }
 
   return (

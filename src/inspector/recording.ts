@@ -18,6 +18,29 @@ export interface RecordingOptions {
   name?: string
   /** Default: the first request's method and path. */
   title?: string
+  /**
+   * Which run of the turn (default 0, the first). A continuation (after a tool's
+   * result or a gate's answer) is a run of its own, with its own request and
+   * stream, so each is a fixture of its own: one fixture is one response.
+   */
+  run?: number
+}
+
+/**
+ * How many runs the turn made: its first request and each continuation (a
+ * reconnect or an attach goes on the run it joins).
+ *
+ * @example
+ * for (let run = 0; run < runCount(turn); run++) save(toRecording(turn, { run }))
+ */
+export function runCount(turn: InspectedTurn): number {
+  return Math.max(1, runOfRequests(turn).reduce((most, run) => Math.max(most, run + 1), 0))
+}
+
+/** The run each request belongs to: a new `request` starts one, a reconnect or an attach joins the current one. */
+function runOfRequests(turn: InspectedTurn): number[] {
+  let run = -1
+  return turn.requests.map((request) => (request.kind === 'request' || run < 0 ? ++run : run))
 }
 
 /**
@@ -29,9 +52,12 @@ export interface RecordingOptions {
  * const fixture = toRecording(inspector.getSnapshot().turns[0]!)
  */
 export function toRecording(turn: InspectedTurn, options: RecordingOptions = {}): AgentFixture {
-  const first = turn.requests[0]
-  let last = first?.at ?? turn.frames[0]?.at ?? 0
-  const frames: FixtureFrame[] = turn.frames.map((inspected) => {
+  const run = Math.max(0, Math.floor(options.run ?? 0))
+  const runs = runOfRequests(turn)
+  const inRun = (request: number) => (runs[request] ?? 0) === run
+  const first = turn.requests.find((_, i) => inRun(i))
+  let last = first?.at ?? turn.frames.find((f) => inRun(f.request))?.at ?? 0
+  const frames: FixtureFrame[] = turn.frames.filter((inspected) => inRun(inspected.request)).map((inspected) => {
     const delayMs = Math.max(0, Math.round(inspected.at - last))
     last = inspected.at
     const frame = fixtureFrameOf({
@@ -43,11 +69,13 @@ export function toRecording(turn: InspectedTurn, options: RecordingOptions = {})
     return delayMs > 0 ? { ...frame, delayMs } : frame
   })
   const url = first ? scrubUrl(first.url) : undefined
-  const ending = turn.ends[turn.ends.length - 1]
+  // The run's end: the last one before the next run's request.
+  const next = turn.requests.find((_, i) => (runs[i] ?? 0) > run)?.at ?? Infinity
+  const ending = [...turn.ends].reverse().find((end) => end.at <= next)
   const lost = turn.droppedFrames > 0 || (ending !== undefined && ending.outcome !== 'done' && ending.outcome !== 'aborted' && ending.error?.type === 'network')
   return {
     protocol: turn.protocol ?? 'unknown',
-    name: options.name ?? `turn-${turn.turnId}`.replace(/[^\w-]+/g, '-'),
+    name: options.name ?? `turn-${turn.turnId}${run > 0 ? `-run-${run + 1}` : ''}`.replace(/[^\w-]+/g, '-'),
     title: options.title ?? (first && url ? `${first.method} ${pathOf(url)}` : `Turn ${turn.turnId}`),
     frames,
     ...(lost ? { end: 'drop' as const } : {}),

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AgentClient, applyOps, createAgentStore, emptyState, inProcessTransport, syncScheduler, type AgentClientOptions, type Op } from 'weft/core'
 import { builtInProtocols } from 'weft/protocols'
-import { createInspector, type ClientInspector, type TapFrame, type TapRequest, type TapRunEnd } from 'weft/inspector'
+import { createInspector, runCount, type ClientInspector, type TapFrame, type TapRequest, type TapRunEnd } from 'weft/inspector'
 import { fixtures, mockFetch, type AgentFixture } from 'weft/testing'
 import { startServer, type TestServer } from '../helpers/server'
 import { content, runClient } from './support'
@@ -183,6 +183,34 @@ describe('createInspector', () => {
     const saved = JSON.parse(JSON.stringify(fixture)) as AgentFixture
     const replayed = await runClient({ url: '/replay', protocol: saved.protocol, fetch: mockFetch({ '/replay': saved }) }, 'Go')
     expect(content(replayed)).toEqual(content(state, turnId))
+  })
+})
+
+describe('a turn with a continuation', () => {
+  it('is one recording per run: each its own request\'s stream, ending at its own [DONE], and the second replays to the answer', async () => {
+    const inspector = createInspector()
+    const store = createAgentStore()
+    const client = new AgentClient(store, {
+      protocols: builtInProtocols, scheduler: syncScheduler, url: `${server.url}/mock/loop/ui-message`, protocol: 'ui-message', inspector,
+      tools: { getLocation: { description: 'The user\'s city', execute: async () => ({ city: 'Lyon' }) } },
+    })
+    await client.send('where am I?')
+    const turn = inspector.getSnapshot().turns.at(-1)!
+    expect(turn.requests.map((r) => r.kind)).toEqual(['request', 'request'])
+    expect(runCount(turn)).toBe(2)
+    const [first, second] = [inspector.recording(turn.turnId)!, inspector.recording(turn.turnId, { run: 1 })!]
+    expect(first.frames).toHaveLength(turn.frames.filter((f) => f.request === 0).length)
+    expect(second.frames).toHaveLength(turn.frames.filter((f) => f.request === 1).length)
+    expect(second.name).toBe(`${first.name}-run-2`)
+    for (const fixture of [first, second]) {
+      const done = fixture.frames.map((f, i) => (f.data === '[DONE]' ? i : -1)).filter((i) => i >= 0)
+      expect(done).toEqual([fixture.frames.length - 1])
+    }
+    expect(JSON.stringify(first.frames)).toContain('getLocation')
+    expect(JSON.stringify(second.frames)).not.toContain('getLocation')
+    const replayed = await runClient({ url: '/replay', protocol: 'ui-message', fetch: mockFetch({ '/replay': JSON.parse(JSON.stringify(second)) as AgentFixture }) }, 'Go')
+    const text = Object.values(messageRecord(replayed.messages)).filter((m) => m.type === 'text' && m.role === 'assistant').map((m) => String(m.props.content)).join('')
+    expect(text).toBe('You are in Lyon.')
   })
 })
 
