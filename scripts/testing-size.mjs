@@ -19,11 +19,14 @@ import { gzipSync } from 'node:zlib'
  * rejoin reply and the MSW routes of its run and rejoin paths (+0.7-1.0 KB of own code). The last
  * column, everything an entry loads, is the weft core, protocols and React bindings, whose own
  * limits are in .size-limit.json. Raise a limit in the commit that grows the entry, and say why.
+ * Raised later on 2026-12-07 (own code 13,060 / 10,708 / 12,847 B) when the recorder's secret
+ * rules and its frame conversion became modules shared with weft/inspector, which the fixture
+ * helpers of all three entries reach.
  */
 const LIMITS = {
-  'testing.js': { own: 12.6, fixtures: 28.1 },
-  'testing/msw.js': { own: 10.0, fixtures: 28.1 },
-  'testing/storybook.js': { own: 12.1, fixtures: 28.1 },
+  'testing.js': { own: 12.9, fixtures: 28.1 },
+  'testing/msw.js': { own: 10.6, fixtures: 28.1 },
+  'testing/storybook.js': { own: 12.7, fixtures: 28.1 },
 }
 
 const args = process.argv.slice(2)
