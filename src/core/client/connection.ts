@@ -6,6 +6,8 @@
 import { toWeftError, weftError } from '../model/errors'
 import { FrameDecoder } from '../protocol/frame-decoder'
 import type { ReplayItem } from '../resume/types'
+import type { TurnMemory } from '../resume/turn-memory'
+import type { DataPart } from '../protocol/types'
 import { isDoneFrame, type SSEFrame } from '../transport/frames'
 import type { StreamEndReason } from '../transport/open-stream'
 import { httpSseTransport, type TransportStream } from '../transport/transport'
@@ -52,7 +54,7 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
 
   const reader = (run.memory.reader ??= new FrameDecoder({
     turnId: run.turnId, scope: run.scope, protocol: options.protocol ?? run.handle?.protocol, protocols: options.protocols,
-    headers: stream.headers, onData: options.onData,
+    headers: stream.headers, onData: options.onData && quietWhilePriming(run.memory, options.onData),
     priorToolCall: (toolCallId) => {
       const message = toolMessage(run.store.getState(), run.turnId, toolCallId)
       return message ? { messageId: message.id, name: typeof message.props.name === 'string' ? message.props.name : 'tool' } : undefined
@@ -66,9 +68,12 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
   let progressed = false
   const take = (items: readonly ReplayItem[]) => {
     if (items.length === 0) return
-    for (const item of items) if (fold(run, reader, item)) progressed = true
+    for (const item of items) {
+      if (priming(run) ? prime(run, reader, item) : fold(run, reader, item)) progressed = true
+    }
     run.batcher.push(reader.flush())
-    run.batcher.push([{ op: 'cursor', cursor: { ...reader.cursor(), eventCount: run.memory.ledger.count, lastEventId: run.lastEventId } }])
+    const eventCount = Math.max(run.memory.ledger.count, run.memory.primeUntil ?? 0)
+    run.batcher.push([{ op: 'cursor', cursor: { ...reader.cursor(), eventCount, lastEventId: run.lastEventId } }])
   }
   const grace = Math.max(1, options.endGraceMs ?? DEFAULT_END_GRACE_MS)
   /** Set at `[DONE]`: the replay filter is over, and what follows is only reported. */
@@ -132,6 +137,34 @@ function identify(run: ActiveRun, frame: SSEFrame): ReplayItem {
   return run.resume ? run.resume.identify(frame, event, json) : { frame, event, json, fingerprint: '', ...COUNT_EVERYTHING }
 }
 
+/** Whether the decoder still has to see events the store already shows (`TurnMemory.primeUntil`). */
+function priming(run: ActiveRun): boolean {
+  const until = run.memory.primeUntil
+  if (until === undefined) return false
+  if (run.memory.ledger.count < until) return true
+  run.memory.primeUntil = undefined
+  return false
+}
+
+/**
+ * Show the decoder one event the store already holds, folding nothing: what it
+ * gathered is dropped, so only its knowledge of the parts stays. True when it counted.
+ */
+function prime(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
+  run.memory.priming = true
+  try {
+    if (item.json) reader.parsed(item.event, item.frame)
+    else reader.frame(item.frame)
+    reader.flush()
+  } finally {
+    run.memory.priming = false
+  }
+  run.memory.ledger.record(item)
+  if (item.frame.id !== undefined) run.lastEventId = item.frame.id === '' ? undefined : item.frame.id
+  if (run.options.inspector) tapFrame(run.options.inspector, run, item.frame, [])
+  return item.counted
+}
+
 /** Fold one event; true when it counted. */
 function fold(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
   if (!run.opened) {
@@ -150,6 +183,13 @@ function fold(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
     run.batcher.push([{ op: 'turn.update', turnId: run.turnId, protocol: reader.protocol }, { op: 'cursor', cursor: { protocol: reader.protocol } }])
   }
   return item.counted
+}
+
+/** The host hears of data parts once: not again while the decoder relearns a stream it showed before a reload. */
+function quietWhilePriming(memory: TurnMemory, onData: (part: DataPart) => void): (part: DataPart) => void {
+  return (part) => {
+    if (!memory.priming) onData(part)
+  }
 }
 
 function endReasonOf(stream: TransportStream): StreamEndReason | undefined {

@@ -3,7 +3,9 @@
  * handle stored for the conversation), `retry` after a resumable run parked.
  */
 import { weftError } from '../model/errors'
+import type { StreamCursor } from '../model/model'
 import type { Op } from '../model/ops'
+import type { ResumeHandle } from '../resume/types'
 import { resolveResume } from '../resume/load-binding'
 import { own } from '../util/record'
 import type { ClientContext } from './context'
@@ -34,14 +36,28 @@ export async function attach(ctx: ClientContext): Promise<boolean> {
     return false
   }
   let memory = turn ? binding.findMemory(store, stored.turnId) : undefined
+  let fromStart = !turn
   if (!memory) {
     memory = binding.openMemory(store, stored.turnId)
-    // The store kept the turn but this page lost its ledger: trust the stored count.
-    if (turn) memory.ledger.seed(stored.count)
+    if (turn) {
+      // The store kept the turn (a saved copy) but this page lost its ledger and decoder.
+      const shown = shownCount(store.getState().cursor, stored)
+      if (binding.strategy.replaysFromStart) {
+        // Read the stream again from its start: what the store shows teaches the new
+        // decoder where each part stands, so the text after it joins the text before it.
+        memory.primeUntil = shown
+        fromStart = true
+      } else {
+        // Only what follows can be asked for: trust the count.
+        memory.ledger.seed(shown)
+      }
+    }
   }
   const run = createRun(store, ctx.tools, {
-    turnId: stored.turnId, options: ctx.options, resume: binding, memory, opened: Boolean(turn), fromStart: !turn, handle: stored,
+    turnId: stored.turnId, options: ctx.options, resume: binding, memory, opened: Boolean(turn), fromStart, handle: stored,
   })
+  // A continuation's stream writes into the ids its run was given.
+  if (stored.scope !== undefined) run.scope = stored.scope
   driver.active = run
   if (!turn && !binding.strategy.replaysFromStart) {
     // The turn cannot be rebuilt from the stream alone.
@@ -52,13 +68,21 @@ export async function attach(ctx: ClientContext): Promise<boolean> {
     { op: 'stream.status', status: 'reconnecting' },
     {
       op: 'cursor',
-      cursor: { turnId: stored.turnId, protocol: stored.protocol, eventCount: memory.ledger.count, streamId: undefined, lastEventId: undefined, sequence: undefined },
+      cursor: { turnId: stored.turnId, protocol: stored.protocol, eventCount: Math.max(memory.ledger.count, memory.primeUntil ?? 0), streamId: undefined, lastEventId: undefined, sequence: undefined },
     },
   ]
   if (turn) ops.unshift({ op: 'turn.open', turnId: stored.turnId, role: turn.role })
   store.getState().dispatch(ops)
   await driver.start(run)
   return true
+}
+
+/**
+ * How many events of the turn the store shows: its cursor's count when the cursor
+ * is the turn's (saved in the same commit as what it counts), else the handle's.
+ */
+function shownCount(cursor: StreamCursor, stored: ResumeHandle): number {
+  return cursor.turnId === stored.turnId && typeof cursor.eventCount === 'number' && cursor.eventCount >= 0 ? cursor.eventCount : stored.count
 }
 
 /**
@@ -87,6 +111,7 @@ export async function retry(ctx: ClientContext): Promise<void> {
   run.lastEventId = previous.lastEventId
   run.savedText = previous.savedText
   run.stamps = previous.stamps
+  run.scope = previous.scope
   driver.active = run
   store.getState().dispatch([{ op: 'stream.status', status: 'reconnecting' }])
   transition(run, 'connecting')

@@ -13,7 +13,7 @@ import type { ActiveRun } from './run'
 export function currentHandle(run: ActiveRun): ResumeHandle | undefined {
   const resume = run.resume
   if (!resume) return undefined
-  run.handle = resume.handle({
+  const handle = resume.handle({
     turnId: run.turnId,
     cursor: run.store.getState().cursor,
     ledger: run.memory.ledger,
@@ -21,6 +21,7 @@ export function currentHandle(run: ActiveRun): ResumeHandle | undefined {
     streamUrl: run.streamUrl,
     previous: run.handle,
   })
+  run.handle = handle && run.scope !== undefined ? { ...handle, scope: run.scope } : handle
   return run.handle
 }
 

@@ -82,6 +82,7 @@ export function readHandle<H extends ResumeHandle>(
   const handle = parsed.handle
   if (handle.strategy !== strategy.name || typeof handle.turnId !== 'string' || handle.turnId === '') return undefined
   if (typeof handle.count !== 'number' || !Number.isInteger(handle.count) || handle.count < 0) return undefined
+  if (handle.scope !== undefined && (typeof handle.scope !== 'string' || handle.scope === '')) return undefined
   return strategy.revive(handle)
 }
 

@@ -18,6 +18,14 @@ export interface TurnMemory {
   readonly ledger: TurnLedger
   /** Made when the first response arrives (its headers help detection). */
   reader?: FrameDecoder
+  /**
+   * How many events the store already shows that this memory's decoder never saw (a
+   * store restored across a reload). The replay's first ones up to that count teach
+   * the decoder where each part stands and fold nothing.
+   */
+  primeUntil?: number
+  /** True while such an event is in the decoder, so the host's `onData` does not hear it again. */
+  priming?: boolean
 }
 
 /** The owner's turn memories by turn id, kept on the owner (`store-locals.ts`). */

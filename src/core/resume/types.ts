@@ -22,6 +22,12 @@ export interface ResumeHandle {
   protocol?: ProtocolName
   /** Events folded when the handle was written, counted the strategy's way. */
   count: number
+  /**
+   * Where the stream's ids are scoped, when it is not the turn's first run (a
+   * continuation after a tool's result or a gate's answer), so a re-attach after
+   * a reload writes into that run's messages, not the first run's. Set by the client.
+   */
+  scope?: string
 }
 
 /**

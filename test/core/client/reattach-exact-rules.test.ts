@@ -9,7 +9,7 @@ import type { AgentClientOptions } from '../../../src/core/client/options'
 import { messageIn } from '../../../src/core/model/message-table'
 import type { AgentState } from '../../../src/core/model/model'
 import type { HydratedTurn } from '../../../src/core/model/ops'
-import { memoryStorage } from '../../../src/core/resume/storage'
+import { memoryStorage, resumeStorageKey } from '../../../src/core/resume/storage'
 import type { ResumeStorage } from '../../../src/core/resume/types'
 import { createAgentStore } from '../../../src/core/store/store'
 import { AgentClient } from '../../helpers/built-in-client'
@@ -121,5 +121,92 @@ describe('retry() carries over what the parked run knew', () => {
     await client.retry()
     expect(store.getState().cursor.lastEventId).toBe('e2')
     expect(textOf(store.getState(), store.getState().turnIds[1]!)).toBe('x')
+  })
+})
+
+describe('attach() into a saved copy of the store re-reads the stream from its start', () => {
+  const agUiPartial = [
+    { type: 'RUN_STARTED', threadId: 'th', runId: 'r1' },
+    { type: 'RAW', event: { note: 'once' } },
+    { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+    { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'partial' },
+  ]
+  const agUiWhole = [...agUiPartial, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: ' and the rest' }, { type: 'TEXT_MESSAGE_END', messageId: 'm1' }, { type: 'RUN_FINISHED', threadId: 'th', runId: 'r1' }]
+
+  it('asks for the whole turn, adds only what follows what the copy shows, and the host hears each data part once', async () => {
+    const agent = new ScriptedAgent()
+    const storage = memoryStorage()
+    const heard: unknown[] = []
+    const agUi = (extra: Partial<AgentClientOptions> = {}) => options(agent, storage, { protocol: 'ag-ui', onData: (part) => void heard.push(part.data), ...extra })
+    const first = createAgentStore()
+    agent.next({ frames: agUiPartial, then: 'drop' }, { status: 503 })
+    await new AgentClient(first, agUi()).send('q')
+    const turnId = first.getState().turnIds[1]!
+    expect(first.getState().turns[turnId]!.status).toBe('streaming')
+    expect(heard).toHaveLength(1)
+
+    const reloaded = createAgentStore()
+    reloaded.getState().dispatch([{ op: 'hydrate', turns: saved(first.getState()), at: 'end' }, { op: 'cursor', cursor: { ...first.getState().cursor } }])
+    agent.next({ frames: agUiWhole, then: 'end' })
+    expect(await new AgentClient(reloaded, agUi()).attach()).toBe(true)
+    const s = reloaded.getState()
+    expect(textOf(s, turnId)).toBe('partial and the rest')
+    expect(s.turns[turnId]).toMatchObject({ status: 'done', problems: [] })
+    expect(s.cursor.eventCount).toBe(agUiWhole.length)
+    expect(heard).toHaveLength(1)
+    // The re-read names no event to start after.
+    expect(agent.requests.at(-1)!.method).toBe('GET')
+  })
+
+  it('a turn the copy shows further than the stream goes: nothing is added, nothing repeated', async () => {
+    const agent = new ScriptedAgent()
+    const storage = memoryStorage()
+    const first = createAgentStore()
+    agent.next({ frames: partial, then: 'drop' }, { status: 503 })
+    await new AgentClient(first, options(agent, storage)).send('q')
+    const turnId = first.getState().turnIds[1]!
+    const reloaded = createAgentStore()
+    reloaded.getState().dispatch([{ op: 'hydrate', turns: saved(first.getState()), at: 'end' }, { op: 'cursor', cursor: { ...first.getState().cursor } }])
+    // The replay ends cleanly after two of the three events the copy shows.
+    agent.next({ frames: partial.slice(0, 2), then: 'end', done: true })
+    expect(await new AgentClient(reloaded, options(agent, storage)).attach()).toBe(true)
+    expect(textOf(reloaded.getState(), turnId)).toBe('partial')
+  })
+})
+
+describe("attach() to a continuation's stream after a reload", () => {
+  it("writes into the continuation's messages: the first run's answer stays as it was", async () => {
+    const agent = new ScriptedAgent()
+    const storage = memoryStorage()
+    const tools = { lookup: { execute: async () => ({ found: 1 }) } }
+    const first = createAgentStore()
+    agent.next(
+      {
+        frames: [
+          { type: 'start', messageId: 'm1' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Looking it up.' }, { type: 'text-end', id: 't' },
+          { type: 'tool-input-available', toolCallId: 'c1', toolName: 'lookup', input: {} }, { type: 'finish' },
+        ],
+        then: 'end', done: true,
+      },
+      // The continuation after the tool's result uses the same part id, and drops.
+      { frames: partial, then: 'drop' },
+      { status: 503 },
+    )
+    const client = new AgentClient(first, options(agent, storage, { tools }))
+    await client.send('q')
+    for (let i = 0; i < 50 && agent.requests.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 0))
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    const turnId = first.getState().turnIds[1]!
+    expect(first.getState().turns[turnId]!.status).toBe('streaming')
+    expect(textOf(first.getState(), turnId)).toBe('Looking it up.partial')
+    expect(JSON.parse(storage.getItem(resumeStorageKey('a')) ?? 'null')?.handle?.scope).toBeTypeOf('string')
+
+    const reloaded = createAgentStore()
+    reloaded.getState().dispatch([{ op: 'hydrate', turns: saved(first.getState()), at: 'end' }, { op: 'cursor', cursor: { ...first.getState().cursor } }])
+    agent.next({ frames: whole, then: 'end', done: true })
+    expect(await new AgentClient(reloaded, options(agent, storage, { tools })).attach()).toBe(true)
+    const s = reloaded.getState()
+    expect(textOf(s, turnId)).toBe('Looking it up.partial and the rest')
+    expect(s.turns[turnId]).toMatchObject({ status: 'done', problems: [] })
   })
 })

@@ -19,6 +19,7 @@ import { createAgentStore, type AgentStore } from '../../../src/core/store/store
 import { startServer, type TestServer } from '../../helpers/server'
 import { messageIn } from '../../../src/core/model/message-table'
 import { traceRecord } from '../../../src/core/model/trace-table'
+import { conversationRecord, stateOf } from '../../../src/core/conversations/record'
 
 /** Tokens that repeat, and a `done` without `response`: the answer is exactly what the deltas built. */
 const vocionTokens: Scenario = {
@@ -545,4 +546,43 @@ describe('without a resume strategy nothing changes', () => {
     expect(store.getState().status).toBe('error')
     expect(store.getState().error?.type).toBe('network')
   })
+})
+
+describe('a reload into the saved copy of the conversation', () => {
+  // The page saved its store and reloaded while the stream ran on: the new page has that
+  // copy and the stored handle, but no ledger and no decoder. Every strategy replays from
+  // the start, so the new decoder is shown what the copy holds before anything is folded.
+  const cases: Array<[ProtocolName, string, ResumeStrategyName, string, string]> = [
+    ['ui-message', 'full', 'ai-sdk', '/mock/ai/ui-message/full', '/mock/ai/ui-message/full?chunk=random&seed=3'],
+    ['ui-message', 'tools', 'ai-sdk', '/mock/ai/ui-message/tools', '/mock/ai/ui-message/tools'],
+    ['ag-ui', 'run', 'sse', '/mock/sse/ag-ui/run', '/mock/sse/ag-ui/run'],
+    ['yao', 'tokens', 'yao', '/mock/stream/yao/tokens', '/mock/resume/yao/tokens'],
+    ['vocion', 'tokens', 'vocion', '/mock/stream/vocion/tokens', '/mock/resume/vocion/tokens'],
+  ]
+  for (const [protocol, name, strategy, url, resumeUrl] of cases) {
+    it(`${protocol}/${name}: a reload after any event k ends in the uninterrupted fold, with no part started again`, async () => {
+      const s = scenario(protocol, name)
+      let reloads = 0
+      for (const k of cuts(s, 1)) {
+        // No reconnect on the first page: the turn waits, its handle stored.
+        const r = await run({ url: `${url}?cut=${k}`, protocol, strategy, resumeUrl, body: (key) => ({ id: key }), resume: { maxRetries: 0 } })
+        const turnId = assistantTurn(r.store)
+        if (r.store.getState().turns[turnId]!.status !== 'streaming') continue
+        reloads += 1
+        const record = structuredClone(conversationRecord({ id: r.key, title: 'saved', createdAt: 1, updatedAt: 1, revision: 1 }, r.store.getState()))
+        const restored = createAgentStore({ initialState: stateOf(record) })
+        const shownBefore = view(restored.getState(), turnId)
+        const client = new AgentClient(restored, {
+          url: srv.url + url, protocol, scheduler: syncScheduler, ...(strategy === 'ai-sdk' ? { body: { id: r.key } } : {}),
+          resume: { strategy, conversationKey: r.key, storage: r.storage, maxRetries: 2, backoff: { baseMs: 1, maxMs: 4 }, resumeUrl: srv.url + resumeUrl },
+        })
+        expect(await client.attach(), `cut=${k}`).toBe(true)
+        expect(shownBefore, `cut=${k}`).toEqual(view(r.store.getState(), turnId))
+        expect(restored.getState().status, `cut=${k}`).toBe('done')
+        expect(view(restored.getState(), turnId), `cut=${k}`).toEqual(view(uninterrupted(s, protocol), 'turn-1'))
+        expect(r.storage.getItem(resumeStorageKey(r.key)), `cut=${k}`).toBeNull()
+      }
+      expect(reloads).toBeGreaterThan(0)
+    })
+  }
 })

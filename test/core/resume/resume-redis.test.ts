@@ -16,6 +16,7 @@ import { createAgentStore, type AgentStore } from '../../../src/core/store/store
 import { startRedis, type RedisServer } from '../../helpers/redis'
 import { startWebServer, type WebServer } from '../../helpers/web-server'
 import { messageIn } from '../../../src/core/model/message-table'
+import { createConversations, memoryConversations, type ConversationStorage } from '../../../src/core/conversations/index'
 
 const WORDS = Array.from({ length: 60 }, (_, i) => `w${i} `)
 const FULL = WORDS.join('')
@@ -140,5 +141,60 @@ describe('AI SDK resume on resumable-stream and Redis', () => {
     expect(store.getState().status).toBe('done')
     const s = store.getState()
     expect(s.turnIds.map((id) => s.turns[id]!.role)).toEqual(['user', 'assistant'])
+  })
+
+  it('a reload mid-answer into the saved conversation keeps the text shown before it and ends with the whole text once', async () => {
+    const stored = memoryConversations()
+    // The page's last save lands; the ones after it never do (the reload came first).
+    let reloaded = false
+    const pageStorage: ConversationStorage = {
+      list: () => stored.list(),
+      load: (id) => stored.load(id),
+      save: async (record, options) => {
+        if (!reloaded) await stored.save(record, options)
+      },
+      remove: (id) => stored.remove(id),
+    }
+    const selection = memoryStorage()
+    const handles = memoryStorage()
+    const page = createConversations({ storage: pageStorage, selection, saveOnHide: false })
+    await page.ready()
+    const id = page.selectedId as string
+    const store = page.storeOf(id)!
+    const before = resumable(store, id, handles)
+    const sending = before.send('tell me')
+    await midAnswer(store)
+    await page.flush()
+    const saved = answerText(store)
+    // More arrives after the save: the stored handle counts further than the saved copy shows.
+    await new Promise<void>((resolve) => {
+      const unsubscribe = store.subscribe(() => {
+        if (answerText(store).length > saved.length + 8) {
+          unsubscribe()
+          resolve()
+        }
+      })
+    })
+    reloaded = true
+    before.dispose()
+    await sending
+    await page.dispose()
+    expect(saved.length).toBeGreaterThan(0)
+
+    const next = createConversations({ storage: stored, selection, saveOnHide: false })
+    await next.ready()
+    expect(next.selectedId).toBe(id)
+    const restored = next.storeOf(id)!
+    expect(answerText(restored)).toBe(saved)
+    const turnId = restored.getState().turnIds[1]!
+    expect(restored.getState().turns[turnId]!.status).toBe('streaming')
+    const client = resumable(restored, id, handles)
+    expect(await client.attach()).toBe(true)
+    const s = restored.getState()
+    expect(s.status).toBe('done')
+    expect(answerText(restored)).toBe(FULL)
+    expect(s.turns[turnId]!.messageIds.filter((m) => messageIn(s.messages, m)!.type === 'text')).toHaveLength(1)
+    expect(s.turns[turnId]!.problems).toEqual([])
+    await next.dispose()
   })
 })
