@@ -6,7 +6,7 @@
 import { toWeftError, weftError } from '../model/errors'
 import { FrameDecoder } from '../protocol/frame-decoder'
 import type { ReplayItem } from '../resume/types'
-import type { TurnMemory } from '../resume/turn-memory'
+import type { Op } from '../model/ops'
 import type { DataPart } from '../protocol/types'
 import { isDoneFrame, type SSEFrame } from '../transport/frames'
 import type { StreamEndReason } from '../transport/open-stream'
@@ -54,7 +54,7 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
 
   const reader = (run.memory.reader ??= new FrameDecoder({
     turnId: run.turnId, scope: run.scope, protocol: options.protocol ?? run.handle?.protocol, protocols: options.protocols,
-    headers: stream.headers, onData: options.onData && quietWhilePriming(run.memory, options.onData),
+    headers: stream.headers, onData: options.onData && quietWhilePriming(run, options.onData),
     priorToolCall: (toolCallId) => {
       const message = toolMessage(run.store.getState(), run.turnId, toolCallId)
       return message ? { messageId: message.id, name: typeof message.props.name === 'string' ? message.props.name : 'tool' } : undefined
@@ -69,7 +69,13 @@ export async function connect(run: ActiveRun, request: RequestPlan, resuming: bo
   const take = (items: readonly ReplayItem[]) => {
     if (items.length === 0) return
     for (const item of items) {
-      if (priming(run) ? prime(run, reader, item) : fold(run, reader, item)) progressed = true
+      if (run.resume?.prime(run.memory, reader, item)) {
+        // The store already shows it: only the cursor moves on.
+        noteFrame(run, item, [])
+        if (item.counted) progressed = true
+      } else if (fold(run, reader, item)) {
+        progressed = true
+      }
     }
     run.batcher.push(reader.flush())
     const eventCount = Math.max(run.memory.ledger.count, run.memory.primeUntil ?? 0)
@@ -137,32 +143,10 @@ function identify(run: ActiveRun, frame: SSEFrame): ReplayItem {
   return run.resume ? run.resume.identify(frame, event, json) : { frame, event, json, fingerprint: '', ...COUNT_EVERYTHING }
 }
 
-/** Whether the decoder still has to see events the store already shows (`TurnMemory.primeUntil`). */
-function priming(run: ActiveRun): boolean {
-  const until = run.memory.primeUntil
-  if (until === undefined) return false
-  if (run.memory.ledger.count < until) return true
-  run.memory.primeUntil = undefined
-  return false
-}
-
-/**
- * Show the decoder one event the store already holds, folding nothing: what it
- * gathered is dropped, so only its knowledge of the parts stays. True when it counted.
- */
-function prime(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
-  run.memory.priming = true
-  try {
-    if (item.json) reader.parsed(item.event, item.frame)
-    else reader.frame(item.frame)
-    reader.flush()
-  } finally {
-    run.memory.priming = false
-  }
-  run.memory.ledger.record(item)
+/** What every event read moves on, folded or not: the last SSE id, and the inspector's record. */
+function noteFrame(run: ActiveRun, item: ReplayItem, ops: readonly Op[]): void {
   if (item.frame.id !== undefined) run.lastEventId = item.frame.id === '' ? undefined : item.frame.id
-  if (run.options.inspector) tapFrame(run.options.inspector, run, item.frame, [])
-  return item.counted
+  if (run.options.inspector) tapFrame(run.options.inspector, run, item.frame, ops)
 }
 
 /** Fold one event; true when it counted. */
@@ -173,9 +157,8 @@ function fold(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
   }
   const ops = item.json ? reader.parsed(item.event, item.frame) : reader.frame(item.frame)
   run.memory.ledger.record(item)
-  if (item.frame.id !== undefined) run.lastEventId = item.frame.id === '' ? undefined : item.frame.id
+  noteFrame(run, item, ops)
   run.batcher.push(ops)
-  if (run.options.inspector) tapFrame(run.options.inspector, run, item.frame, ops)
   const stamp = run.stamps ? stampDecoded(run, ops) : undefined
   if (stamp) run.batcher.push([stamp])
   if (!run.announced && reader.protocol) {
@@ -185,10 +168,10 @@ function fold(run: ActiveRun, reader: FrameDecoder, item: ReplayItem): boolean {
   return item.counted
 }
 
-/** The host hears of data parts once: not again while the decoder relearns a stream it showed before a reload. */
-function quietWhilePriming(memory: TurnMemory, onData: (part: DataPart) => void): (part: DataPart) => void {
+/** The host hears of data parts once: not again while a decoder relearns a stream shown before a reload. */
+function quietWhilePriming(run: ActiveRun, onData: (part: DataPart) => void): (part: DataPart) => void {
   return (part) => {
-    if (!memory.priming) onData(part)
+    if (!run.memory.priming) onData(part)
   }
 }
 

@@ -3,9 +3,7 @@
  * handle stored for the conversation), `retry` after a resumable run parked.
  */
 import { weftError } from '../model/errors'
-import type { StreamCursor } from '../model/model'
 import type { Op } from '../model/ops'
-import type { ResumeHandle } from '../resume/types'
 import { resolveResume } from '../resume/load-binding'
 import { own } from '../util/record'
 import type { ClientContext } from './context'
@@ -15,8 +13,9 @@ import { transition } from './run-state'
 
 /**
  * Reconnect to the stream whose handle is stored for the conversation. Resolves
- * true when there was one. When the store still holds the turn, only what is
- * missing is asked for; a fresh store gets the whole turn replayed from the start.
+ * true when there was one. When this page still holds the turn's memory, only
+ * what is missing is asked for; otherwise (a fresh store, or a saved copy of one)
+ * the whole turn is replayed from the start (see `ResumeBinding.memoryFor`).
  */
 export async function attach(ctx: ClientContext): Promise<boolean> {
   const { store, driver } = ctx
@@ -35,24 +34,7 @@ export async function attach(ctx: ClientContext): Promise<boolean> {
     binding.clear()
     return false
   }
-  let memory = turn ? binding.findMemory(store, stored.turnId) : undefined
-  let fromStart = !turn
-  if (!memory) {
-    memory = binding.openMemory(store, stored.turnId)
-    if (turn) {
-      // The store kept the turn (a saved copy) but this page lost its ledger and decoder.
-      const shown = shownCount(store.getState().cursor, stored)
-      if (binding.strategy.replaysFromStart) {
-        // Read the stream again from its start: what the store shows teaches the new
-        // decoder where each part stands, so the text after it joins the text before it.
-        memory.primeUntil = shown
-        fromStart = true
-      } else {
-        // Only what follows can be asked for: trust the count.
-        memory.ledger.seed(shown)
-      }
-    }
-  }
+  const { memory, fromStart } = binding.memoryFor(store, stored, turn && store.getState().cursor)
   const run = createRun(store, ctx.tools, {
     turnId: stored.turnId, options: ctx.options, resume: binding, memory, opened: Boolean(turn), fromStart, handle: stored,
   })
@@ -75,14 +57,6 @@ export async function attach(ctx: ClientContext): Promise<boolean> {
   store.getState().dispatch(ops)
   await driver.start(run)
   return true
-}
-
-/**
- * How many events of the turn the store shows: its cursor's count when the cursor
- * is the turn's (saved in the same commit as what it counts), else the handle's.
- */
-function shownCount(cursor: StreamCursor, stored: ResumeHandle): number {
-  return cursor.turnId === stored.turnId && typeof cursor.eventCount === 'number' && cursor.eventCount >= 0 ? cursor.eventCount : stored.count
 }
 
 /**

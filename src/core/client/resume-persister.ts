@@ -13,15 +13,15 @@ import type { ActiveRun } from './run'
 export function currentHandle(run: ActiveRun): ResumeHandle | undefined {
   const resume = run.resume
   if (!resume) return undefined
-  const handle = resume.handle({
+  run.handle = resume.handle({
     turnId: run.turnId,
     cursor: run.store.getState().cursor,
     ledger: run.memory.ledger,
     protocol: run.memory.reader?.protocol ?? protocolName(run.options.protocol) ?? run.handle?.protocol,
     streamUrl: run.streamUrl,
     previous: run.handle,
+    scope: run.scope,
   })
-  run.handle = handle && run.scope !== undefined ? { ...handle, scope: run.scope } : handle
   return run.handle
 }
 

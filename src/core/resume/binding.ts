@@ -15,6 +15,7 @@ import { RESUME_EXHAUSTED } from '../client/options'
 import type { RequestPlan } from '../client/request-plan'
 import { httpError } from '../transport/http-errors'
 import type { SSEFrame } from '../transport/frames'
+import type { FrameDecoder } from '../protocol/frame-decoder'
 import { backoffDelay } from './backoff'
 import { fingerprint } from './fingerprint'
 import type { TurnLedger } from './ledger'
@@ -33,6 +34,8 @@ export interface HandleInput {
   protocol: ProtocolName | undefined
   streamUrl: string | undefined
   previous: ResumeHandle | undefined
+  /** The run's id scope, when it is a continuation (kept in the handle). */
+  scope: string | undefined
 }
 
 /** A client's resume strategy, bound to one conversation and its storage. */
@@ -56,6 +59,28 @@ export class ResumeBinding {
 
   findMemory(owner: object, turnId: string): TurnMemory | undefined {
     return findTurnMemory(owner, turnId)
+  }
+
+  /**
+   * The memory a re-attach reads into, and whether it asks for the whole turn.
+   * `kept` is the store's cursor when the store holds the turn. A store that holds
+   * the turn but whose page lost the memory (a saved copy) shows as many events as
+   * its cursor counts, saved in the same commit as what it counts (else the
+   * handle's count): a strategy that replays from the start has the new decoder
+   * shown those first (`prime`); any other trusts the count.
+   */
+  memoryFor(owner: object, stored: ResumeHandle, kept: StreamCursor | undefined): { memory: TurnMemory; fromStart: boolean } {
+    const found = kept && this.findMemory(owner, stored.turnId)
+    if (found) return { memory: found, fromStart: false }
+    const memory = this.openMemory(owner, stored.turnId)
+    if (!kept) return { memory, fromStart: true }
+    const shown = kept.turnId === stored.turnId && typeof kept.eventCount === 'number' && kept.eventCount >= 0 ? kept.eventCount : stored.count
+    if (!this.strategy.replaysFromStart) {
+      memory.ledger.seed(shown)
+      return { memory, fromStart: false }
+    }
+    memory.primeUntil = shown
+    return { memory, fromStart: true }
   }
 
   /** The turn is over: its stored handle and its ledger go. */
@@ -86,7 +111,8 @@ export class ResumeBinding {
 
   /** The handle for the turn as it stands, else the one it started from. */
   handle(input: HandleInput): ResumeHandle | undefined {
-    return this.strategy.handle({ ...input, conversationKey: this.key, resumeUrl: this.options.resumeUrl }) ?? input.previous
+    const handle = this.strategy.handle({ ...input, conversationKey: this.key, resumeUrl: this.options.resumeUrl })
+    return handle && input.scope !== undefined ? { ...handle, scope: input.scope } : handle ?? input.previous
   }
 
   /** The reconnect's request, with the client's headers under the strategy's. */
@@ -98,6 +124,31 @@ export class ResumeBinding {
       url: built.url, method: built.method ?? 'GET', headers, body: built.body ?? null,
       credentials: options.credentials, lastEventId: built.lastEventId,
     }
+  }
+
+  /**
+   * Show a new decoder one event a store restored across a reload already holds
+   * (`TurnMemory.primeUntil`), folding nothing: what the decoder gathers is
+   * dropped and the host's `onData` does not hear it, so only its knowledge of
+   * the parts stays. False when the memory has nothing left to learn: fold the event.
+   */
+  prime(memory: TurnMemory, reader: FrameDecoder, item: ReplayItem): boolean {
+    const until = memory.primeUntil
+    if (until === undefined) return false
+    if (memory.ledger.count >= until) {
+      memory.primeUntil = undefined
+      return false
+    }
+    memory.priming = true
+    try {
+      if (item.json) reader.parsed(item.event, item.frame)
+      else reader.frame(item.frame)
+      reader.flush()
+    } finally {
+      memory.priming = false
+    }
+    memory.ledger.record(item)
+    return true
   }
 
   /** Drops what the store already holds from a replay, reporting what does not line up. */
