@@ -325,6 +325,9 @@ export default defineConfig({
           name: 'react',
           sequence: { groupOrder: 1 },
           environment: 'jsdom',
+          // One jsdom and one module graph per worker, not per file: setting up jsdom and importing the
+          // kit for each of 29 files cost more than their tests. Testing Library unmounts after each test.
+          isolate: false,
           include: ['test/react/**/*.test.{ts,tsx}', 'test/testing/**/*.jsdom.test.tsx'],
         },
       },

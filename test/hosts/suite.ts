@@ -104,7 +104,9 @@ const timings: string[] = []
  * @example
  * describeHost({ shiki: true, snippets: ['first'] })
  */
-export function describeHost({ shiki, snippets = ['first', 'persisted'], langgraph = false, devtools = false }: { shiki: boolean; snippets?: readonly SnippetName[]; langgraph?: boolean; devtools?: boolean }): void {
+export function describeHost({
+  shiki, snippets = ['first', 'persisted'], protocols = ['ui-message', 'ag-ui'], langgraph = false, devtools = false,
+}: { shiki: boolean; snippets?: readonly SnippetName[]; protocols?: readonly ProtocolName[]; langgraph?: boolean; devtools?: boolean }): void {
   const label = shiki ? 'with shiki' : 'without shiki'
   let browser: Browser
   let servers: Record<ProtocolName, StockServer>
@@ -117,7 +119,7 @@ export function describeHost({ shiki, snippets = ['first', 'persisted'], langgra
   let previous: Promise<unknown> = Promise.resolve()
   let installed: () => void = () => {}
   const ready = new Promise<void>((resolve) => (installed = resolve))
-  const BUILDS = snippets.flatMap((name) => (['ui-message', 'ag-ui'] as const).map((protocol) => [name, protocol] as const))
+  const BUILDS = snippets.flatMap((name) => protocols.map((protocol) => [name, protocol] as const))
 
   beforeAll(async () => {
     // Chromium first: without it, fail before the minute of installing and building.

@@ -54,13 +54,16 @@ function weft(assistantId: string, threadId?: string) {
   return { store, source, client }
 }
 
+/** Testing Library gives up after a second; a busy machine can take longer for the server's history, and no test here asserts a timing. */
+const PATIENT = { timeout: 20_000 }
+
 describe('weft and useStream on the same runs', () => {
   it('a tool-calling run: the same messages, tool calls and results', async () => {
     const { result } = renderHook(() => useStream({ apiUrl: server.url, assistantId: 'agent' }))
     await act(async () => {
       await result.current.submit({ messages: [{ type: 'human', content: 'What is the weather in Paris?' }] })
     })
-    await waitFor(() => expect(result.current.isLoading).toBe(false))
+    await waitFor(() => expect(result.current.isLoading).toBe(false), PATIENT)
     const { store, client } = weft('agent')
     await client.send('What is the weather in Paris?')
     expect(weftLines(store.getState())).toEqual(sdkLines(result.current.messages as Array<Record<string, any>>))
@@ -72,7 +75,7 @@ describe('weft and useStream on the same runs', () => {
     await act(async () => {
       await result.current.submit({ messages: [{ type: 'human', content: 'Email Ada' }] })
     })
-    await waitFor(() => expect(result.current.interrupt).toBeDefined())
+    await waitFor(() => expect(result.current.interrupt).toBeDefined(), PATIENT)
     const { store, client } = weft('approval')
     await client.send('Email Ada')
     const gate = Object.values(store.getState().gates)[0]!
@@ -80,7 +83,7 @@ describe('weft and useStream on the same runs', () => {
     await act(async () => {
       await result.current.submit(undefined, { command: { resume: { approved: true } } })
     })
-    await waitFor(() => expect(result.current.isLoading).toBe(false))
+    await waitFor(() => expect(result.current.isLoading).toBe(false), PATIENT)
     await client.answer(gate.id, { approved: true })
     expect(weftLines(store.getState())).toEqual(sdkLines(result.current.messages as Array<Record<string, any>>))
   })
@@ -91,7 +94,7 @@ describe('weft and useStream on the same runs', () => {
     await client.regenerate()
     await client.edit(store.getState().turnIds[0]!, 'And in Rome?')
     const { result } = renderHook(() => useStream({ apiUrl: server.url, assistantId: 'agent', threadId: source.threadId, fetchStateHistory: { limit: 100 } }))
-    await waitFor(() => expect(result.current.messages.length).toBeGreaterThan(0))
+    await waitFor(() => expect(result.current.messages.length).toBeGreaterThan(0), PATIENT)
     const messages = result.current.messages as Array<Record<string, any>>
     // The head is the edited branch in both.
     expect(weftLines(store.getState())).toEqual(sdkLines(messages))
