@@ -11,7 +11,7 @@ import type { AgentState } from '../../../src/core/model/model'
 import type { HydratedTurn } from '../../../src/core/model/ops'
 import { memoryStorage, resumeStorageKey } from '../../../src/core/resume/storage'
 import type { ResumeStorage } from '../../../src/core/resume/types'
-import { createAgentStore } from '../../../src/core/store/store'
+import { createAgentStore, type AgentStore } from '../../../src/core/store/store'
 import { AgentClient } from '../../helpers/built-in-client'
 import { ScriptedAgent } from '../../helpers/scripted-agent'
 
@@ -30,6 +30,23 @@ const options = (agent: ScriptedAgent, storage: ResumeStorage, extra: Partial<Ag
 /** The store's turns as a page saved them, to hydrate a fresh store with. */
 function saved(s: AgentState): HydratedTurn[] {
   return s.turnIds.map((id) => ({ turn: { ...s.turns[id]! }, messages: s.turns[id]!.messageIds.map((m) => ({ ...messageIn(s.messages, m)! })) }))
+}
+
+/** A page that sent `q`, read `frames`, lost the connection and could not reconnect: its turn waits, its handle stored. */
+async function interrupted(agent: ScriptedAgent, storage: ResumeStorage, frames: readonly unknown[] = partial, extra: Partial<AgentClientOptions> = {}) {
+  const first = createAgentStore()
+  agent.next({ frames, then: 'drop' }, { status: 503 })
+  await new AgentClient(first, options(agent, storage, extra)).send('q')
+  const turnId = first.getState().turnIds[1]!
+  expect(first.getState().turns[turnId]!.status).toBe('streaming')
+  return { first, turnId }
+}
+
+/** The next page's store: the saved copy of `first`'s turns and cursor. */
+function savedCopy(first: AgentStore) {
+  const reloaded = createAgentStore()
+  reloaded.getState().dispatch([{ op: 'hydrate', turns: saved(first.getState()), at: 'end' }, { op: 'cursor', cursor: { ...first.getState().cursor } }])
+  return reloaded
 }
 
 describe('attach() to a turn the store holds, on a page that lost its ledger', () => {
@@ -137,18 +154,13 @@ describe('attach() into a saved copy of the store re-reads the stream from its s
     const agent = new ScriptedAgent()
     const storage = memoryStorage()
     const heard: unknown[] = []
-    const agUi = (extra: Partial<AgentClientOptions> = {}) => options(agent, storage, { protocol: 'ag-ui', onData: (part) => void heard.push(part.data), ...extra })
-    const first = createAgentStore()
-    agent.next({ frames: agUiPartial, then: 'drop' }, { status: 503 })
-    await new AgentClient(first, agUi()).send('q')
-    const turnId = first.getState().turnIds[1]!
-    expect(first.getState().turns[turnId]!.status).toBe('streaming')
+    const agUi = { protocol: 'ag-ui', onData: (part) => void heard.push(part.data) } satisfies Partial<AgentClientOptions>
+    const { first, turnId } = await interrupted(agent, storage, agUiPartial, agUi)
     expect(heard).toHaveLength(1)
 
-    const reloaded = createAgentStore()
-    reloaded.getState().dispatch([{ op: 'hydrate', turns: saved(first.getState()), at: 'end' }, { op: 'cursor', cursor: { ...first.getState().cursor } }])
+    const reloaded = savedCopy(first)
     agent.next({ frames: agUiWhole, then: 'end' })
-    expect(await new AgentClient(reloaded, agUi()).attach()).toBe(true)
+    expect(await new AgentClient(reloaded, options(agent, storage, agUi)).attach()).toBe(true)
     const s = reloaded.getState()
     expect(textOf(s, turnId)).toBe('partial and the rest')
     expect(s.turns[turnId]).toMatchObject({ status: 'done', problems: [] })
@@ -161,12 +173,8 @@ describe('attach() into a saved copy of the store re-reads the stream from its s
   it('a turn the copy shows further than the stream goes: nothing is added, nothing repeated', async () => {
     const agent = new ScriptedAgent()
     const storage = memoryStorage()
-    const first = createAgentStore()
-    agent.next({ frames: partial, then: 'drop' }, { status: 503 })
-    await new AgentClient(first, options(agent, storage)).send('q')
-    const turnId = first.getState().turnIds[1]!
-    const reloaded = createAgentStore()
-    reloaded.getState().dispatch([{ op: 'hydrate', turns: saved(first.getState()), at: 'end' }, { op: 'cursor', cursor: { ...first.getState().cursor } }])
+    const { first, turnId } = await interrupted(agent, storage)
+    const reloaded = savedCopy(first)
     // The replay ends cleanly after two of the three events the copy shows.
     agent.next({ frames: partial.slice(0, 2), then: 'end', done: true })
     expect(await new AgentClient(reloaded, options(agent, storage)).attach()).toBe(true)
@@ -201,8 +209,7 @@ describe("attach() to a continuation's stream after a reload", () => {
     expect(textOf(first.getState(), turnId)).toBe('Looking it up.partial')
     expect(JSON.parse(storage.getItem(resumeStorageKey('a')) ?? 'null')?.handle?.scope).toBeTypeOf('string')
 
-    const reloaded = createAgentStore()
-    reloaded.getState().dispatch([{ op: 'hydrate', turns: saved(first.getState()), at: 'end' }, { op: 'cursor', cursor: { ...first.getState().cursor } }])
+    const reloaded = savedCopy(first)
     agent.next({ frames: whole, then: 'end', done: true })
     expect(await new AgentClient(reloaded, options(agent, storage, { tools })).attach()).toBe(true)
     const s = reloaded.getState()
