@@ -52,7 +52,7 @@ const GROUP_TESTS: Record<string, string[]> = {
     'test/core/client/pins-loop.test.ts', 'test/core/client/run-state.test.ts', 'test/core/client/max-steps.test.ts', 'test/core/client/timing.test.ts',
     'test/core/client/loop-ag-ui.test.ts', 'test/core/client/loop-ai-sdk.test.ts', 'test/core/client/run-connection-rules.test.ts', 'test/core/client/reattach-rules.test.ts', 'test/core/client/history-fallback-rules.test.ts',
     'test/core/client/resume-persister-rules.test.ts', 'test/core/client/connection-transport-rules.test.ts', 'test/core/client/run-end-units.test.ts',
-    'test/core/client/reattach-exact-rules.test.ts',
+    'test/core/client/reattach-exact-rules.test.ts', 'test/core/resume/binding-reattach-rules.test.ts',
   ],
   'markdown-tail': ['test/core/components/pins-markdown-tail.test.ts', 'test/core/components/markdown-tail-rules.test.ts'],
   'safe-url': ['test/core/components/safe-url-rules.test.ts'],

@@ -217,3 +217,39 @@ describe("attach() to a continuation's stream after a reload", () => {
     expect(s.turns[turnId]).toMatchObject({ status: 'done', problems: [] })
   })
 })
+
+describe('attach() into a saved copy, over a stream whose events carry ids', () => {
+  it('asks with no Last-Event-ID, and the ids of the events it primes move the cursor on', async () => {
+    const encoder = new TextEncoder()
+    const body = 'id: e1\ndata: {"type":"start","messageId":"m1"}\n\nid: e2\ndata: {"type":"text-start","id":"t"}\n\nid: e3\ndata: {"type":"text-delta","id":"t","delta":"partial"}\n\n'
+    const replies: Array<string | number> = [body, 503, body, 503]
+    const lastIds: Array<string | null> = []
+    const fetchScripted = (async (_url: unknown, init?: RequestInit) => {
+      lastIds.push(new Headers(init?.headers).get('last-event-id'))
+      const next = replies.shift()
+      if (next === undefined) throw new Error('unscripted request')
+      if (typeof next === 'number') return new Response('', { status: next })
+      return new Response(new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode(next))
+          setTimeout(() => controller.error(new TypeError('network error: connection reset')), 5)
+        },
+      }), { headers: { 'content-type': 'text/event-stream' } })
+    }) as typeof fetch
+    const storage = memoryStorage()
+    const first = createAgentStore()
+    const resume = { strategy: 'sse' as const, conversationKey: 'ids', storage, maxRetries: 1, backoff: { sleep: async () => true } }
+    await new AgentClient(first, { url: URL, protocol: 'ui-message', fetch: fetchScripted, resume }).send('q')
+    const turnId = first.getState().turnIds[1]!
+    expect(first.getState().cursor).toMatchObject({ lastEventId: 'e3', eventCount: 3 })
+
+    const reloaded = savedCopy(first)
+    reloaded.getState().dispatch([{ op: 'cursor', cursor: { lastEventId: undefined } }])
+    expect(await new AgentClient(reloaded, { url: URL, protocol: 'ui-message', fetch: fetchScripted, resume }).attach()).toBe(true)
+    // The first page's reconnect named the last id; the re-read after the reload names none.
+    expect(lastIds).toEqual([null, 'e3', null, 'e3'])
+    expect(reloaded.getState().cursor).toMatchObject({ lastEventId: 'e3', eventCount: 3 })
+    expect(textOf(reloaded.getState(), turnId)).toBe('partial')
+    expect(reloaded.getState().turns[turnId]!.problems).toEqual([])
+  })
+})
