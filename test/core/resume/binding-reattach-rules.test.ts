@@ -13,7 +13,7 @@ import { memoryStorage } from '../../../src/core/resume/storage'
 import type { ReplayItem, ResumeHandle, ResumeStrategy } from '../../../src/core/resume/types'
 import { builtInProtocols } from '../../../src/protocols/index'
 
-const binding = (strategy: ResumeStrategy = lastEventIdResume()) => new ResumeBinding(strategy, 'chat', memoryStorage(), {})
+const binding = (strategy: ResumeStrategy = lastEventIdResume()) => new ResumeBinding(strategy, 'chat', memoryStorage(), { conversationKey: 'chat' })
 const stored: ResumeHandle = { strategy: 'sse', turnId: 't1', count: 3 }
 const cursor = (fields: Partial<StreamCursor>): StreamCursor => ({ eventCount: 0, ...fields })
 
